@@ -1,0 +1,24 @@
+/**
+ * Accounts (SPEC.md section 2). Created by the operator, only listed and read
+ * through the API.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { IdSchema, listOf, openEnum, TimestampSchema } from "./common.ts";
+
+/** An account. */
+export const AccountSchema = z.looseObject({
+  id: IdSchema,
+  name: z.string(),
+  status: openEnum(["ACTIVE"]),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema.nullable(),
+}).meta({ id: "Account" });
+/** An account. */
+export type Account = z.infer<typeof AccountSchema>;
+
+/** `GET /accounts` and `GET /accounts/{id}` both answer with the list envelope. */
+export const AccountListSchema = listOf(AccountSchema).meta({
+  id: "AccountList",
+});

@@ -1,0 +1,91 @@
+/**
+ * What jobs create: datasources (ingestion), datasets (onboarding) and models
+ * (training). SPEC.md names them but shows no fields beyond `{id,name}`; the
+ * shapes here are DESIGN.md's, tolerant like every response.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { openEnum, ownedFields, RefSchema, TimestampSchema } from "./common.ts";
+
+/** Lifecycle of an artifact: created with its job, ready when the job completes. */
+export const ARTIFACT_STATUSES = ["PENDING", "READY", "FAILED"] as const;
+
+/** A datasource: the rows read by an ingestion job. */
+export const DatasourceSchema = z.looseObject({
+  ...ownedFields,
+  name: z.string(),
+  status: openEnum(ARTIFACT_STATUSES).optional(),
+  updated_at: TimestampSchema.nullish(),
+  data_schema: RefSchema.optional(),
+  storage_connector: RefSchema.optional(),
+  data_path: z.string().optional(),
+  row_count: z.number().int().nullish(),
+  columns: z.array(z.string()).optional(),
+}).meta({ id: "Datasource" });
+/** A datasource. */
+export type Datasource = z.infer<typeof DatasourceSchema>;
+
+/** A dataset: a datasource encoded for a prediction task. */
+export const DatasetSchema = z.looseObject({
+  ...ownedFields,
+  name: z.string(),
+  status: openEnum(ARTIFACT_STATUSES).optional(),
+  updated_at: TimestampSchema.nullish(),
+  datasource: RefSchema.optional(),
+  data_processing_configuration: RefSchema.optional(),
+  row_count: z.number().int().nullish(),
+  features: z.array(z.string()).optional(),
+  targets: z.array(z.string()).optional(),
+  classes: z.record(z.string(), z.array(z.string())).optional(),
+}).meta({ id: "Dataset" });
+/** A dataset. */
+export type Dataset = z.infer<typeof DatasetSchema>;
+
+/** A model: what a training job learned. */
+export const ModelSchema = z.looseObject({
+  ...ownedFields,
+  name: z.string(),
+  status: openEnum(ARTIFACT_STATUSES).optional(),
+  updated_at: TimestampSchema.nullish(),
+  dataset: RefSchema.optional(),
+  training_job: RefSchema.optional(),
+  training_configuration: RefSchema.optional(),
+  workspace: RefSchema.optional(),
+  model_training_type: z.string().optional(),
+  features: z.array(z.string()).optional(),
+  targets: z.array(z.string()).optional(),
+  classes: z.record(z.string(), z.array(z.string())).optional(),
+  terms: z.array(z.string()).optional(),
+  metrics: z.record(z.string(), z.number().nullable()).optional(),
+}).meta({ id: "Model" });
+/** A model. */
+export type Model = z.infer<typeof ModelSchema>;
+
+/** One term of a model's global explanation. */
+export const TermExplanationSchema = z.looseObject({
+  name: z.string(),
+  features: z.array(z.string()),
+  importance: z.number(),
+  /** Bin labels along each feature of the term (one list per feature). */
+  labels: z.array(z.array(z.string())),
+  /**
+   * Scores per class (binary: one list, for the positive class), flattened
+   * row-major over the term's bins.
+   */
+  scores: z.array(z.array(z.number())),
+}).meta({ id: "TermExplanation" });
+/** One term of a model's global explanation. */
+export type TermExplanation = z.infer<typeof TermExplanationSchema>;
+
+/** `GET /models/{id}/explanation`: how every term shapes the prediction. */
+export const GlobalExplanationSchema = z.looseObject({
+  target: z.string(),
+  classes: z.array(z.string()),
+  /** Which class each list of `scores` speaks for. */
+  score_classes: z.array(z.string()),
+  intercept: z.array(z.number()),
+  terms: z.array(TermExplanationSchema),
+}).meta({ id: "GlobalExplanation" });
+/** A model's global explanation. */
+export type GlobalExplanation = z.infer<typeof GlobalExplanationSchema>;

@@ -1,0 +1,113 @@
+/**
+ * Building blocks shared by every wire shape: identifiers, timestamps,
+ * `{id,name}` references, open enumerations and the paginated list envelope.
+ *
+ * SPEC.md section 9 says the service may add fields and enum values at any
+ * time, so response schemas here are *tolerant*: objects keep unknown keys
+ * ({@linkcode z.looseObject}) and enums accept any string ({@linkcode openEnum}).
+ * Request schemas are strict about the values we know, so a typo is caught
+ * before it is sent.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** A string identifier assigned by the service. */
+export const IdSchema = z.string().min(1);
+
+/**
+ * An ISO 8601 UTC timestamp. The service sends microseconds and a trailing
+ * `Z` (`2024-05-01T12:00:00.123456Z`); readers accept any ISO string.
+ */
+export const TimestampSchema = z.string().meta({
+  description: "ISO 8601 UTC timestamp with microseconds and a trailing Z",
+  examples: ["2024-05-01T12:00:00.123456Z"],
+});
+
+/** Reference to another resource: `{ id, name }`. */
+export const RefSchema = z.looseObject({
+  id: IdSchema,
+  name: z.string().nullish(),
+}).meta({ id: "Reference" });
+/** Reference to another resource: `{ id, name }`. */
+export type Ref = z.infer<typeof RefSchema>;
+
+/**
+ * An enumeration that names the values we know yet accepts any other string,
+ * as SPEC.md section 9 asks of readers. The inferred type keeps editor
+ * completion for the known values.
+ *
+ * @example
+ * ```ts
+ * import { openEnum } from "./common.ts";
+ * const Status = openEnum(["STARTING", "COMPLETED"]);
+ * Status.parse("COMPLETED"); // "COMPLETED"
+ * Status.parse("PAUSED"); // "PAUSED": unknown values are kept
+ * ```
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(
+  values: T,
+): z.ZodType<Open<T[number]>> {
+  return z.string().meta({ examples: [...values] }) as z.ZodType<
+    Open<T[number]>
+  >;
+}
+
+/**
+ * A known string literal union that still admits any other string (editors
+ * keep completing the known values).
+ */
+export type Open<T extends string> = T | (string & Record<never, never>);
+
+/** Fields every account-owned resource carries in responses. */
+export const ownedFields = {
+  id: IdSchema,
+  account: RefSchema,
+  created_at: TimestampSchema,
+  created_by: RefSchema,
+} as const;
+
+/** Pagination block of every list response. */
+export const PaginationSchema = z.looseObject({
+  total_items: z.int().nonnegative(),
+  items_per_page: z.int().positive(),
+  current_page: z.int().positive(),
+  total_pages: z.int().nonnegative(),
+}).meta({ id: "Pagination" });
+/** Pagination block of every list response. */
+export type Pagination = z.infer<typeof PaginationSchema>;
+
+/**
+ * The list envelope `{ data: T[], pagination }` around any item schema.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { listOf } from "./common.ts";
+ * const Names = listOf(z.object({ name: z.string() }));
+ * const page = Names.parse({
+ *   data: [{ name: "a" }],
+ *   pagination: { total_items: 1, items_per_page: 10, current_page: 1, total_pages: 1 },
+ * });
+ * page.data[0].name; // "a"
+ * ```
+ */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.looseObject({ data: z.array(item), pagination: PaginationSchema });
+}
+/** A page of a paginated list. */
+export type Page<T> = { data: T[]; pagination: Pagination };
+
+/** Query parameters of list endpoints (DESIGN.md: 1-based, at most 100 a page). */
+export const ListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  items_per_page: z.coerce.number().int().min(1).max(100).default(10),
+});
+/** Query parameters of list endpoints. */
+export type ListQuery = z.input<typeof ListQuerySchema>;
+
+/** A non-empty resource name (trimmed length 1 to 200). */
+export const NameSchema = z.string().trim().min(1, "must not be empty").max(
+  200,
+  "must be at most 200 characters",
+);

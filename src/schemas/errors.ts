@@ -1,0 +1,132 @@
+/**
+ * Error bodies of SPEC.md section 7, plus the validation body DESIGN.md adds
+ * for 400 answers. The client parses failed responses with these; the local
+ * platform builds its error answers from them.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { openEnum } from "./common.ts";
+
+/** Every `dependant_type` SPEC.md section 7 lists. */
+export const DEPENDANT_TYPES = [
+  "ACCOUNT",
+  "CATEGORY_FRIENDLY_NAME",
+  "COMPUTE_CONFIGURATION",
+  "DATASET",
+  "DATASOURCE",
+  "DATA_ANCHOR",
+  "DATA_ANCHOR_TERM",
+  "DATA_PROCESSING_INGESTION_CONFIGURATION",
+  "DATA_PROCESSING_INGESTION_JOB",
+  "DATA_PROCESSING_ONBOARDING_CONFIGURATION",
+  "DATA_PROCESSING_ONBOARDING_JOB",
+  "VIEWS_BATCH_CONFIGURATION",
+  "VIEWS_BATCH_JOB",
+  "VIEWS_BATCH",
+  "DATA_PROTECTED_FIELD",
+  "DATA_PROTECTION",
+  "DATA_SCHEMA",
+  "DATA_SCHEMA_FIELD",
+  "DEPLOYED_MODEL",
+  "DEPLOYMENT_CONFIGURATION",
+  "DIMENSION",
+  "FRIENDLY_NAME",
+  "MODEL",
+  "MODEL_CONSTRAINT",
+  "MODEL_CONSTRAINT_GROUP",
+  "NOTIFICATION",
+  "ORGANISATION",
+  "STAKEHOLDER",
+  "STORAGE_CONNECTOR",
+  "TRAINING_CONFIGURATION",
+  "TRAINING_JOB",
+  "UNIT",
+  "USER",
+  "USER_ACCOUNT_ASSOCIATION",
+  "WORKSPACE",
+] as const;
+/** The kind of a resource that blocks a delete. */
+export type DependantType = typeof DEPENDANT_TYPES[number];
+
+/** One resource that depends on the one being deleted. */
+export const DependantSchema = z.looseObject({
+  id: z.string(),
+  name: z.string().nullish(),
+  dependant_type: openEnum(DEPENDANT_TYPES),
+}).meta({ id: "Dependant" });
+/** One resource that depends on the one being deleted. */
+export type Dependant = z.infer<typeof DependantSchema>;
+
+/** 401: `{ message }`. */
+export const UnauthorizedBodySchema = z.looseObject({
+  message: z.string(),
+}).meta({ id: "UnauthorizedError" });
+
+/** 403, 404 and the plain 409: `{ message, error_code }`. */
+export const ErrorBodySchema = z.looseObject({
+  message: z.string(),
+  error_code: z.string(),
+}).meta({ id: "Error" });
+/** 403, 404 and the plain 409: `{ message, error_code }`. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** 409 when dependants block a delete: `{ message, error_code, dependants }`. */
+export const IntegrityErrorBodySchema = z.looseObject({
+  message: z.string(),
+  error_code: z.string(),
+  dependants: z.array(DependantSchema),
+}).meta({ id: "IntegrityError" });
+/** 409 when dependants block a delete. */
+export type IntegrityErrorBody = z.infer<typeof IntegrityErrorBodySchema>;
+
+/** 500: `{ message, error_reference }`. */
+export const ServerErrorBodySchema = z.looseObject({
+  message: z.string(),
+  error_reference: z.string(),
+}).meta({ id: "ServerError" });
+/** 500: `{ message, error_reference }`. */
+export type ServerErrorBody = z.infer<typeof ServerErrorBodySchema>;
+
+/** One invalid field of a rejected request: a dotted path and what is wrong. */
+export const FieldIssueSchema = z.looseObject({
+  path: z.string(),
+  message: z.string(),
+}).meta({ id: "FieldIssue" });
+/** One invalid field of a rejected request. */
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+
+/** 400 (DESIGN.md): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
+export const ValidationErrorBodySchema = z.looseObject({
+  message: z.string(),
+  error_code: z.string(),
+  errors: z.array(FieldIssueSchema),
+}).meta({ id: "ValidationError" });
+/** 400 body. */
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
+
+/**
+ * Any error body: every field optional, so the client can read whatever the
+ * service sent without throwing while it reports an error.
+ */
+export const AnyErrorBodySchema = z.looseObject({
+  message: z.string().optional(),
+  error_code: z.string().optional(),
+  error_reference: z.string().optional(),
+  dependants: z.array(DependantSchema).optional(),
+  errors: z.array(FieldIssueSchema).optional(),
+});
+/** Any error body, every field optional. */
+export type AnyErrorBody = z.infer<typeof AnyErrorBodySchema>;
+
+/** `error_code` values the local platform sends (the hosted service's are not shown). */
+export const ERROR_CODES = {
+  validation: "VALIDATION_ERROR",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  notFound: "NOT_FOUND",
+  conflict: "CONFLICT",
+  integrity: "INTEGRITY_ERROR",
+  rateLimited: "RATE_LIMITED",
+  internal: "INTERNAL_ERROR",
+} as const;

@@ -1,0 +1,42 @@
+/**
+ * What every asynchronous job shares: status, progress and stage.
+ *
+ * SPEC.md shows `STARTING` and `COMPLETED`; DESIGN.md adds `RUNNING` and
+ * `FAILED`. Readers accept any other status and treat it as still running.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { type Open, openEnum, TimestampSchema } from "./common.ts";
+
+/** Job statuses we know. */
+export const JOB_STATUSES = [
+  "STARTING",
+  "RUNNING",
+  "COMPLETED",
+  "FAILED",
+] as const;
+/** A job's status (open: unknown values are kept). */
+export type JobStatus = Open<typeof JOB_STATUSES[number]>;
+
+/** Statuses that end a job unsuccessfully (DESIGN.md). */
+export const FAILURE_STATUSES: readonly string[] = [
+  "FAILED",
+  "ERROR",
+  "CANCELLED",
+  "CANCELED",
+];
+
+/** Job types SPEC.md shows. */
+export const JOB_TYPES = ["INITIAL"] as const;
+
+/** Fields every job response carries. */
+export const jobFields = {
+  status: openEnum(JOB_STATUSES),
+  progress: z.number().default(0),
+  stage: z.string().nullish(),
+  stage_progress: z.number().default(0),
+  maximum_runtime_seconds: z.number().int().optional(),
+  message: z.string().nullish(),
+  updated_at: TimestampSchema.nullish(),
+} as const;

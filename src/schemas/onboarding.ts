@@ -1,0 +1,121 @@
+/**
+ * Onboarding: a configuration saying how a datasource is encoded for a
+ * prediction task, and jobs that turn a datasource into a dataset.
+ *
+ * @module
+ */
+import { z } from "zod";
+import {
+  IdSchema,
+  NameSchema,
+  openEnum,
+  ownedFields,
+  RefSchema,
+  TimestampSchema,
+} from "./common.ts";
+import { JOB_TYPES, jobFields } from "./jobs.ts";
+
+/** Configuration types SPEC.md shows. */
+export const CONFIGURATION_TYPES = ["INITIAL"] as const;
+/** Prediction types SPEC.md shows. */
+export const PREDICTION_TYPES = ["CLASSIFICATION"] as const;
+/** Encoding strategies SPEC.md shows. */
+export const ENCODING_STRATEGIES = ["STREAM"] as const;
+/** Sharding strategies SPEC.md shows. */
+export const SHARDING_STRATEGIES = ["PROPORTIONATE"] as const;
+
+const fraction = z.number().min(0).max(1);
+
+/** A data processing onboarding configuration. */
+export const OnboardingConfigurationSchema = z.looseObject({
+  ...ownedFields,
+  name: z.string(),
+  updated_at: TimestampSchema.nullish(),
+  configuration_type: openEnum(CONFIGURATION_TYPES),
+  prediction_type: openEnum(PREDICTION_TYPES),
+  encoding_strategy: openEnum(ENCODING_STRATEGIES),
+  handle_unseen_categories: z.boolean(),
+  impute: z.boolean(),
+  one_hot_encoding_max_categories: z.number().int(),
+  strip_categories: z.boolean(),
+  targets: z.array(z.string()),
+  feature_groups: z.array(z.unknown()).optional(),
+  infrequency_threshold: z.number().optional(),
+  mask_category_fraction: z.number().optional(),
+  mask_fraction: z.number().optional(),
+  mask_median_fraction: z.number().optional(),
+  mask_rows_fraction: z.number().optional(),
+  shards: z.string().optional(),
+  sharding_strategy: openEnum(SHARDING_STRATEGIES).optional(),
+}).meta({ id: "OnboardingConfiguration" });
+/** A data processing onboarding configuration. */
+export type OnboardingConfiguration = z.infer<
+  typeof OnboardingConfigurationSchema
+>;
+
+/**
+ * Body of `POST /data-processing-onboarding-configurations`. Fields past the
+ * ones SPEC.md requires are optional; their defaults are the ones documented
+ * here and applied by the service.
+ */
+export const OnboardingConfigurationCreateSchema = z.object({
+  configuration_type: z.enum(CONFIGURATION_TYPES).default("INITIAL"),
+  name: NameSchema,
+  prediction_type: z.enum(PREDICTION_TYPES).default("CLASSIFICATION"),
+  encoding_strategy: z.enum(ENCODING_STRATEGIES).default("STREAM"),
+  /** Map categories never seen in training to the "other" bucket (else a views error). */
+  handle_unseen_categories: z.boolean().default(true),
+  /** Replace missing values (median / most frequent) instead of giving them their own bin. */
+  impute: z.boolean().default(false),
+  /** At most this many categories per column are kept; the rest share one bucket. */
+  one_hot_encoding_max_categories: z.number().int().min(1).default(32),
+  /** Trim white space around category values. */
+  strip_categories: z.boolean().default(true),
+  /** Target column names (at least one). */
+  targets: z.array(z.string().min(1)).min(
+    1,
+    "name at least one target column",
+  ),
+  /** Categories rarer than this fraction of rows share one bucket. */
+  infrequency_threshold: fraction.default(0),
+  mask_category_fraction: fraction.optional(),
+  mask_fraction: fraction.optional(),
+  mask_median_fraction: fraction.optional(),
+  mask_rows_fraction: fraction.optional(),
+  shards: z.string().regex(
+    /^\d+(\.\d+)?\s*(B|KB|MB|GB|TB)$/i,
+    'a size with a unit, like "128MB"',
+  ).optional(),
+  sharding_strategy: z.enum(SHARDING_STRATEGIES).optional(),
+  feature_groups: z.array(z.unknown()).optional(),
+}).meta({ id: "OnboardingConfigurationCreate" });
+/** Body of `POST /data-processing-onboarding-configurations`. */
+export type OnboardingConfigurationCreate = z.input<
+  typeof OnboardingConfigurationCreateSchema
+>;
+
+/** A data processing onboarding job. */
+export const OnboardingJobSchema = z.looseObject({
+  ...ownedFields,
+  ...jobFields,
+  job_type: openEnum(JOB_TYPES),
+  name: z.string(),
+  compute_configuration: RefSchema,
+  data_processing_configuration: RefSchema,
+  datasource: RefSchema,
+  dataset: RefSchema,
+}).meta({ id: "OnboardingJob" });
+/** A data processing onboarding job. */
+export type OnboardingJob = z.infer<typeof OnboardingJobSchema>;
+
+/** Body of `POST /data-processing-onboarding-jobs`. */
+export const OnboardingJobCreateSchema = z.object({
+  job_type: z.enum(JOB_TYPES).default("INITIAL"),
+  name: NameSchema,
+  compute_configuration_id: IdSchema,
+  data_processing_configuration_id: IdSchema,
+  datasource_id: IdSchema,
+  dataset_name: NameSchema,
+}).meta({ id: "OnboardingJobCreate" });
+/** Body of `POST /data-processing-onboarding-jobs`. */
+export type OnboardingJobCreate = z.input<typeof OnboardingJobCreateSchema>;

@@ -1,0 +1,26 @@
+/**
+ * Storage connectors: a named pointer to a read-only source bucket.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { NameSchema, ownedFields } from "./common.ts";
+
+/** A storage connector. */
+export const StorageConnectorSchema = z.looseObject({
+  ...ownedFields,
+  name: z.string(),
+  bucket_name: z.string(),
+}).meta({ id: "StorageConnector" });
+/** A storage connector. */
+export type StorageConnector = z.infer<typeof StorageConnectorSchema>;
+
+/** Body of `POST /storage-connectors` (path and body from DESIGN.md). */
+export const StorageConnectorCreateSchema = z.object({
+  name: NameSchema,
+  bucket_name: z.string().trim().min(1, "bucket_name is required"),
+}).meta({ id: "StorageConnectorCreate" });
+/** Body of `POST /storage-connectors`. */
+export type StorageConnectorCreate = z.input<
+  typeof StorageConnectorCreateSchema
+>;

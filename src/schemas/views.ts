@@ -1,0 +1,73 @@
+/**
+ * Views: querying a deployed model for predictions and explanations, and the
+ * split-orientation table it answers with.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** View types SPEC.md shows. */
+export const VIEW_TYPES = ["RESULTS"] as const;
+
+/** A value in a query column: a number, a string, or null for missing. */
+export const CellSchema = z.union([z.number(), z.string(), z.null()]);
+/** A value in a query column. */
+export type Cell = z.infer<typeof CellSchema>;
+
+/**
+ * Body of `POST /deployed-models/{id}/views`.
+ *
+ * `query` maps each feature to its column of values (one per row, all the
+ * same length). `targets` optionally names, per target, the class to explain:
+ * one value for every row, or one per row (DESIGN.md).
+ */
+export const ViewsRequestSchema = z.object({
+  data: z.array(z.object({ view_type: z.enum(VIEW_TYPES) })).min(
+    1,
+    'ask for at least one view, e.g. [{ view_type: "RESULTS" }]',
+  ).default([{ view_type: "RESULTS" }]),
+  query: z.record(z.string(), z.array(CellSchema)),
+  targets: z.record(z.string(), z.union([CellSchema, z.array(CellSchema)]))
+    .default({}),
+}).superRefine((body, ctx) => {
+  const lengths = Object.entries(body.query).map(([k, v]) => [k, v.length]);
+  if (lengths.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["query"],
+      message: "query needs at least one feature column",
+    });
+    return;
+  }
+  const [first, n] = lengths[0];
+  for (const [name, len] of lengths) {
+    if (len !== n) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["query", name],
+        message:
+          `has ${len} values but "${first}" has ${n}: every column needs one value per row`,
+      });
+    }
+  }
+}).meta({ id: "ViewsRequest" });
+/** Body of a views request. */
+export type ViewsRequest = z.input<typeof ViewsRequestSchema>;
+
+/** A split-orientation table: `columns`, `index`, and rows aligned with `columns`. */
+export const SplitTableSchema = z.looseObject({
+  columns: z.array(z.string()),
+  index: z.array(z.union([z.number(), z.string()])),
+  data: z.array(z.array(z.unknown())),
+}).superRefine((t, ctx) => {
+  if (t.index.length !== t.data.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["index"],
+      message:
+        `has ${t.index.length} entries but data has ${t.data.length} rows`,
+    });
+  }
+}).meta({ id: "SplitTable" });
+/** A split-orientation table. */
+export type SplitTable = z.infer<typeof SplitTableSchema>;

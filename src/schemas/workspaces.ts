@@ -1,0 +1,22 @@
+/**
+ * Workspaces: where training jobs run (sent as `X-Active-Workspace`).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { NameSchema, ownedFields } from "./common.ts";
+
+/** A workspace. */
+export const WorkspaceSchema = z.looseObject({
+  ...ownedFields,
+  name: z.string(),
+}).meta({ id: "Workspace" });
+/** A workspace. */
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+/** Body of `POST /workspaces`. */
+export const WorkspaceCreateSchema = z.object({ name: NameSchema }).meta({
+  id: "WorkspaceCreate",
+});
+/** Body of `POST /workspaces`. */
+export type WorkspaceCreate = z.input<typeof WorkspaceCreateSchema>;
