@@ -1,0 +1,194 @@
+/**
+ * HTML and plain-text cards for any resource object (name, id, status badge,
+ * key fields, references, timestamps) and for errors (class, status,
+ * message, error_code, request id). Secrets are masked, values escaped.
+ *
+ * @module
+ */
+import { escapeHtml, maskSecrets } from "./html.ts";
+import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
+
+/** A rendered card: the same content as HTML and as plain text. */
+export interface Card {
+  html: string;
+  text: string;
+}
+
+const TIMESTAMPS = ["created_at", "updated_at"];
+const HEADER = new Set([
+  "id",
+  "name",
+  "status",
+  "created_at",
+  "updated_at",
+  "created_by",
+]);
+const MAX_VALUE = 80;
+
+/**
+ * Renders a resource (any object from the service) as a compact card.
+ * `{ id, name }` references are shown as "name (id)", arrays by their
+ * length or their items' names, timestamps at the bottom.
+ *
+ * @example
+ * ```ts
+ * import { resourceCard } from "./card.ts";
+ * const card = resourceCard({
+ *   id: "dm_1", name: "churn-live", status: "RUNNING",
+ *   model: { id: "m_1", name: "churn" }, created_at: "2025-01-01T00:00:00.000000Z",
+ * }, { kind: "Deployed model" });
+ * if (!card.html.includes("churn (m_1)") || !card.text.includes("RUNNING")) throw new Error("unexpected");
+ * ```
+ */
+export function resourceCard(
+  resource: object,
+  options: { kind?: string } = {},
+): Card {
+  const r = maskSecrets(resource) as Record<string, unknown>;
+  const title = typeof r.name === "string"
+    ? r.name
+    : options.kind ?? "resource";
+  const status = typeof r.status === "string" ? r.status : undefined;
+  const rows: [string, string][] = [];
+  for (const [key, value] of Object.entries(r)) {
+    if (HEADER.has(key) || value === undefined) continue;
+    rows.push([key, summarize(value)]);
+  }
+  const createdBy = isReference(r.created_by)
+    ? ` by ${r.created_by.name ?? r.created_by.id}`
+    : "";
+  const times = TIMESTAMPS.filter((k) => typeof r[k] === "string").map((k) =>
+    `${k.replace("_at", "")} ${r[k]}`
+  );
+  if (times.length > 0) times[0] += createdBy;
+
+  const badge = status
+    ? ` <span style="${badgeStyle(statusColor(status))}">${
+      escapeHtml(status)
+    }</span>`
+    : "";
+  const kind = options.kind
+    ? `<span style="color:#71717a">${escapeHtml(options.kind)}</span> `
+    : "";
+  const id = r.id !== undefined
+    ? ` <code style="color:#71717a">${escapeHtml(r.id)}</code>`
+    : "";
+  const table = rows.length === 0
+    ? ""
+    : `<table style="border-collapse:collapse;margin-top:4px">${
+      rows.map(([k, v]) =>
+        `<tr><td style="color:#52525b;padding:0 12px 0 0;vertical-align:top">${
+          escapeHtml(k)
+        }</td><td>${escapeHtml(v)}</td></tr>`
+      ).join("")
+    }</table>`;
+  const footer = times.length === 0
+    ? ""
+    : `<div style="color:#71717a;font-size:11px;margin-top:4px">${
+      escapeHtml(times.join(" · "))
+    }</div>`;
+  const html = `<div style="${CARD_STYLE}">${kind}<b>${
+    escapeHtml(title)
+  }</b>${id}${badge}${table}${footer}</div>`;
+
+  const text = [
+    `${options.kind ? `${options.kind} ` : ""}${title}${
+      r.id !== undefined ? ` (${r.id})` : ""
+    }${status ? ` [${status}]` : ""}`,
+    ...rows.map(([k, v]) => `  ${k}: ${v}`),
+    ...(times.length ? [`  ${times.join(", ")}`] : []),
+  ].join("\n");
+  return { html, text };
+}
+
+/**
+ * Renders an error as a red card: class, HTTP status, message, `error_code`,
+ * request id, `error_reference` and integrity `dependants` when present.
+ * Field names are read in both the service's snake_case and camelCase.
+ *
+ * @example
+ * ```ts
+ * import { errorCard } from "./card.ts";
+ * const error = Object.assign(new Error("model not found"), { status: 404, errorCode: "NOT_FOUND", requestId: "req-1" });
+ * const card = errorCard(error);
+ * if (!card.html.includes("NOT_FOUND") || !card.text.includes("req-1")) throw new Error("unexpected");
+ * ```
+ */
+export function errorCard(error: unknown): Card {
+  const e = maskSecrets(
+    error instanceof Error
+      ? { ...error, name: error.name, message: error.message }
+      : { message: String(error) },
+  ) as Record<string, unknown>;
+  const name = typeof e.name === "string" ? e.name : "Error";
+  const fields: [string, unknown][] = [
+    ["status", e.status],
+    ["error_code", e.error_code ?? e.errorCode],
+    ["request id", e.request_id ?? e.requestId],
+    ["error_reference", e.error_reference ?? e.errorReference],
+    [
+      "dependants",
+      Array.isArray(e.dependants) ? summarize(e.dependants) : undefined,
+    ],
+  ];
+  const shown = fields.filter(([, v]) =>
+    v !== undefined && v !== null && v !== ""
+  );
+  const color = statusColor("FAILED");
+  const html =
+    `<div style="${CARD_STYLE};border-color:${color}"><b style="color:${color}">${
+      escapeHtml(name)
+    }</b> ${escapeHtml(e.message ?? "")}${
+      shown.length
+        ? `<div style="color:#52525b;font-size:12px;margin-top:4px">${
+          shown.map(([k, v]) =>
+            `${escapeHtml(k)}: <code>${escapeHtml(v)}</code>`
+          ).join(" · ")
+        }</div>`
+        : ""
+    }</div>`;
+  const text = [
+    `${name}: ${e.message ?? ""}`,
+    ...shown.map(([k, v]) => `  ${k}: ${v}`),
+  ].join("\n");
+  return { html, text };
+}
+
+function isReference(value: unknown): value is { id: string; name?: string } {
+  return value !== null && typeof value === "object" && !Array.isArray(value) &&
+    typeof (value as { id?: unknown }).id === "string" &&
+    Object.keys(value).every((k) => k === "id" || k === "name");
+}
+
+function summarize(value: unknown): string {
+  if (value === null) return "null";
+  if (isReference(value)) {
+    return value.name !== undefined ? `${value.name} (${value.id})` : value.id;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const names = value.map((v) =>
+      v && typeof v === "object" &&
+        typeof (v as { name?: unknown }).name === "string"
+        ? (v as { name: string }).name
+        : undefined
+    );
+    if (names.every((n) => n !== undefined)) return clip(names.join(", "));
+    if (value.every((v) => typeof v !== "object")) {
+      return clip(value.join(", "));
+    }
+    return `${value.length} items`;
+  }
+  if (typeof value === "object") {
+    return clip(
+      Object.entries(value).map(([k, v]) =>
+        `${k}: ${typeof v === "object" && v !== null ? "…" : v}`
+      ).join(", "),
+    );
+  }
+  return clip(String(value));
+}
+
+function clip(text: string): string {
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}

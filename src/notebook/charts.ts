@@ -1,0 +1,342 @@
+/**
+ * Vega-Lite v5 charts as Jupyter MIME bundles: one row's explanation, global
+ * term importance, a term's shape function and the distribution of predicted
+ * probabilities. Each result renders when it is a cell's value and can also
+ * be passed to `Deno.jupyter.display(chart, { raw: true })`.
+ *
+ * @module
+ */
+import type { SplitTable } from "../frames/types.ts";
+import { JUPYTER_DISPLAY } from "./jupyter.ts";
+
+/** The Vega-Lite MIME type Jupyter renders. */
+export const VEGALITE_MIME = "application/vnd.vegalite.v5+json";
+const SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
+const UP = "#dc2626";
+const DOWN = "#2563eb";
+
+/** A Vega-Lite specification (loosely typed). */
+export type VegaLiteSpec = { $schema: string; [key: string]: unknown };
+
+/** A chart: a MIME bundle with the spec and a plain-text summary. */
+export interface Chart {
+  [VEGALITE_MIME]: VegaLiteSpec;
+  "text/plain": string;
+}
+
+function chart(spec: Record<string, unknown>, text: string): Chart {
+  const bundle: Chart = {
+    [VEGALITE_MIME]: { $schema: SCHEMA, ...spec },
+    "text/plain": text,
+  };
+  // Non-enumerable, so the bundle stays a plain bundle for display(..., { raw: true }).
+  Object.defineProperty(bundle, JUPYTER_DISPLAY, {
+    value: () => bundle,
+    enumerable: false,
+  });
+  return bundle;
+}
+
+const signColor = {
+  field: "direction",
+  type: "nominal",
+  scale: { domain: ["raises", "lowers"], range: [UP, DOWN] },
+  title: "effect",
+};
+
+/** Options of {@linkcode explanationChart}. */
+export interface ExplanationChartOptions {
+  /** `"waterfall"` (default): from bias through the contributions to the log-odds; `"bars"`: sorted bars. */
+  kind?: "waterfall" | "bars";
+  /** Largest terms shown; the rest are summed into one "other" step. Default 12. */
+  top?: number;
+}
+
+/**
+ * Explains one row of a views answer: `bias` plus each `contribution.<term>`
+ * adds up to the row's log-odds of the explained class.
+ *
+ * @example
+ * ```ts
+ * import { explanationChart } from "./charts.ts";
+ * const table = {
+ *   columns: ["prediction.churn", "bias", "contribution.tenure", "contribution.contract"],
+ *   index: [0],
+ *   data: [["Yes", -1, 2, -0.5]],
+ * };
+ * const spec = explanationChart(table, 0)["application/vnd.vegalite.v5+json"];
+ * const steps = (spec.data as { values: { term: string; end: number }[] }).values;
+ * if (steps.at(-1)!.end !== 0.5) throw new Error("log-odds should be -1 + 2 - 0.5");
+ * ```
+ */
+export function explanationChart(
+  table: SplitTable,
+  row = 0,
+  options: ExplanationChartOptions = {},
+): Chart {
+  const values = table.data[row];
+  if (values === undefined) {
+    throw new RangeError(
+      `row ${row} is not in the table (it has ${table.data.length} rows)`,
+    );
+  }
+  const biasAt = table.columns.indexOf("bias");
+  const terms = table.columns.flatMap((c, j) =>
+    c.startsWith("contribution.") && typeof values[j] === "number" &&
+      Number.isFinite(values[j])
+      ? [{ term: c.slice("contribution.".length), value: values[j] as number }]
+      : []
+  );
+  if (biasAt < 0 || terms.length === 0) {
+    throw new TypeError(
+      "the table has no `bias` and `contribution.*` columns; ask the views endpoint for RESULTS with explanations",
+    );
+  }
+  const bias = Number(values[biasAt]);
+  terms.sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
+  const top = options.top ?? 12;
+  const kept = terms.slice(0, top);
+  if (terms.length > top) {
+    const rest = terms.slice(top);
+    kept.push({
+      term: `other (${rest.length} terms)`,
+      value: rest.reduce((s, t) => s + t.value, 0),
+    });
+  }
+  const total = bias + terms.reduce((s, t) => s + t.value, 0);
+  const predictionAt = table.columns.findIndex((c) =>
+    c.startsWith("prediction.")
+  );
+  const label = predictionAt >= 0
+    ? ` - ${table.columns[predictionAt].slice(11)} = ${values[predictionAt]}`
+    : "";
+  const title = `Row ${table.index?.[row] ?? row}${label}: log-odds ${
+    total.toFixed(3)
+  }`;
+  const text = `${title} (bias ${bias.toFixed(3)}; ${
+    kept.map((t) => `${t.term} ${t.value >= 0 ? "+" : ""}${t.value.toFixed(3)}`)
+      .join(", ")
+  })`;
+
+  if (options.kind === "bars") {
+    return chart({
+      title,
+      data: {
+        values: kept.map((t) => ({
+          ...t,
+          direction: t.value >= 0 ? "raises" : "lowers",
+        })),
+      },
+      mark: "bar",
+      encoding: {
+        y: { field: "term", type: "nominal", sort: "-x", title: null },
+        x: {
+          field: "value",
+          type: "quantitative",
+          title: "contribution to log-odds",
+        },
+        color: signColor,
+        tooltip: [{ field: "term" }, { field: "value", format: ".3f" }],
+      },
+    }, text);
+  }
+  let running = bias;
+  const steps: Record<string, unknown>[] = [{
+    term: "bias",
+    start: 0,
+    end: bias,
+    value: bias,
+    direction: "base",
+  }];
+  for (const t of kept) {
+    steps.push({
+      term: t.term,
+      start: running,
+      end: running + t.value,
+      value: t.value,
+      direction: t.value >= 0 ? "raises" : "lowers",
+    });
+    running += t.value;
+  }
+  steps.push({
+    term: "log-odds",
+    start: 0,
+    end: total,
+    value: total,
+    direction: "total",
+  });
+  return chart({
+    title,
+    data: { values: steps },
+    mark: { type: "bar" },
+    encoding: {
+      x: {
+        field: "term",
+        type: "nominal",
+        sort: null,
+        title: null,
+        axis: { labelAngle: -40 },
+      },
+      y: { field: "start", type: "quantitative", title: "log-odds" },
+      y2: { field: "end" },
+      color: {
+        field: "direction",
+        type: "nominal",
+        scale: {
+          domain: ["base", "raises", "lowers", "total"],
+          range: ["#71717a", UP, DOWN, "#18181b"],
+        },
+        title: null,
+      },
+      tooltip: [{ field: "term" }, { field: "value", format: ".3f" }, {
+        field: "end",
+        title: "running total",
+        format: ".3f",
+      }],
+    },
+  }, text);
+}
+
+/**
+ * Global importance of a model's terms as sorted horizontal bars.
+ *
+ * @example
+ * ```ts
+ * import { importanceChart } from "./charts.ts";
+ * const c = importanceChart([{ name: "tenure", importance: 0.9 }, { name: "contract", importance: 0.4 }]);
+ * if (c["application/vnd.vegalite.v5+json"].mark !== "bar") throw new Error("unexpected");
+ * ```
+ */
+export function importanceChart(
+  terms: { name: string; importance: number }[],
+  options: { top?: number } = {},
+): Chart {
+  const sorted = [...terms].filter((t) => Number.isFinite(t.importance)).sort((
+    a,
+    b,
+  ) => b.importance - a.importance)
+    .slice(0, options.top ?? 30);
+  return chart(
+    {
+      title: "Term importance",
+      data: { values: sorted },
+      mark: "bar",
+      encoding: {
+        y: { field: "name", type: "nominal", sort: "-x", title: null },
+        x: { field: "importance", type: "quantitative", title: "importance" },
+        tooltip: [{ field: "name" }, { field: "importance", format: ".4f" }],
+      },
+    },
+    `Term importance: ${
+      sorted.map((t) => `${t.name} ${t.importance.toFixed(4)}`).join(", ")
+    }`,
+  );
+}
+
+/**
+ * A term's shape function: the score it adds for each bin or category, in
+ * the order given.
+ *
+ * @example
+ * ```ts
+ * import { shapeChart } from "./charts.ts";
+ * const c = shapeChart({ labels: ["0-12", "12-24", "24+"], scores: [0.8, 0.1, -0.6] }, { term: "tenure" });
+ * const values = (c["application/vnd.vegalite.v5+json"].data as { values: unknown[] }).values;
+ * if (values.length !== 3) throw new Error("unexpected");
+ * ```
+ */
+export function shapeChart(
+  shape: { labels: string[]; scores: number[] },
+  options: { term?: string } = {},
+): Chart {
+  if (shape.labels.length !== shape.scores.length) {
+    throw new RangeError(
+      `shape has ${shape.labels.length} labels but ${shape.scores.length} scores; they must pair up one to one`,
+    );
+  }
+  const values = shape.labels.map((label, i) => ({
+    label,
+    score: shape.scores[i],
+    direction: shape.scores[i] >= 0 ? "raises" : "lowers",
+  }));
+  const title = `Shape of ${options.term ?? "term"}`;
+  return chart(
+    {
+      title,
+      data: { values },
+      mark: "bar",
+      encoding: {
+        x: {
+          field: "label",
+          type: "nominal",
+          sort: null,
+          title: options.term ?? null,
+        },
+        y: { field: "score", type: "quantitative", title: "score (log-odds)" },
+        color: signColor,
+        tooltip: [{ field: "label" }, { field: "score", format: ".3f" }],
+      },
+    },
+    `${title}: ${
+      values.map((v) => `${v.label} ${v.score.toFixed(3)}`).join(", ")
+    }`,
+  );
+}
+
+/**
+ * Histogram of one `probability.*` column of a views answer (by default the
+ * last one, e.g. `probability.churn.Yes` for a No/Yes target).
+ *
+ * @example
+ * ```ts
+ * import { probabilityHistogram } from "./charts.ts";
+ * const c = probabilityHistogram({
+ *   columns: ["probability.churn.No", "probability.churn.Yes"],
+ *   index: [0, 1],
+ *   data: [[0.9, 0.1], [0.3, 0.7]],
+ * });
+ * const values = (c["application/vnd.vegalite.v5+json"].data as { values: { probability: number }[] }).values;
+ * if (values[1].probability !== 0.7) throw new Error("unexpected");
+ * ```
+ */
+export function probabilityHistogram(
+  table: SplitTable,
+  options: { column?: string; bins?: number } = {},
+): Chart {
+  const candidates = table.columns.filter((c) => c.startsWith("probability."));
+  const column = options.column ?? candidates.at(-1);
+  const at = column === undefined ? -1 : table.columns.indexOf(column);
+  if (at < 0) {
+    throw new TypeError(
+      column === undefined
+        ? "the table has no probability.* column; pass a views RESULTS answer"
+        : `column "${column}" is not in the table (probability columns: ${
+          candidates.join(", ") || "none"
+        })`,
+    );
+  }
+  const values = table.data.flatMap((row) =>
+    typeof row[at] === "number" && Number.isFinite(row[at])
+      ? [{ probability: row[at] as number }]
+      : []
+  );
+  const mean = values.reduce((s, v) => s + v.probability, 0) /
+    (values.length || 1);
+  return chart(
+    {
+      title: `Distribution of ${column}`,
+      data: { values },
+      mark: "bar",
+      encoding: {
+        x: {
+          field: "probability",
+          type: "quantitative",
+          bin: { maxbins: options.bins ?? 20, extent: [0, 1] },
+          title: column,
+        },
+        y: { aggregate: "count", type: "quantitative", title: "rows" },
+      },
+    },
+    `Distribution of ${column}: ${values.length} rows, mean ${mean.toFixed(3)}`,
+  );
+}

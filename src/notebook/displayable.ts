@@ -1,0 +1,71 @@
+/**
+ * Makes any resource, error or views table render itself in Deno's Jupyter
+ * kernel, which calls an object's `[Symbol.for("Jupyter.display")]()` method.
+ * Outside Jupyter the attached method is inert.
+ *
+ * @module
+ */
+import { errorCard, resourceCard } from "./card.ts";
+import { JUPYTER_DISPLAY, type MimeBundle } from "./jupyter.ts";
+import { viewsTable } from "./views_table.ts";
+
+/** An object that Deno's Jupyter kernel renders as HTML. */
+export type Displayable<T> = T & { [JUPYTER_DISPLAY](): MimeBundle };
+
+/**
+ * The MIME bundle (`text/html` and `text/plain`) of a resource, an error or a
+ * split table (`{ columns, index, data }`), secrets masked.
+ *
+ * @example
+ * ```ts
+ * import { toMimeBundle } from "./displayable.ts";
+ * const bundle = toMimeBundle({ id: "ws_1", name: "research", client_secret: "hunter2" });
+ * if (String(bundle["text/html"]).includes("hunter2")) throw new Error("leaked");
+ * ```
+ */
+export function toMimeBundle(
+  value: unknown,
+  options: { kind?: string } = {},
+): MimeBundle {
+  if (value instanceof Error || value === null || typeof value !== "object") {
+    const card = errorCard(value);
+    return { "text/html": card.html, "text/plain": card.text };
+  }
+  const table = value as { columns?: unknown; data?: unknown };
+  if (Array.isArray(table.columns) && Array.isArray(table.data)) {
+    return viewsTable(value as Parameters<typeof viewsTable>[0]);
+  }
+  const card = resourceCard(value, options);
+  return { "text/html": card.html, "text/plain": card.text };
+}
+
+/**
+ * Attaches a non-enumerable `[Symbol.for("Jupyter.display")]` method to
+ * `value` (so `JSON.stringify` and equality are unaffected) and returns it.
+ * The bundle is computed when the kernel asks, so it shows current values.
+ * A frozen object gets a displayable wrapper instead.
+ *
+ * @example
+ * ```ts
+ * import { displayable } from "./displayable.ts";
+ * const model = displayable({ id: "m_1", name: "churn", status: "COMPLETED" }, { kind: "Model" });
+ * const bundle = model[Symbol.for("Jupyter.display") as never] as () => Record<string, string>;
+ * if (!bundle.call(model)["text/html"].includes("churn")) throw new Error("unexpected");
+ * if (JSON.stringify(model) !== '{"id":"m_1","name":"churn","status":"COMPLETED"}') throw new Error("changed");
+ * ```
+ */
+export function displayable<T extends object>(
+  value: T,
+  options: { kind?: string } = {},
+): Displayable<T> {
+  const target = Object.isExtensible(value) ? value : Object.create(value);
+  Object.defineProperty(target, JUPYTER_DISPLAY, {
+    value: function (this: T) {
+      return toMimeBundle(value, options);
+    },
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
+  return target as Displayable<T>;
+}

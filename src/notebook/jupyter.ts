@@ -1,0 +1,59 @@
+/**
+ * Feature detection of Deno's Jupyter kernel. Outside the kernel (plain
+ * `deno run`, Node, browsers) everything here reports "not in Jupyter" and
+ * never touches the `Deno` namespace beyond a guarded read.
+ *
+ * @module
+ */
+
+/** A Jupyter MIME bundle: MIME type -> content. */
+export type MimeBundle = Record<string, string | object>;
+
+/** The part of `Deno.jupyter` these helpers use. */
+export interface JupyterLike {
+  /** Sends a display; `{ raw: true }` sends `obj` as a MIME bundle as is. */
+  display(
+    obj: unknown,
+    options?: { raw?: boolean; update?: boolean; display_id?: string },
+  ): Promise<void>;
+}
+
+/** The symbol Deno's kernel calls to render an object (`Deno.jupyter.$display`). */
+export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
+  "Jupyter.display",
+) as never;
+
+/**
+ * Returns `Deno.jupyter` inside Deno's Jupyter kernel, `undefined` anywhere
+ * else. (Outside the kernel, Deno's `Deno.jupyter` getter throws; that is
+ * caught here.)
+ *
+ * @example
+ * ```ts
+ * import { getJupyter } from "./jupyter.ts";
+ * if (getJupyter() !== undefined) throw new Error("not expected outside a notebook");
+ * ```
+ */
+export function getJupyter(): JupyterLike | undefined {
+  const deno = (globalThis as { Deno?: { jupyter?: unknown } }).Deno;
+  if (deno === undefined) return undefined;
+  try {
+    const jupyter = deno.jupyter as JupyterLike | undefined;
+    return typeof jupyter?.display === "function" ? jupyter : undefined;
+  } catch {
+    return undefined; // "Deno.jupyter is only available in `deno jupyter` subcommand"
+  }
+}
+
+/**
+ * Whether the code runs inside Deno's Jupyter kernel.
+ *
+ * @example
+ * ```ts
+ * import { isJupyter } from "./jupyter.ts";
+ * if (isJupyter()) throw new Error("deno test does not run in a notebook");
+ * ```
+ */
+export function isJupyter(): boolean {
+  return getJupyter() !== undefined;
+}

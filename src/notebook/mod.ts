@@ -1,0 +1,47 @@
+/**
+ * Notebook displays for Deno's Jupyter kernel: resource and error cards, live
+ * job progress, views tables and Vega-Lite charts. Everything is silent (or
+ * returns `undefined`) outside Jupyter, and never renders secrets.
+ *
+ * @example
+ * ```ts
+ * import { isJupyter, notebookProgress } from "./mod.ts";
+ * if (isJupyter() || notebookProgress("job") !== undefined) throw new Error("not a notebook");
+ * ```
+ *
+ * @module
+ */
+export {
+  getJupyter,
+  isJupyter,
+  JUPYTER_DISPLAY,
+  type JupyterLike,
+  type MimeBundle,
+} from "./jupyter.ts";
+export {
+  escapeHtml,
+  isSecretKey,
+  MASK,
+  maskSecrets,
+  maskSecretText,
+} from "./html.ts";
+export { type Card, errorCard, resourceCard } from "./card.ts";
+export { type Displayable, displayable, toMimeBundle } from "./displayable.ts";
+export { viewsTable, type ViewsTableOptions } from "./views_table.ts";
+export {
+  type JobSnapshot,
+  type NotebookProgress,
+  notebookProgress,
+  type NotebookProgressOptions,
+  progressBundle,
+} from "./progress.ts";
+export {
+  type Chart,
+  explanationChart,
+  type ExplanationChartOptions,
+  importanceChart,
+  probabilityHistogram,
+  shapeChart,
+  VEGALITE_MIME,
+  type VegaLiteSpec,
+} from "./charts.ts";

@@ -1,0 +1,106 @@
+/**
+ * A views answer as an HTML table: contribution cells coloured by sign
+ * (red pushes the explained class up, blue pushes it down) and by magnitude.
+ *
+ * @module
+ */
+import type { SplitTable } from "../frames/types.ts";
+import { escapeHtml, isSecretKey, MASK } from "./html.ts";
+import type { MimeBundle } from "./jupyter.ts";
+
+/** Options of {@linkcode viewsTable}. */
+export interface ViewsTableOptions {
+  /** Rows shown; the rest is summarised in a footer. Default 50. */
+  maxRows?: number;
+}
+
+const CELL = "padding:2px 8px;border-bottom:1px solid #e4e4e7;text-align:right";
+
+/**
+ * Renders a split table as `{ "text/html", "text/plain" }`. Columns named
+ * `contribution.*` are shaded: the strongest contribution shown gets the
+ * deepest colour.
+ *
+ * @example
+ * ```ts
+ * import { viewsTable } from "./views_table.ts";
+ * const bundle = viewsTable({
+ *   columns: ["prediction.churn", "bias", "contribution.tenure", "contribution.contract"],
+ *   index: [0],
+ *   data: [["Yes", -1.2, 0.8, -0.4]],
+ * });
+ * if (!bundle["text/html"].includes("rgba(220,38,38,1.00)")) throw new Error("strongest cell not full red");
+ * ```
+ */
+export function viewsTable(
+  table: SplitTable,
+  options: ViewsTableOptions = {},
+): MimeBundle & { "text/html": string; "text/plain": string } {
+  const maxRows = options.maxRows ?? 50;
+  const n = table.data.length;
+  const shown = table.data.slice(0, maxRows);
+  const contribution = table.columns.map((c) => c.startsWith("contribution."));
+  const secret = table.columns.map(isSecretKey);
+  let scale = 0;
+  for (const row of shown) {
+    for (let j = 0; j < row.length; j++) {
+      const v = row[j];
+      if (contribution[j] && typeof v === "number" && Number.isFinite(v)) {
+        scale = Math.max(scale, Math.abs(v));
+      }
+    }
+  }
+  const head = `<tr><th style="${CELL}"></th>${
+    table.columns.map((c) =>
+      `<th style="${CELL};font-weight:600">${escapeHtml(c)}</th>`
+    ).join("")
+  }</tr>`;
+  const body = shown.map((row, i) =>
+    `<tr><th style="${CELL};color:#71717a;font-weight:400">${
+      escapeHtml(table.index?.[i] ?? i)
+    }</th>${
+      row.map((v, j) => {
+        const shade = contribution[j] && typeof v === "number" && scale > 0
+          ? `;background:${shadeOf(v, scale)}`
+          : "";
+        return `<td style="${CELL}${shade}">${
+          escapeHtml(secret[j] ? MASK : format(v))
+        }</td>`;
+      }).join("")
+    }</tr>`
+  ).join("");
+  const more = n > shown.length
+    ? `<div style="color:#71717a;font-size:11px">${
+      n - shown.length
+    } more rows not shown (${n} in all)</div>`
+    : "";
+  const html =
+    `<div style="font-family:system-ui,sans-serif;font-size:12px;overflow-x:auto"><table style="border-collapse:collapse">${head}${body}</table>${more}</div>`;
+  const text = [
+    ["", ...table.columns].join("\t"),
+    ...shown.map((row, i) =>
+      [
+        table.index?.[i] ?? i,
+        ...row.map((v, j) => secret[j] ? MASK : format(v)),
+      ].join("\t")
+    ),
+    ...(n > shown.length ? [`… ${n - shown.length} more rows`] : []),
+  ].join("\n");
+  return { "text/html": html, "text/plain": text };
+}
+
+function shadeOf(value: number, scale: number): string {
+  const alpha = Math.min(1, Math.abs(value) / scale).toFixed(2);
+  return value >= 0 ? `rgba(220,38,38,${alpha})` : `rgba(37,99,235,${alpha})`;
+}
+
+function format(value: unknown): string {
+  if (
+    value === null || value === undefined ||
+    (typeof value === "number" && Number.isNaN(value))
+  ) return "";
+  if (typeof value === "number" && !Number.isInteger(value)) {
+    return String(Number(value.toPrecision(4)));
+  }
+  return String(value);
+}
