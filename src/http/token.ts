@@ -1,0 +1,136 @@
+/**
+ * The client-credentials access token (SPEC.md section 5): exchanged once,
+ * cached, renewed shortly before it expires, dropped when the service
+ * refuses it, and shared by concurrent calls so that a burst of requests
+ * makes one token request, not one each.
+ *
+ * The secret and the token live in private class fields, so they never show
+ * in `Deno.inspect`, `util.inspect` or `JSON.stringify` of this object.
+ *
+ * @module
+ */
+import type { TokenResponse } from "../schemas/auth.ts";
+
+/** How a {@linkcode TokenManager} gets its token and tells the time. */
+export interface TokenManagerOptions {
+  /** The account API client id. */
+  clientId: string;
+  /** The account API client secret. */
+  clientSecret: string;
+  /**
+   * Performs `POST /oauth/token` with this form body and returns the parsed
+   * answer (the transport supplies it, with its retries and timeout).
+   */
+  exchange: (form: URLSearchParams) => Promise<TokenResponse>;
+  /** Milliseconds since the epoch; injectable so tests need no sleeps. */
+  clock?: () => number;
+}
+
+/**
+ * Caches and renews the bearer token.
+ *
+ * @example
+ * ```ts
+ * import { TokenManager } from "./token.ts";
+ * let calls = 0;
+ * const tokens = new TokenManager({
+ *   clientId: "id",
+ *   clientSecret: "secret",
+ *   exchange: () => Promise.resolve({ access_token: `t${++calls}`, token_type: "Bearer", expires_in: 3600 }),
+ * });
+ * const [a, b] = await Promise.all([tokens.token(), tokens.token()]);
+ * console.log(a, b, calls); // "t1" "t1" 1
+ * ```
+ */
+export class TokenManager {
+  readonly #clientId: string;
+  readonly #clientSecret: string;
+  readonly #exchange: TokenManagerOptions["exchange"];
+  readonly #clock: () => number;
+  #token?: string;
+  #renewAt = 0;
+  #inflight?: Promise<string>;
+
+  /** Keeps the credentials private; nothing is requested until {@linkcode token}. */
+  constructor(options: TokenManagerOptions) {
+    this.#clientId = options.clientId;
+    this.#clientSecret = options.clientSecret;
+    this.#exchange = options.exchange;
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  /** The client id (not secret). */
+  get clientId(): string {
+    return this.#clientId;
+  }
+
+  /**
+   * A valid token: the cached one, the one being requested by another call,
+   * or a new one. The caller's `signal` stops only this caller's wait: the
+   * shared request goes on for the others.
+   */
+  token(signal?: AbortSignal): Promise<string> {
+    if (this.#token !== undefined && this.#clock() < this.#renewAt) {
+      return Promise.resolve(this.#token);
+    }
+    this.#inflight ??= this.#request().finally(() => {
+      this.#inflight = undefined;
+    });
+    return abortable(this.#inflight, signal);
+  }
+
+  /**
+   * Forgets `token` after the service refused it (401), so the next
+   * {@linkcode token} call asks for a new one. A token already replaced by a
+   * concurrent renewal is left alone.
+   */
+  invalidate(token: string): void {
+    if (this.#token === token) {
+      this.#token = undefined;
+      this.#renewAt = 0;
+    }
+  }
+
+  async #request(): Promise<string> {
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: this.#clientId,
+      client_secret: this.#clientSecret,
+    });
+    const issuedAt = this.#clock();
+    const answer = await this.#exchange(form);
+    const lifetime = answer.expires_in * 1000;
+    // Renew a little early, so a request never leaves with a token that
+    // expires in flight: a tenth of the lifetime, at most a minute.
+    this.#token = answer.access_token;
+    this.#renewAt = issuedAt + lifetime - Math.min(60_000, lifetime / 10);
+    return answer.access_token;
+  }
+
+  /** Hides the secret and the token from `Deno.inspect`. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `TokenManager { clientId: ${JSON.stringify(this.#clientId)} }`;
+  }
+
+  /** Hides the secret and the token from Node's `util.inspect`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `TokenManager { clientId: ${JSON.stringify(this.#clientId)} }`;
+  }
+
+  /** Only the client id survives `JSON.stringify`. */
+  toJSON(): { clientId: string } {
+    return { clientId: this.#clientId };
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() =>
+      signal.removeEventListener("abort", onAbort)
+    );
+  });
+}

@@ -1,0 +1,620 @@
+/**
+ * The one transport every call goes through. It turns a route of the route
+ * table plus parameters into HTTP, and takes care of what every call needs:
+ *
+ * - the request body is validated with the route's schema before anything
+ *   is sent, and the answer is parsed with the route's response schema;
+ * - the bearer token (fetched, cached, renewed; one renewal and one retry
+ *   on a 401), never sent to an origin other than the base URL's;
+ * - `X-Active-Workspace` on training jobs, `X-Views-Cache-Control` on views;
+ * - retries with backoff and jitter on network errors, 429, 502, 503 and
+ *   504, honouring `Retry-After`, only where repeating is safe;
+ * - `202 Accepted`: the `Location` is polled until the final answer;
+ * - redirects are followed by hand, so the token rule holds for them too;
+ * - a timeout per HTTP attempt, and the caller's `AbortSignal` throughout.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { TokenResponseSchema } from "../schemas/auth.ts";
+import { fillPath, type Route } from "../schemas/routes.ts";
+import { errorFromResponse } from "./error_mapping.ts";
+import {
+  AuthenticationError,
+  ConfigurationError,
+  ConnectionError,
+  InvalidResponseError,
+  MLPlatformError,
+  TimeoutError,
+  ValidationError,
+} from "./errors.ts";
+import {
+  backoffDelay,
+  neverReachedServer,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+} from "./retry.ts";
+import { TokenManager } from "./token.ts";
+
+/** Per-call options every resource method takes last. */
+export interface RequestOptions {
+  /** Aborts the call (retries and polling included); rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Milliseconds each HTTP attempt may take (overrides the client's `timeout`). */
+  timeout?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** Settings of a {@linkcode Transport}; the client fills the defaults. */
+export interface TransportSettings {
+  /** Base URL of the service, e.g. `https://api.example.com`. */
+  baseUrl: string;
+  /** Account API client id. */
+  clientId?: string;
+  /** Account API client secret (kept private by the token manager). */
+  clientSecret?: string;
+  /** The fetch to use (default: the global one, looked up at call time). */
+  fetch?: typeof fetch;
+  /** Milliseconds each HTTP attempt may take. */
+  timeout: number;
+  /** Retries after the first attempt, where repeating is safe. */
+  maxRetries: number;
+  /** First backoff delay in ms (doubles each retry). */
+  retryBaseDelay: number;
+  /** Largest backoff delay in ms. */
+  retryMaxDelay: number;
+  /** Longest `Retry-After` (ms) the client waits for; a longer one is thrown to the caller. */
+  maxRetryAfter: number;
+  /** Wait between polls of a 202 `Location` when the service gives no `Retry-After`. */
+  pollInterval: number;
+  /** `X-Views-Cache-Control` value for views, or false to not send it. */
+  viewsCacheControl: string | false;
+  /** Default `X-Active-Workspace` for training jobs. */
+  workspaceId?: string;
+  /** Headers sent with every call. */
+  headers?: Record<string, string>;
+  /** Milliseconds since the epoch (token expiry, HTTP-date Retry-After). */
+  clock: () => number;
+  /** Waits between retries and polls. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** What one call of {@linkcode Transport.call} sends. */
+export interface CallOptions extends RequestOptions {
+  /** Path parameters of the route's template. */
+  params?: Record<string, string>;
+  /** Query string parameters (undefined ones are left out). */
+  query?: Record<string, string | number | undefined>;
+  /** JSON body, validated with the route's body schema. */
+  body?: unknown;
+  /** `X-Active-Workspace` for this call (routes flagged `workspace`). */
+  workspaceId?: string;
+}
+
+/** One HTTP request as the retry loop sees it. */
+interface Outgoing {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One received answer, body fully read. */
+interface Received {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  url: URL;
+}
+
+/** How the retry loop may treat one request. */
+interface Policy {
+  /** Repeating it cannot do harm (reads, deletes, the token call, polls, views). */
+  idempotent: boolean;
+  /** Needs the bearer token. */
+  auth: boolean;
+  /** Describes the call in messages, e.g. `GET /accounts`. */
+  operation: string;
+  signal?: AbortSignal;
+  timeout: number;
+}
+
+const MAX_REDIRECTS = 10;
+
+/**
+ * Sends the calls of the route table. Usually reached through `Client`; use
+ * it directly for a route the resources do not wrap.
+ *
+ * @example
+ * ```ts
+ * import { Transport } from "./transport.ts";
+ * import { routes } from "../schemas/routes.ts";
+ * import { sleep } from "./retry.ts";
+ * const transport = new Transport({
+ *   baseUrl: "https://mlp.invalid",
+ *   clientId: "id",
+ *   clientSecret: "secret",
+ *   fetch: (input) => {
+ *     const url = new URL(input instanceof Request ? input.url : String(input));
+ *     const body = url.pathname === "/oauth/token"
+ *       ? { access_token: "t", token_type: "Bearer", expires_in: 3600 }
+ *       : { data: [], pagination: { total_items: 0, items_per_page: 10, current_page: 1, total_pages: 0 } };
+ *     return Promise.resolve(Response.json(body));
+ *   },
+ *   timeout: 1000, maxRetries: 0, retryBaseDelay: 1, retryMaxDelay: 1, maxRetryAfter: 1,
+ *   pollInterval: 1, viewsCacheControl: false, clock: Date.now, sleep,
+ * });
+ * const page = await transport.call(routes.accounts.list, {});
+ * console.log(page.pagination.total_items); // 0
+ * ```
+ */
+export class Transport {
+  readonly #settings: TransportSettings;
+  readonly #base: URL;
+  readonly #tokens?: TokenManager;
+
+  /** Checks the base URL; credentials are used at the first call. */
+  constructor(settings: TransportSettings) {
+    this.#settings = settings;
+    this.#base = parseBaseUrl(settings.baseUrl);
+    if (settings.clientId && settings.clientSecret) {
+      this.#tokens = new TokenManager({
+        clientId: settings.clientId,
+        clientSecret: settings.clientSecret,
+        clock: settings.clock,
+        exchange: (form) => this.#exchangeToken(form),
+      });
+    }
+  }
+
+  /** The base URL, normalised (no trailing slash). */
+  get baseUrl(): string {
+    return this.#base.href.replace(/\/$/, "");
+  }
+
+  /** The client id, when credentials were given. */
+  get clientId(): string | undefined {
+    return this.#tokens?.clientId;
+  }
+
+  /**
+   * Performs the operation `route` and returns its parsed answer (undefined
+   * for a 204).
+   */
+  async call<R extends Route>(
+    route: R,
+    options: CallOptions,
+  ): Promise<RouteResult<R>> {
+    const operation = `${route.method} ${route.path}`;
+    const body = validateBody(route, options.body, operation);
+    const outgoing: Outgoing = {
+      method: route.method,
+      url: this.#url(fillPath(route.path, options.params), options.query),
+      headers: {
+        accept: "application/json",
+        ...this.#settings.headers,
+        ...this.#specialHeaders(route, options, operation),
+        ...options.headers,
+      },
+    };
+    if (body !== undefined) {
+      outgoing.headers["content-type"] = "application/json";
+      outgoing.body = JSON.stringify(body);
+    }
+    const policy: Policy = {
+      // Views only read (SPEC.md: predictions from a running model), so a
+      // repeat is as safe as a GET; creates are not.
+      idempotent: route.method !== "POST" || Boolean(route.public) ||
+        Boolean(route.views),
+      auth: !route.public,
+      operation: `${route.method} ${outgoing.url.pathname}`,
+      signal: options.signal,
+      timeout: options.timeout ?? this.#settings.timeout,
+    };
+    let answer = await this.#send(outgoing, policy);
+    answer = await this.#followAccepted(answer, outgoing.headers, policy);
+    return parseAnswer(route, answer, policy.operation) as RouteResult<R>;
+  }
+
+  #url(path: string, query?: CallOptions["query"]): URL {
+    const url = new URL(this.#base.href.replace(/\/$/, "") + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url;
+  }
+
+  #specialHeaders(
+    route: Route,
+    options: CallOptions,
+    operation: string,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (route.workspace) {
+      const workspace = options.workspaceId ?? this.#settings.workspaceId;
+      if (!workspace) {
+        throw new ConfigurationError({
+          message: `${operation} needs a workspace (X-Active-Workspace)`,
+          hint:
+            "Pass { workspaceId } to this call or to the client options; create one with client.workspaces.create({ name })",
+        });
+      }
+      headers["x-active-workspace"] = workspace;
+    }
+    if (route.views && this.#settings.viewsCacheControl !== false) {
+      headers["x-views-cache-control"] = this.#settings.viewsCacheControl;
+    }
+    return headers;
+  }
+
+  /** Polls the `Location` of 202 answers until the final one. */
+  async #followAccepted(
+    answer: Received,
+    headers: Record<string, string>,
+    policy: Policy,
+  ): Promise<Received> {
+    const pollHeaders = { ...headers };
+    delete pollHeaders["content-type"];
+    while (answer.status === 202) {
+      const location = answer.headers.get("location");
+      if (!location) {
+        throw new InvalidResponseError({
+          status: 202,
+          body: answer.body,
+          message:
+            `${policy.operation} answered 202 Accepted without a Location header to poll`,
+          hint: "The service broke SPEC.md section 4 rule 4; report it",
+        });
+      }
+      const wait = parseRetryAfter(
+        answer.headers.get("retry-after"),
+        this.#settings.clock(),
+      ) ?? this.#settings.pollInterval;
+      await this.#settings.sleep(
+        Math.min(wait, this.#settings.maxRetryAfter),
+        policy.signal,
+      );
+      const url = new URL(location, answer.url);
+      answer = await this.#send(
+        { method: "GET", url, headers: pollHeaders },
+        { ...policy, idempotent: true, operation: `GET ${url.pathname}` },
+      );
+    }
+    return answer;
+  }
+
+  /**
+   * One request with its retries, its 401 renewal and its redirects;
+   * throws the mapped error for a failed final answer.
+   */
+  async #send(first: Outgoing, policy: Policy): Promise<Received> {
+    let outgoing = first;
+    let retries = 0;
+    let redirects = 0;
+    let renewed = false;
+    // A previous attempt may have done its work although no answer came back.
+    let outcomeUnknown = false;
+    for (;;) {
+      const token = policy.auth ? await this.#token(policy) : undefined;
+      const headers = { ...outgoing.headers };
+      // The token goes to the base URL's origin only: a Location or redirect
+      // to another host (object storage, a CDN) must not receive it.
+      if (token && outgoing.url.origin === this.#base.origin) {
+        headers.authorization = `Bearer ${token}`;
+      }
+      let answer: Received;
+      try {
+        answer = await this.#attempt({ ...outgoing, headers }, policy);
+      } catch (error) {
+        const repeatable = policy.idempotent ||
+          (error instanceof ConnectionError && neverReachedServer(error.cause));
+        if (
+          (error instanceof ConnectionError || error instanceof TimeoutError) &&
+          repeatable && retries < this.#settings.maxRetries
+        ) {
+          outcomeUnknown ||= !neverReachedServer(error.cause);
+          await this.#settings.sleep(this.#backoff(retries++), policy.signal);
+          continue;
+        }
+        throw error;
+      }
+      const { status } = answer;
+      if (
+        status === 401 && token && !renewed && answer.url.origin ===
+          this.#base.origin
+      ) {
+        // The token may have been revoked or expired early: renew it once.
+        this.#tokens!.invalidate(token);
+        renewed = true;
+        continue;
+      }
+      if (isRedirect(status) && answer.headers.has("location")) {
+        if (++redirects > MAX_REDIRECTS) {
+          throw new ConnectionError({
+            status,
+            message:
+              `${policy.operation} was redirected more than ${MAX_REDIRECTS} times`,
+            hint: "Check the base URL",
+          });
+        }
+        outgoing = redirected(outgoing, status, answer);
+        continue;
+      }
+      const retryAfter = parseRetryAfter(
+        answer.headers.get("retry-after-ms") !== null
+          ? String(Number(answer.headers.get("retry-after-ms")) / 1000)
+          : answer.headers.get("retry-after"),
+        this.#settings.clock(),
+      );
+      if (
+        RETRYABLE_STATUSES.has(status) && policy.idempotent &&
+        retries < this.#settings.maxRetries &&
+        (retryAfter ?? 0) <= this.#settings.maxRetryAfter
+      ) {
+        outcomeUnknown ||= status !== 429 && status !== 503;
+        await this.#settings.sleep(
+          retryAfter ?? this.#backoff(retries),
+          policy.signal,
+        );
+        retries++;
+        continue;
+      }
+      if (status === 404 && outgoing.method === "DELETE" && outcomeUnknown) {
+        // An earlier attempt reached the service and deleted it.
+        return { ...answer, status: 204, body: undefined };
+      }
+      if (status >= 300) {
+        throw errorFromResponse({
+          status,
+          headers: answer.headers,
+          body: answer.body,
+          operation: policy.operation,
+          retryAfter,
+        });
+      }
+      return answer;
+    }
+  }
+
+  #backoff(retry: number): number {
+    return backoffDelay(retry, {
+      baseDelay: this.#settings.retryBaseDelay,
+      maxDelay: this.#settings.retryMaxDelay,
+    });
+  }
+
+  #token(policy: Policy): Promise<string> {
+    if (!this.#tokens) {
+      throw new ConfigurationError({
+        message: `${policy.operation} needs credentials, and none were given`,
+        hint:
+          "Pass { clientId, clientSecret } to the client, or set MLP_CLIENT_ID and MLP_CLIENT_SECRET and use connect()",
+      });
+    }
+    return this.#tokens.token(policy.signal);
+  }
+
+  /** One HTTP exchange under the attempt's timeout, body fully read. */
+  async #attempt(outgoing: Outgoing, policy: Policy): Promise<Received> {
+    const controller = new AbortController();
+    const caller = policy.signal;
+    if (caller?.aborted) throw caller.reason;
+    const onAbort = () => controller.abort(caller!.reason);
+    caller?.addEventListener("abort", onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(
+        new TimeoutError({
+          message: `${policy.operation} timed out after ${policy.timeout} ms`,
+          hint: "Retry, or raise the timeout option (client or call)",
+        }),
+      );
+    }, policy.timeout);
+    try {
+      const init: RequestInit = {
+        method: outgoing.method,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        signal: controller.signal,
+        redirect: "manual",
+      };
+      // A custom fetch (an in-process app handler) gets one Request, the
+      // form every handler accepts; the global fetch skips that copy.
+      const custom = this.#settings.fetch;
+      const pending = custom
+        ? custom(new Request(outgoing.url, init))
+        : fetch(outgoing.url, init);
+      // Racing the abort also stops in-process fetch handlers that ignore it.
+      const response = await untilAborted(pending, controller.signal);
+      const text = await untilAborted(response.text(), controller.signal);
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: parseBody(text),
+        url: outgoing.url,
+      };
+    } catch (error) {
+      if (caller?.aborted) throw caller.reason;
+      if (timedOut) throw controller.signal.reason;
+      if (error instanceof MLPlatformError) throw error;
+      throw new ConnectionError({
+        message:
+          `${policy.operation}: could not reach ${outgoing.url.origin} (${
+            innermostMessage(error)
+          })`,
+        hint:
+          "Check the base URL and the network; the call is retried automatically where that is safe",
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** `POST /oauth/token` through the same retry loop (it is safe to repeat). */
+  async #exchangeToken(form: URLSearchParams) {
+    const operation = "POST /oauth/token";
+    const outgoing: Outgoing = {
+      method: "POST",
+      url: this.#url("/oauth/token"),
+      headers: {
+        accept: "application/json",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: form.toString(),
+    };
+    let answer: Received;
+    try {
+      answer = await this.#send(outgoing, {
+        idempotent: true,
+        auth: false,
+        operation,
+        timeout: this.#settings.timeout,
+      });
+    } catch (error) {
+      if (
+        error instanceof MLPlatformError &&
+        (error.status === 400 || error.status === 401)
+      ) {
+        throw new AuthenticationError({
+          status: error.status,
+          errorCode: error.errorCode,
+          requestId: error.requestId,
+          body: error.body,
+          message: "The service refused the client credentials",
+          hint:
+            "Check the client id and secret (MLP_CLIENT_ID, MLP_CLIENT_SECRET) and that they were issued for this base URL",
+        });
+      }
+      throw error;
+    }
+    return parseWith(TokenResponseSchema, answer, operation);
+  }
+
+  /** Hides the credentials from `Deno.inspect`. */
+  [Symbol.for("Deno.customInspect")](): string {
+    return `Transport { baseUrl: ${JSON.stringify(this.baseUrl)} }`;
+  }
+
+  /** Hides the credentials from Node's `util.inspect`. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `Transport { baseUrl: ${JSON.stringify(this.baseUrl)} }`;
+  }
+
+  /** Only the base URL and client id survive `JSON.stringify`. */
+  toJSON(): { baseUrl: string; clientId?: string } {
+    return { baseUrl: this.baseUrl, clientId: this.clientId };
+  }
+}
+
+/** The parsed answer of a route: its response schema's output, or undefined. */
+export type RouteResult<R extends Route> = R extends
+  { response: infer S extends z.ZodType } ? z.output<S>
+  // A route only known as `Route` may have any answer.
+  : Route extends R ? unknown
+  : undefined;
+
+function parseBaseUrl(baseUrl: string): URL {
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw 0;
+    if (!url.pathname.endsWith("/")) url.pathname += "/";
+    return url;
+  } catch {
+    throw new ConfigurationError({
+      message: `Invalid base URL ${JSON.stringify(baseUrl)}`,
+      hint:
+        "Pass an absolute http(s) URL such as https://api.example.com (option baseUrl or MLP_BASE_URL)",
+    });
+  }
+}
+
+function validateBody(route: Route, body: unknown, operation: string) {
+  if (!route.body) return undefined;
+  const parsed = route.body.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError({
+    message: `Invalid request body for ${operation}, nothing was sent`,
+    issues: parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join("."),
+      message: issue.message,
+    })),
+  });
+}
+
+function parseAnswer(route: Route, answer: Received, operation: string) {
+  if (!route.response) return undefined;
+  return parseWith(route.response, answer, operation);
+}
+
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  answer: Received,
+  operation: string,
+): z.output<S> {
+  const parsed = schema.safeParse(answer.body);
+  if (parsed.success) return parsed.data;
+  const where = parsed.error.issues.slice(0, 3).map((i) =>
+    `${i.path.join(".") || "(body)"}: ${i.message}`
+  ).join("; ");
+  throw new InvalidResponseError({
+    status: answer.status,
+    body: answer.body,
+    message: `${operation} answered a body of an unexpected shape (${where})`,
+    hint:
+      "Check that the base URL points at the platform API (not a proxy page), and update the SDK if the service changed",
+  });
+}
+
+function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 ||
+    status === 307 || status === 308;
+}
+
+/** The request a redirect asks for (RFC 9110: 303, and 301/302 after POST, become GET). */
+function redirected(
+  outgoing: Outgoing,
+  status: number,
+  answer: Received,
+): Outgoing {
+  const url = new URL(answer.headers.get("location")!, answer.url);
+  if (status === 307 || status === 308 || outgoing.method === "GET") {
+    return { ...outgoing, url };
+  }
+  const headers = { ...outgoing.headers };
+  delete headers["content-type"];
+  return { method: "GET", url, headers };
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() =>
+      signal.removeEventListener("abort", onAbort)
+    );
+  });
+}
+
+/** The most specific message of an error chain (Deno and Node say "fetch failed" outside). */
+function innermostMessage(error: unknown): string {
+  let message = String(error);
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof Error && e.message) message = e.message;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return message;
+}

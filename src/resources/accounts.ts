@@ -1,0 +1,79 @@
+/**
+ * Accounts (SPEC.md endpoints 2 and 3): listed and read, never created
+ * through the API. `GET /accounts/{id}` answers with the list envelope; `get`
+ * unwraps the one account from it.
+ *
+ * @module
+ */
+import type { Account } from "../schemas/accounts.ts";
+import type { ListQuery, Page } from "../schemas/common.ts";
+import { routes } from "../schemas/routes.ts";
+import { NotFoundError } from "../http/errors.ts";
+import { paginate } from "../http/pagination.ts";
+import type { RequestOptions, Transport } from "../http/transport.ts";
+import { listQuery } from "./collection.ts";
+
+/**
+ * The accounts these credentials see.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "../client.ts";
+ * const account = { id: "acc_1", name: "Demo", status: "ACTIVE", created_at: "2024-01-01T00:00:00.000000Z", updated_at: null };
+ * const client = new Client({
+ *   baseUrl: "https://mlp.invalid", clientId: "id", clientSecret: "s",
+ *   fetch: (req) => Promise.resolve(Response.json(
+ *     new URL((req as Request).url).pathname === "/oauth/token"
+ *       ? { access_token: "t", token_type: "Bearer", expires_in: 3600 }
+ *       : { data: [account], pagination: { total_items: 1, items_per_page: 10, current_page: 1, total_pages: 1 } },
+ *   )),
+ * });
+ * console.log((await client.accounts.get("acc_1")).name); // "Demo"
+ * ```
+ */
+export class Accounts {
+  readonly #transport: Transport;
+
+  /** Binds the account routes to a transport. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** One page of accounts (SPEC.md endpoint 2). */
+  async list(
+    query: ListQuery = {},
+    options?: RequestOptions,
+  ): Promise<Page<Account>> {
+    const page = await this.#transport.call(routes.accounts.list, {
+      ...options,
+      query: listQuery(query, "GET /accounts"),
+    });
+    return page;
+  }
+
+  /** Every account, page after page. */
+  iterate(
+    query: ListQuery = {},
+    options?: RequestOptions,
+  ): AsyncIterable<Account> {
+    return paginate((q) => this.list(q, options), query);
+  }
+
+  /** One account (SPEC.md endpoint 3, unwrapped from its list envelope). */
+  async get(id: string, options?: RequestOptions): Promise<Account> {
+    const page = await this.#transport.call(routes.accounts.get, {
+      ...options,
+      params: { id },
+    });
+    const account = page.data.find((a) => a.id === id) ?? page.data[0];
+    if (!account) {
+      throw new NotFoundError({
+        status: 200,
+        body: page,
+        message: `GET /accounts/${id} answered an empty list`,
+        hint: "List the accounts with client.accounts.list() to see the ids",
+      });
+    }
+    return account;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The generic resource collection: `get`, `list`, `iterate` and `delete`
+ * for every collection, and `create` for those the caller may create. Each
+ * method is one route of the route table sent through the transport, so
+ * validation, errors, retries and polling are the same everywhere.
+ *
+ * @module
+ */
+import {
+  type ListQuery,
+  ListQuerySchema,
+  type Page,
+} from "../schemas/common.ts";
+import type { Route } from "../schemas/routes.ts";
+import { ValidationError } from "../http/errors.ts";
+import { paginate } from "../http/pagination.ts";
+import type { RequestOptions, Transport } from "../http/transport.ts";
+
+/** The routes of a collection that can be read and deleted. */
+export interface ReadRoutes {
+  /** `GET /{collection}/{id}`. */
+  readonly get: Route;
+  /** `GET /{collection}`. */
+  readonly list: Route;
+  /** `DELETE /{collection}/{id}`. */
+  readonly delete: Route;
+}
+
+/** The routes of a collection that can also be created. */
+export interface CrudRoutes extends ReadRoutes {
+  /** `POST /{collection}`. */
+  readonly create: Route;
+}
+
+/**
+ * A collection the service fills (datasources, datasets, models): read,
+ * list, iterate, delete.
+ *
+ * @example
+ * ```ts
+ * import { ReadOnlyCollection } from "./collection.ts";
+ * import { Client } from "../client.ts";
+ * const client = new Client({
+ *   baseUrl: "https://mlp.invalid",
+ *   clientId: "id",
+ *   clientSecret: "secret",
+ *   fetch: (req) => {
+ *     const path = new URL((req as Request).url).pathname;
+ *     return Promise.resolve(Response.json(path === "/oauth/token"
+ *       ? { access_token: "t", token_type: "Bearer", expires_in: 3600 }
+ *       : { data: [], pagination: { total_items: 0, items_per_page: 10, current_page: 1, total_pages: 0 } }));
+ *   },
+ * });
+ * const datasets = client.datasets;
+ * console.log(datasets instanceof ReadOnlyCollection); // true
+ * console.log((await datasets.list()).data.length); // 0
+ * ```
+ */
+export class ReadOnlyCollection<T> {
+  /** The transport the calls go through. */
+  protected readonly transport: Transport;
+  /** This collection's routes. */
+  protected readonly routes: ReadRoutes;
+
+  /** Binds a route group to a transport. */
+  constructor(transport: Transport, routes: ReadRoutes) {
+    this.transport = transport;
+    this.routes = routes;
+  }
+
+  /** Retrieves one item by id (404 gives `NotFoundError`). */
+  get(id: string, options?: RequestOptions): Promise<T> {
+    return this.transport.call(this.routes.get, {
+      ...options,
+      params: { id },
+    }) as Promise<T>;
+  }
+
+  /** One page of the collection (`page` from 1, `items_per_page` up to 100). */
+  async list(
+    query: ListQuery = {},
+    options?: RequestOptions,
+  ): Promise<Page<T>> {
+    const page = await this.transport.call(this.routes.list, {
+      ...options,
+      query: listQuery(query, `GET ${this.routes.list.path}`),
+    });
+    return page as Page<T>;
+  }
+
+  /** Every item of every page from `query.page` on: `for await (const x of c.iterate())`. */
+  iterate(query: ListQuery = {}, options?: RequestOptions): AsyncIterable<T> {
+    return paginate((q) => this.list(q, options), query);
+  }
+
+  /**
+   * Deletes one item. Resolves when it is gone; a 409 with dependants gives
+   * a `ConflictError` listing them.
+   */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    await this.transport.call(this.routes.delete, {
+      ...options,
+      params: { id },
+    });
+  }
+}
+
+/**
+ * A collection the caller creates items in.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "../client.ts";
+ * import { ValidationError } from "../http/errors.ts";
+ * const client = new Client({ baseUrl: "https://mlp.invalid", clientId: "id", clientSecret: "s",
+ *   fetch: () => Promise.reject(new Error("never called: the body is refused first")) });
+ * try {
+ *   await client.workspaces.create({ name: "" });
+ * } catch (error) {
+ *   console.log(error instanceof ValidationError); // true
+ * }
+ * ```
+ */
+export class Collection<TCreate, T> extends ReadOnlyCollection<T> {
+  /** This collection's routes, create included. */
+  declare protected readonly routes: CrudRoutes;
+
+  /** Binds a route group to a transport. */
+  constructor(transport: Transport, routes: CrudRoutes) {
+    super(transport, routes);
+  }
+
+  /**
+   * Creates an item. The body is validated (and defaults applied) before
+   * sending; a create is not repeated once it may have reached the service.
+   */
+  create(body: TCreate, options?: RequestOptions): Promise<T> {
+    return this.transport.call(this.routes.create, {
+      ...options,
+      body,
+    }) as Promise<T>;
+  }
+}
+
+/**
+ * Validates list parameters like a body (defaults applied): a bad page size
+ * is caught before sending, as a `ValidationError`.
+ *
+ * @example
+ * ```ts
+ * import { listQuery } from "./collection.ts";
+ * listQuery({ page: 2 }, "GET /workspaces"); // { page: 2, items_per_page: 10 }
+ * ```
+ */
+export function listQuery(
+  query: ListQuery,
+  operation: string,
+): { page: number; items_per_page: number } {
+  const parsed = ListQuerySchema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError({
+    message: `Invalid list parameters for ${operation}, nothing was sent`,
+    issues: parsed.error.issues.map((i) => ({
+      path: i.path.join("."),
+      message: i.message,
+    })),
+  });
+}
