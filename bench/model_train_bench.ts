@@ -1,0 +1,52 @@
+/**
+ * `deno bench` timings of the modelling core on wa_churn.csv: CSV parsing,
+ * onboarding (encoding), training with default parameters, and a 1,000-row
+ * views table. Run with `deno task bench` or `deno bench -A bench/model_train_bench.ts`.
+ *
+ * @module
+ */
+
+import { parseCsv } from "../src/local/csv.ts";
+import { columnsFromCsv } from "../src/local/model/datasource.ts";
+import { train } from "../src/local/model/ebm.ts";
+import {
+  encodeDataset,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import { viewsTable } from "../src/local/model/explain.ts";
+
+const text = await Deno.readTextFile(
+  new URL("../../shared/datasets/wa_churn.csv", import.meta.url),
+);
+const numeric = ["tenure", "monthly_charges", "total_charges"];
+const table = parseCsv(text);
+const fields: SchemaField[] = table.header.map((name) => ({
+  name,
+  data_type: {
+    data_type: numeric.includes(name) ? "NUMBER" : "STRING",
+    format: null,
+  },
+  designation: name === "churn" ? "TARGET" : "FEATURE",
+  semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
+}));
+const columns = columnsFromCsv(table, fields);
+const data = encodeDataset(columns, fields, { targets: ["churn"] });
+const model = train(data);
+const query = Object.fromEntries(
+  Object.entries(columns).filter(([k]) => k !== "churn").map((
+    [k, v],
+  ) => [k, v.slice(0, 1000)]),
+);
+
+Deno.bench("parseCsv wa_churn.csv (~1 MB)", () => {
+  parseCsv(text);
+});
+Deno.bench("encodeDataset wa_churn (7043 rows)", () => {
+  encodeDataset(columns, fields, { targets: ["churn"] });
+});
+Deno.bench("train wa_churn, default params", { n: 10 }, () => {
+  train(data);
+});
+Deno.bench("viewsTable 1000 rows with explanations", () => {
+  viewsTable(model, query, { churn: "Yes" });
+});

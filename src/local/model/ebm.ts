@@ -1,0 +1,739 @@
+/**
+ * Training of the explainable boosted additive model (DESIGN.md, "The model
+ * behind the local platform"): features binned, one shape function per
+ * feature learned by cyclic gradient boosting with early stopping on the
+ * validation split, then up to `max_interactions` pairwise terms chosen by a
+ * FAST-style interaction score and boosted the same way. Binary models have one
+ * logit, multi-class models one softmax score per class per bin.
+ *
+ * The loop is a generator ({@link trainSteps}) that yields after every boosting
+ * round, so the same code runs synchronously ({@link train}), in-thread while
+ * yielding to the event loop ({@link trainAsync}) or in a worker.
+ * Deterministic: the only randomness is a seeded PRNG for `subsample`.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ *
+ * const x = Array.from({ length: 200 }, (_, i) => i % 20);
+ * const y = x.map((v) => (v > 9 ? "hi" : "lo"));
+ * const data = encodeDataset({ x, y }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const model = train(data, { max_rounds: 50 });
+ * if (!(model.terms[0].name === "x" && model.metrics.validationAuc! > 0.99)) throw new Error("example failed");
+ * ```
+ *
+ * @module
+ */
+
+import { binColumn, categoricalBins, numericBins } from "./binning.ts";
+import { fitOrderedBins, fitPair, gradients, logLoss } from "./boost.ts";
+import type { EncodedDataset } from "./encoding.ts";
+import { ModelDataError } from "./errors.ts";
+import { resolveParams, type TrainingParams } from "./params.ts";
+import { createRng } from "./rng.ts";
+import type { FeatureBins, Model, Term, TrainingMetrics } from "./types.ts";
+
+/** A progress report: overall fraction in [0, 1] and the current stage name. */
+export interface TrainProgress {
+  fraction: number;
+  stage: string;
+}
+
+/** Options of {@link train} and {@link trainAsync}. */
+export interface TrainOptions {
+  /** Called with the overall fraction (0..1) and stage name as training advances. */
+  onProgress?: (fraction: number, stage: string) => void;
+  /** Aborting rejects/throws with the signal's reason and stops the work. */
+  signal?: AbortSignal;
+  /**
+   * Runtime cap (the job's `maximum_runtime_seconds`). When reached, boosting
+   * stops at the end of the current round and the best model so far is returned
+   * with `metrics.stopReason === "deadline"`.
+   */
+  maximumRuntimeSeconds?: number;
+}
+
+type Bins = Uint8Array | Uint16Array;
+
+/** Gathers `col[rows[i]]` into a new array of the same kind. */
+function gather<T extends Float64Array | Uint16Array | Int32Array>(
+  col: T,
+  rows: Uint32Array,
+): T {
+  const out = new (col.constructor as { new (n: number): T })(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = col[rows[i]];
+  return out;
+}
+
+/**
+ * The training loop as a generator: yields a {@link TrainProgress} after each
+ * boosting round and returns the {@link Model}. `shouldStop` is polled once a
+ * round; when it returns true, training finishes cleanly with what it has.
+ *
+ * @throws {ModelDataError} When the split leaves no training rows.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { trainSteps } from "./ebm.ts";
+ *
+ * const data = encodeDataset({ x: [1, 2, 3, 4, 5, 6], y: ["a", "a", "a", "b", "b", "b"] }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const steps = trainSteps(data, { max_rounds: 3, partition_min_samples: 1 }, () => false);
+ * let r = steps.next();
+ * while (!r.done) r = steps.next();
+ * if (!(r.value.classes.length === 2)) throw new Error("example failed");
+ * ```
+ */
+export function* trainSteps(
+  data: EncodedDataset,
+  input: Partial<TrainingParams>,
+  shouldStop: () => boolean,
+): Generator<TrainProgress, Model, void> {
+  const p = resolveParams(input as Record<string, unknown>).params;
+  const classes = data.encoder.target.classes;
+  const K = classes.length === 2 ? 1 : classes.length;
+  const n = data.nRows;
+  const nTrain = Math.min(n, Math.round(p.training_size * n));
+  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  if (nTrain < 2) {
+    throw new ModelDataError(
+      data.encoder.target.name,
+      "TOO_FEW_ROWS",
+      `only ${nTrain} training rows (of ${n}); onboard more data or raise training_size.`,
+    );
+  }
+  yield { fraction: 0, stage: "binning" };
+  const trRows = data.order.subarray(0, nTrain);
+  const vaRows = data.order.subarray(nTrain, nTrain + nVal);
+  const yTr = gather(data.labels, trRows), yVa = gather(data.labels, vaRows);
+  const features: FeatureBins[] = data.encoder.features.map((f, j) => {
+    const col = gather(data.features[j] as Float64Array, trRows);
+    return f.kind === "numeric"
+      ? numericBins(f.name, col, p.bins, p.binning_strategy)
+      : categoricalBins(f, col as unknown as Uint16Array);
+  });
+  const F = features.length;
+  const trBins: Bins[] = features.map((b, j) =>
+    binColumn(b, gather(data.features[j] as Float64Array, trRows))
+  );
+  const vaBins: Bins[] = features.map((b, j) =>
+    binColumn(b, gather(data.features[j] as Float64Array, vaRows))
+  );
+
+  // Intercept = log prior (smoothed so a rare class cannot give -Infinity).
+  const prior = new Float64Array(classes.length);
+  for (const y of yTr) prior[y]++;
+  const intercept = K === 1
+    ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
+    : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
+  const sTr = new Float64Array(nTrain * K), sVa = new Float64Array(nVal * K);
+  const resetScores = () => {
+    for (let i = 0; i < nTrain; i++) {
+      for (let k = 0; k < K; k++) sTr[i * K + k] = intercept[k];
+    }
+    for (let i = 0; i < nVal; i++) {
+      for (let k = 0; k < K; k++) sVa[i * K + k] = intercept[k];
+    }
+  };
+  resetScores();
+
+  const g = new Float64Array(nTrain * K), h = new Float64Array(nTrain * K);
+  const rng = createRng(p.seed);
+  const inSample = new Uint8Array(nTrain).fill(1);
+  const drawSample = () => {
+    if (p.subsample >= 1) return;
+    for (let i = 0; i < nTrain; i++) inSample[i] = rng() < p.subsample ? 1 : 0;
+  };
+  const lambda = p.alpha,
+    lr = p.learning_rate,
+    minLeaf = p.partition_min_samples;
+  const pairsWanted = p.max_interaction_degree >= 2 && F >= 2
+    ? p.max_interactions
+    : 0;
+  const mainShare = pairsWanted > 0 ? 0.7 : 0.97;
+  const stopped = { deadline: false };
+  const checkStop = () => (stopped.deadline ||= shouldStop());
+
+  // ---- main terms ----
+  const mains = features.map((b) => new Float64Array(b.nBins * K));
+  const hist = features.map((b) => ({
+    G: new Float64Array(b.nBins * K),
+    H: new Float64Array(b.nBins * K),
+    C: new Float64Array(b.nBins),
+  }));
+  const step = new Float64Array(Math.max(...features.map((b) => b.nBins)));
+  const update = new Float64Array(step.length * K);
+  const early = earlyStopper(p.early_stopping_patience, nVal > 0);
+  let mainRounds = 0;
+  early.observe(nVal ? logLoss(sVa, yVa, K) : 0, mains);
+  for (let round = 0; round < p.max_rounds; round++) {
+    drawSample();
+    for (let j = 0; j < F; j++) {
+      const b = features[j], bins = trBins[j], { G, H, C } = hist[j];
+      gradients(sTr, yTr, K, g, h);
+      G.fill(0), H.fill(0), C.fill(0);
+      for (let i = 0; i < nTrain; i++) {
+        if (!inSample[i]) continue;
+        const bin = bins[i];
+        C[bin]++;
+        for (let k = 0; k < K; k++) {
+          G[bin * K + k] += g[i * K + k];
+          H[bin * K + k] += h[i * K + k];
+        }
+      }
+      for (let k = 0; k < K; k++) {
+        fitOrderedBins(
+          G,
+          H,
+          C,
+          K,
+          k,
+          b.nBins,
+          b.kind === "categorical",
+          p.max_depth,
+          minLeaf,
+          lambda,
+          lr,
+          step,
+        );
+        for (let bin = 0; bin < b.nBins; bin++) update[bin * K + k] = step[bin];
+      }
+      applyUpdate(mains[j], update, b.nBins * K, bins, sTr, K);
+      applyUpdate(null, update, 0, vaBins[j], sVa, K);
+    }
+    mainRounds = round + 1;
+    const done = early.observe(nVal ? logLoss(sVa, yVa, K) : 0, mains);
+    if ((round + 1) % p.log_interval === 0) {
+      yield {
+        fraction: (mainShare * (round + 1)) / p.max_rounds,
+        stage: "training",
+      };
+    }
+    if (done || checkStop()) break;
+  }
+  const mainStop = stopped.deadline
+    ? "deadline"
+    : early.stoppedEarly
+    ? "early_stopping"
+    : "max_rounds";
+  early.restore(mains);
+  const terms: { features: number[]; table: Float64Array }[] = features.map((
+    _,
+    j,
+  ) => ({
+    features: [j],
+    table: mains[j],
+  }));
+
+  // ---- pairwise terms ----
+  let pairRounds = 0;
+  let pairStop = "none";
+  if (pairsWanted > 0 && !stopped.deadline) {
+    yield { fraction: mainShare, stage: "interactions" };
+    rescore(terms, features, trBins, intercept, K, sTr);
+    rescore(terms, features, vaBins, intercept, K, sVa);
+    gradients(sTr, yTr, K, g, h);
+    const ranked: { pair: [number, number]; gain: number }[] = [];
+    for (let a = 0; a < F; a++) {
+      for (let c = a + 1; c < F; c++) {
+        const { G, H, C } = pairHistogram(
+          features[a],
+          features[c],
+          trBins[a],
+          trBins[c],
+          g,
+          h,
+          null,
+          K,
+        );
+        const P0 = features[a].pairBins, P1 = features[c].pairBins;
+        const scratch = new Float64Array(P0 * P1);
+        let gain = 0;
+        for (let k = 0; k < K; k++) {
+          gain += fitPair(G, H, C, K, k, P0, P1, minLeaf, lambda, 1, scratch);
+        }
+        if (gain > 0) ranked.push({ pair: [a, c], gain });
+      }
+      yield {
+        fraction: mainShare + (0.05 * (a + 1)) / F,
+        stage: "interactions",
+      };
+    }
+    ranked.sort((x, y) =>
+      y.gain - x.gain || x.pair[0] - y.pair[0] || x.pair[1] - y.pair[1]
+    );
+    const pairs = ranked.slice(0, pairsWanted).map((r) => r.pair);
+    const tables = pairs.map(([a, c]) =>
+      new Float64Array(features[a].pairBins * features[c].pairBins * K)
+    );
+    const cellsTr = pairs.map(([a, c]) =>
+      pairCells(features[a], features[c], trBins[a], trBins[c])
+    );
+    const cellsVa = pairs.map(([a, c]) =>
+      pairCells(features[a], features[c], vaBins[a], vaBins[c])
+    );
+    const pairEarly = earlyStopper(p.early_stopping_patience, nVal > 0);
+    pairEarly.observe(nVal ? logLoss(sVa, yVa, K) : 0, tables);
+    const cellStep = new Float64Array(
+      Math.max(1, ...tables.map((t) => t.length / K)),
+    );
+    const cellUpdate = new Float64Array(cellStep.length * K);
+    for (let round = 0; round < p.max_rounds && pairs.length > 0; round++) {
+      drawSample();
+      for (let t = 0; t < pairs.length; t++) {
+        const [a, c] = pairs[t];
+        const P0 = features[a].pairBins,
+          P1 = features[c].pairBins,
+          cells = P0 * P1;
+        gradients(sTr, yTr, K, g, h);
+        const { G, H, C } = pairHistogram(
+          features[a],
+          features[c],
+          trBins[a],
+          trBins[c],
+          g,
+          h,
+          inSample,
+          K,
+        );
+        for (let k = 0; k < K; k++) {
+          fitPair(G, H, C, K, k, P0, P1, minLeaf, lambda, lr, cellStep);
+          for (let q = 0; q < cells; q++) cellUpdate[q * K + k] = cellStep[q];
+        }
+        applyUpdate(tables[t], cellUpdate, cells * K, cellsTr[t], sTr, K);
+        applyUpdate(null, cellUpdate, 0, cellsVa[t], sVa, K);
+      }
+      pairRounds = round + 1;
+      const done = pairEarly.observe(nVal ? logLoss(sVa, yVa, K) : 0, tables);
+      if ((round + 1) % p.log_interval === 0) {
+        yield {
+          fraction: mainShare + 0.05 +
+            ((0.92 - mainShare) * (round + 1)) / p.max_rounds,
+          stage: "training_pairs",
+        };
+      }
+      if (done || checkStop()) break;
+    }
+    pairStop = stopped.deadline
+      ? "deadline"
+      : pairEarly.stoppedEarly
+      ? "early_stopping"
+      : "max_rounds";
+    pairEarly.restore(tables);
+    pairs.forEach((pair, t) =>
+      terms.push({ features: pair, table: tables[t] })
+    );
+  }
+
+  yield { fraction: 0.98, stage: "finalizing" };
+  const model = finalize(
+    terms,
+    features,
+    trBins,
+    intercept,
+    K,
+    classes,
+    data,
+    p,
+  );
+  model.metrics = metrics(model, trBins, vaBins, yTr, yVa, K, {
+    mainRounds,
+    pairRounds,
+    stopReason: stopped.deadline
+      ? "deadline"
+      : pairsWanted > 0
+      ? pairStop
+      : mainStop,
+  });
+  yield { fraction: 1, stage: "finalizing" };
+  return model;
+}
+
+/** Adds `update[cell]` to a term table and to the scores of the rows in each cell. */
+function applyUpdate(
+  table: Float64Array | null,
+  update: Float64Array,
+  size: number,
+  cells: ArrayLike<number>,
+  scores: Float64Array,
+  K: number,
+): void {
+  if (table) { for (let q = 0; q < size; q++) table[q] += update[q]; }
+  const n = cells.length;
+  if (K === 1) {
+    for (let i = 0; i < n; i++) scores[i] += update[cells[i]];
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const o = cells[i] * K;
+    for (let k = 0; k < K; k++) scores[i * K + k] += update[o + k];
+  }
+}
+
+/** Cell index (coarse0 * P1 + coarse1) of every row for a pair term. */
+function pairCells(
+  f0: FeatureBins,
+  f1: FeatureBins,
+  b0: Bins,
+  b1: Bins,
+): Uint16Array {
+  const out = new Uint16Array(b0.length);
+  for (let i = 0; i < b0.length; i++) {
+    out[i] = f0.pairMap[b0[i]] * f1.pairBins + f1.pairMap[b1[i]];
+  }
+  return out;
+}
+
+function pairHistogram(
+  f0: FeatureBins,
+  f1: FeatureBins,
+  b0: Bins,
+  b1: Bins,
+  g: Float64Array,
+  h: Float64Array,
+  inSample: Uint8Array | null,
+  K: number,
+): { G: Float64Array; H: Float64Array; C: Float64Array } {
+  const cells = f0.pairBins * f1.pairBins;
+  const G = new Float64Array(cells * K),
+    H = new Float64Array(cells * K),
+    C = new Float64Array(cells);
+  const m0 = f0.pairMap, m1 = f1.pairMap, P1 = f1.pairBins;
+  for (let i = 0; i < b0.length; i++) {
+    if (inSample && !inSample[i]) continue;
+    const q = m0[b0[i]] * P1 + m1[b1[i]];
+    C[q]++;
+    for (let k = 0; k < K; k++) {
+      G[q * K + k] += g[i * K + k];
+      H[q * K + k] += h[i * K + k];
+    }
+  }
+  return { G, H, C };
+}
+
+/** Tracks the best validation loss and a snapshot of the tables at that point. */
+function earlyStopper(patience: number, enabled: boolean) {
+  let best = Infinity, since = 0;
+  let snapshot: Float64Array[] | null = null;
+  return {
+    stoppedEarly: false,
+    observe(loss: number, tables: Float64Array[]): boolean {
+      if (!enabled) return false;
+      if (loss < best - 1e-7) {
+        best = loss;
+        since = 0;
+        snapshot = tables.map((t) => t.slice());
+        return false;
+      }
+      since++;
+      if (since >= patience) this.stoppedEarly = true;
+      return this.stoppedEarly;
+    },
+    restore(tables: Float64Array[]): void {
+      if (snapshot) snapshot.forEach((s, i) => tables[i].set(s));
+    },
+  };
+}
+
+/** Recomputes scores from the terms (after restoring a snapshot). */
+function rescore(
+  terms: { features: number[]; table: Float64Array }[],
+  features: FeatureBins[],
+  bins: Bins[],
+  intercept: number[],
+  K: number,
+  out: Float64Array,
+): void {
+  const n = out.length / K;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < K; k++) out[i * K + k] = intercept[k];
+  }
+  for (const t of terms) {
+    const cells = t.features.length === 1 ? bins[t.features[0]] : pairCells(
+      features[t.features[0]],
+      features[t.features[1]],
+      bins[t.features[0]],
+      bins[t.features[1]],
+    );
+    applyUpdate(null, t.table, 0, cells, out, K);
+  }
+}
+
+/**
+ * Centres every term to mean 0 over the training rows (moving the mean into
+ * the intercept, so `bias` reads as the average prediction) and, for
+ * multi-class models, every cell to mean 0 across classes. Neither changes a
+ * single prediction.
+ */
+function finalize(
+  raw: { features: number[]; table: Float64Array }[],
+  features: FeatureBins[],
+  trBins: Bins[],
+  intercept: number[],
+  K: number,
+  classes: string[],
+  data: EncodedDataset,
+  p: TrainingParams,
+): Model {
+  const b0 = [...intercept];
+  const nTrain = trBins[0].length;
+  const terms: Term[] = raw.map((t) => {
+    const cells = t.features.length === 1 ? trBins[t.features[0]] : pairCells(
+      features[t.features[0]],
+      features[t.features[1]],
+      trBins[t.features[0]],
+      trBins[t.features[1]],
+    );
+    const size = t.table.length / K;
+    const counts = new Array<number>(size).fill(0);
+    for (let i = 0; i < cells.length; i++) counts[cells[i]]++;
+    const scores = Array.from(t.table);
+    for (let k = 0; k < K; k++) {
+      let mean = 0;
+      for (let q = 0; q < size; q++) mean += counts[q] * scores[q * K + k];
+      mean /= nTrain;
+      for (let q = 0; q < size; q++) scores[q * K + k] -= mean;
+      b0[k] += mean;
+    }
+    if (K > 1) {
+      for (let q = 0; q < size; q++) {
+        let m = 0;
+        for (let k = 0; k < K; k++) m += scores[q * K + k];
+        for (let k = 0; k < K; k++) scores[q * K + k] -= m / K;
+      }
+    }
+    const name = t.features.map((j) => features[j].name).join("*");
+    return { name, features: t.features, scores, counts };
+  });
+  if (K > 1) {
+    const m = b0.reduce((a, b) => a + b, 0) / K;
+    for (let k = 0; k < K; k++) b0[k] -= m;
+  }
+  return {
+    format: "mlplatform-ebm/1",
+    target: data.encoder.target.name,
+    classes: [...classes],
+    scoreColumns: K,
+    intercept: b0,
+    features,
+    terms,
+    encoder: data.encoder,
+    params: p,
+    metrics: null as unknown as TrainingMetrics,
+  };
+}
+
+/** Scores binned rows with a finished model (terms as plain arrays). */
+export function scoreBinned(
+  model: Model,
+  bins: ArrayLike<number>[],
+  n: number,
+): Float64Array {
+  const K = model.scoreColumns;
+  const out = new Float64Array(n * K);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < K; k++) out[i * K + k] = model.intercept[k];
+  }
+  for (const t of model.terms) {
+    const f = t.features;
+    const s = t.scores;
+    if (f.length === 1) {
+      const b = bins[f[0]];
+      for (let i = 0; i < n; i++) {
+        for (let k = 0; k < K; k++) out[i * K + k] += s[b[i] * K + k];
+      }
+    } else {
+      const f0 = model.features[f[0]], f1 = model.features[f[1]];
+      const b0 = bins[f[0]], b1 = bins[f[1]];
+      for (let i = 0; i < n; i++) {
+        const q = f0.pairMap[b0[i]] * f1.pairBins + f1.pairMap[b1[i]];
+        for (let k = 0; k < K; k++) out[i * K + k] += s[q * K + k];
+      }
+    }
+  }
+  return out;
+}
+
+function metrics(
+  model: Model,
+  trBins: Bins[],
+  vaBins: Bins[],
+  yTr: Int32Array,
+  yVa: Int32Array,
+  K: number,
+  extra: { mainRounds: number; pairRounds: number; stopReason: string },
+): TrainingMetrics {
+  const sTr = scoreBinned(model, trBins, yTr.length);
+  const hasVal = yVa.length > 0;
+  const sVa = hasVal ? scoreBinned(model, vaBins, yVa.length) : null;
+  return {
+    trainRows: yTr.length,
+    validationRows: yVa.length,
+    ...extra,
+    trainLogLoss: logLoss(sTr, yTr, K),
+    validationLogLoss: sVa ? logLoss(sVa, yVa, K) : null,
+    validationAuc: sVa ? auc(sVa, yVa, K) : null,
+    validationAccuracy: sVa ? accuracy(sVa, yVa, K) : null,
+  };
+}
+
+/**
+ * ROC AUC of scores (binary, K = 1) or the macro one-vs-rest AUC over the
+ * classes' softmax scores (K > 1). Ties count one half.
+ *
+ * @example
+ * ```ts
+ * import { auc } from "./ebm.ts";
+ *
+ * if (!(auc(Float64Array.of(0.1, 0.4, 0.35, 0.8), Int32Array.of(0, 0, 1, 1), 1) === 0.75)) throw new Error("example failed");
+ * ```
+ */
+export function auc(scores: Float64Array, y: Int32Array, K: number): number {
+  if (K === 1) return binaryAuc(scores, (i) => y[i] === 1, y.length);
+  let sum = 0, used = 0;
+  for (let k = 0; k < K; k++) {
+    const a = binaryAuc(
+      scores.filter((_, q) => q % K === k),
+      (i) => y[i] === k,
+      y.length,
+    );
+    if (!Number.isNaN(a)) {
+      sum += a;
+      used++;
+    }
+  }
+  return used ? sum / used : NaN;
+}
+
+function binaryAuc(
+  s: Float64Array,
+  pos: (i: number) => boolean,
+  n: number,
+): number {
+  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+    s[a] - s[b]
+  );
+  let rankSum = 0, nPos = 0;
+  for (let i = 0; i < n;) {
+    let j = i;
+    while (j + 1 < n && s[idx[j + 1]] === s[idx[i]]) j++;
+    const rank = (i + j) / 2 + 1;
+    for (let q = i; q <= j; q++) if (pos(idx[q])) (rankSum += rank), nPos++;
+    i = j + 1;
+  }
+  const nNeg = n - nPos;
+  if (nPos === 0 || nNeg === 0) return NaN;
+  return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
+}
+
+function accuracy(s: Float64Array, y: Int32Array, K: number): number {
+  let ok = 0;
+  for (let i = 0; i < y.length; i++) {
+    let pred: number;
+    if (K === 1) pred = s[i] > 0 ? 1 : 0;
+    else {
+      pred = 0;
+      for (let k = 1; k < K; k++) if (s[i * K + k] > s[i * K + pred]) pred = k;
+    }
+    if (pred === y[i]) ok++;
+  }
+  return ok / y.length;
+}
+
+/** Builds the polling functions for an abort signal and a runtime cap. */
+function stopChecks(
+  options: TrainOptions,
+): { abort: () => void; deadline: () => boolean } {
+  const start = Date.now();
+  const cap = options.maximumRuntimeSeconds;
+  return {
+    abort: () => options.signal?.throwIfAborted(),
+    deadline: () => cap !== undefined && Date.now() - start >= cap * 1000,
+  };
+}
+
+/**
+ * Trains synchronously (blocks the thread; use {@link trainAsync} or
+ * `trainInBackground` in a server).
+ *
+ * @throws The signal's reason when `options.signal` aborts; {@link ModelDataError}
+ *   when the data cannot be trained on; `ModelParamError` for bad parameters.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ *
+ * const c = Array.from({ length: 120 }, (_, i) => ["a", "b", "c"][i % 3]);
+ * const data = encodeDataset({ c, y: c.map((v) => v === "a" ? "yes" : "no") }, [
+ *   { name: "c", data_type: { data_type: "STRING" }, designation: "FEATURE", semantic_type: "CATEGORICAL" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * let last = 0;
+ * const model = train(data, { max_rounds: 30 }, { onProgress: (f) => (last = f) });
+ * if (!(last === 1 && model.metrics.validationAccuracy === 1)) throw new Error("example failed");
+ * ```
+ */
+export function train(
+  data: EncodedDataset,
+  params: Partial<TrainingParams> = {},
+  options: TrainOptions = {},
+): Model {
+  const { abort, deadline } = stopChecks(options);
+  abort();
+  const steps = trainSteps(data, params, deadline);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    abort();
+    options.onProgress?.(r.value.fraction, r.value.stage);
+  }
+}
+
+/**
+ * Trains in the current thread but yields to the event loop every ~10 ms, so
+ * a server stays responsive (the fallback where `Worker` does not exist).
+ * Gives exactly the same model as {@link train}.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train, trainAsync } from "./ebm.ts";
+ *
+ * const x = Array.from({ length: 100 }, (_, i) => i);
+ * const data = encodeDataset({ x, y: x.map((v) => v % 2 ? "odd" : "even") }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const a = await trainAsync(data, { max_rounds: 10 });
+ * if (!(JSON.stringify(a) === JSON.stringify(train(data, { max_rounds: 10 })))) throw new Error("example failed");
+ * ```
+ */
+export async function trainAsync(
+  data: EncodedDataset,
+  params: Partial<TrainingParams> = {},
+  options: TrainOptions = {},
+): Promise<Model> {
+  const { abort, deadline } = stopChecks(options);
+  abort();
+  const steps = trainSteps(data, params, deadline);
+  let slice = Date.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    options.onProgress?.(r.value.fraction, r.value.stage);
+    if (Date.now() - slice > 10) {
+      // A macrotask (not a microtask) so timers and I/O get their turn.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      slice = Date.now();
+    }
+    abort();
+  }
+}

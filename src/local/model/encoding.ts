@@ -1,0 +1,598 @@
+/**
+ * The onboarding step: turns a datasource (columns of raw values) into an
+ * {@link Encoder} and an {@link EncodedDataset} the trainer can work on, and
+ * applies the same encoding to new rows at views time ({@link encodeRows}).
+ *
+ * How the onboarding options act on this binned additive model:
+ *
+ * - `targets`: the one target column to predict (the local model trains one
+ *   target per model). Rows whose target is empty are dropped (counted in
+ *   `droppedRows`). Empty `targets` falls back to the schema's TARGET field.
+ * - `prediction_type`: only `CLASSIFICATION`; anything else is a data error.
+ * - `strip_categories` (default true): trims leading/trailing whitespace of
+ *   category values (and of target classes) before counting and at views time,
+ *   so `" Yes"` and `"Yes"` are one category. A value that strips to `""` is missing.
+ * - `one_hot_encoding_max_categories` (default 32): a categorical feature keeps at
+ *   most this many most-frequent categories as their own bins.
+ * - `infrequency_threshold` (default 0.005): a category seen in fewer than this
+ *   fraction of rows does not get its own bin either. Categories cut by either
+ *   rule share one "other" bin (recorded in `rare`, so they still map to "other").
+ * - `impute` (default false): missing numbers become the training median and
+ *   missing categories the most frequent category. Without it, missing values get
+ *   their own "missing" bin (bin 0), whose score the model learns like any other.
+ * - `handle_unseen_categories` (default true): at views time a category never
+ *   seen in training falls into the "other" bin; when false, such a value is a
+ *   {@link ModelInputError} naming the column and the value.
+ *
+ * Numeric binning (`bins`, `binning_strategy`) belongs to training, because those
+ * are training-configuration hyperparameters; numeric features therefore stay
+ * as `Float64Array` values here (NaN = missing). Categorical features are coded
+ * as `Uint16Array`: 0 = missing, 1..m = `categories[i-1]`, m+1 = other.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset, encodeRows } from "./encoding.ts";
+ *
+ * const { encoder, labels } = encodeDataset(
+ *   { x: [1, 2, 3, 4], c: ["a", "b", "a", null], y: ["n", "y", "n", "y"] },
+ *   [
+ *     { name: "x", data_type: { data_type: "NUMBER", format: "INT64" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *     { name: "c", data_type: { data_type: "STRING", format: null }, designation: "FEATURE", semantic_type: "CATEGORICAL" },
+ *     { name: "y", data_type: { data_type: "STRING", format: null }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ *   ],
+ *   { targets: ["y"] },
+ * );
+ * if (!(encoder.target.classes.join() === "n,y" && labels[1] === 1)) throw new Error("example failed");
+ * const rows = encodeRows(encoder, { x: [2.5], c: ["b"] });
+ * if (!(rows.features[1][0] === 2)) throw new Error("example failed"); // "a" is category 1, "b" is 2
+ * ```
+ *
+ * @module
+ */
+
+import { ModelDataError, ModelInputError } from "./errors.ts";
+import { createRng, shuffle } from "./rng.ts";
+
+/** One raw cell: a number, a string, or null for an empty cell. */
+export type RawValue = number | string | null;
+
+/** A datasource as columns of raw values, keyed by column name. */
+export type RawColumns = Record<string, ReadonlyArray<RawValue>>;
+
+/** A data schema field as in SPEC.md (the create-request part). */
+export interface SchemaField {
+  name: string;
+  data_type: { data_type: string; format?: string | null };
+  designation: string;
+  semantic_type: string;
+}
+
+/** The onboarding configuration fields the encoder uses (SPEC.md names). */
+export interface OnboardingOptions {
+  targets?: string[];
+  prediction_type?: string;
+  one_hot_encoding_max_categories?: number;
+  infrequency_threshold?: number;
+  strip_categories?: boolean;
+  handle_unseen_categories?: boolean;
+  impute?: boolean;
+  /** Seed of the stratified row order (not in SPEC.md; default 0). */
+  seed?: number;
+}
+
+/** Documented defaults of {@link OnboardingOptions}. */
+export const ONBOARDING_DEFAULTS = {
+  prediction_type: "CLASSIFICATION",
+  one_hot_encoding_max_categories: 32,
+  infrequency_threshold: 0.005,
+  strip_categories: true,
+  handle_unseen_categories: true,
+  impute: false,
+  seed: 0,
+} as const;
+
+/** Encoding of a numeric (CONTINUOUS) feature. */
+export interface NumericEncoding {
+  name: string;
+  kind: "numeric";
+  /** Training median used for missing values when `impute` is on, else null. */
+  fill: number | null;
+}
+
+/** Encoding of a categorical feature. Codes: 0 missing, 1..m categories, m+1 other. */
+export interface CategoricalEncoding {
+  name: string;
+  kind: "categorical";
+  /** Categories with their own bin, most frequent first. */
+  categories: string[];
+  /** Categories seen in training but sent to "other" (too rare or beyond the cap). */
+  rare: string[];
+  /** Mode used for missing values when `impute` is on, else null. */
+  fill: string | null;
+  strip: boolean;
+  /** Whether an unseen category maps to "other" (true) or is an error (false). */
+  handleUnseen: boolean;
+}
+
+/** Encoding of one feature. */
+export type FeatureEncoding = NumericEncoding | CategoricalEncoding;
+
+/** JSON-serialisable encoder: everything needed to encode new rows identically. */
+export interface Encoder {
+  features: FeatureEncoding[];
+  target: { name: string; classes: string[]; strip: boolean };
+}
+
+/** One encoded feature column: Float64Array (numeric, NaN = missing) or Uint16Array codes. */
+export type EncodedColumn = Float64Array | Uint16Array;
+
+/** The onboarded dataset the trainer consumes. */
+export interface EncodedDataset {
+  encoder: Encoder;
+  nRows: number;
+  /** One column per `encoder.features` entry, same order. */
+  features: EncodedColumn[];
+  /** Class index per row (into `encoder.target.classes`). */
+  labels: Int32Array;
+  /**
+   * Seeded, stratified row order: every prefix holds the classes in about their
+   * overall proportions, so training takes the first `training_size` fraction
+   * and validation the next `validation_size` fraction.
+   */
+  order: Uint32Array;
+  /** Rows dropped because their target was empty. */
+  droppedRows: number;
+}
+
+/** Rows with features encoded for prediction. */
+export interface EncodedRows {
+  nRows: number;
+  features: EncodedColumn[];
+}
+
+type ErrorKind = typeof ModelDataError | typeof ModelInputError;
+
+/** Category string of a raw cell, or null when missing. */
+function categoryOf(
+  v: unknown,
+  strip: boolean,
+  column: string,
+  row: number,
+  Err: ErrorKind,
+): string | null {
+  if (v === null || v === undefined) return null;
+  let s: string;
+  if (typeof v === "string") s = v;
+  else if (typeof v === "number" && Number.isFinite(v)) s = String(v);
+  else {
+    throw new Err(
+      column,
+      "BAD_TYPE",
+      `column '${column}' row ${row}: expected a category (string) or null, got ${
+        JSON.stringify(v) ?? String(v)
+      }.`,
+    );
+  }
+  if (strip) s = s.trim();
+  return s === "" ? null : s;
+}
+
+/** Number of a raw cell (NaN when missing). */
+function numberOf(
+  v: unknown,
+  column: string,
+  row: number,
+  Err: ErrorKind,
+): number {
+  if (v === null || v === undefined) return NaN;
+  if (typeof v === "number") {
+    if (Number.isFinite(v)) return v;
+  } else if (typeof v === "string") {
+    const t = v.trim();
+    if (t === "") return NaN;
+    const x = Number(t);
+    if (Number.isFinite(x)) return x;
+  }
+  throw new Err(
+    column,
+    "BAD_NUMBER",
+    `column '${column}' row ${row}: ${
+      JSON.stringify(v) ?? String(v)
+    } is not a number; give a finite number, or null/empty for missing (or declare the column STRING/CATEGORICAL).`,
+  );
+}
+
+function isCategorical(f: SchemaField): boolean {
+  if (f.semantic_type === "CATEGORICAL") return true;
+  if (f.semantic_type === "CONTINUOUS") {
+    if (f.data_type.data_type !== "NUMBER") {
+      throw new ModelDataError(
+        f.name,
+        "STRING_CONTINUOUS",
+        `column '${f.name}' is ${f.data_type.data_type} but CONTINUOUS; declare it NUMBER, or CATEGORICAL.`,
+      );
+    }
+    return false;
+  }
+  // Unknown semantic types are tolerated: strings are categories, numbers are continuous.
+  return f.data_type.data_type !== "NUMBER";
+}
+
+function median(xs: Float64Array): number | null {
+  const v = Array.from(xs).filter((x) => !Number.isNaN(x)).sort((a, b) =>
+    a - b
+  );
+  if (v.length === 0) return null;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/**
+ * Builds the encoder from a datasource and encodes it for training.
+ *
+ * @param columns The datasource, one array per column (all the same length).
+ * @param fields The data schema fields.
+ * @param options The onboarding configuration (see the module doc for each option).
+ * @throws {ModelDataError} Naming the column: a schema column missing from the
+ *   data, a non-numeric value in a NUMBER column, an empty target, a single
+ *   class, an unsupported prediction type or more than one target.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { ModelDataError } from "./errors.ts";
+ *
+ * const fields = [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ];
+ * try {
+ *   encodeDataset({ x: [1, 2], y: ["a", "a"] }, fields, { targets: ["y"] });
+ * } catch (e) {
+ *   if (!(e instanceof ModelDataError && e.column === "y")) throw new Error("example failed");
+ * }
+ * ```
+ */
+export function encodeDataset(
+  columns: RawColumns,
+  fields: ReadonlyArray<SchemaField>,
+  options: OnboardingOptions = {},
+): EncodedDataset {
+  const o = { ...ONBOARDING_DEFAULTS, ...stripUndefined(options) };
+  if (o.prediction_type !== "CLASSIFICATION") {
+    throw new ModelDataError(
+      null,
+      "UNSUPPORTED_PREDICTION_TYPE",
+      `prediction_type '${o.prediction_type}' is not supported by the local platform; use CLASSIFICATION.`,
+    );
+  }
+  checkFraction("infrequency_threshold", o.infrequency_threshold);
+  if (
+    !Number.isInteger(o.one_hot_encoding_max_categories) ||
+    o.one_hot_encoding_max_categories < 1
+  ) {
+    throw new ModelDataError(
+      "one_hot_encoding_max_categories",
+      "OUT_OF_RANGE",
+      `one_hot_encoding_max_categories must be an integer >= 1, got ${o.one_hot_encoding_max_categories}.`,
+    );
+  }
+  const targets = options.targets?.length
+    ? options.targets
+    : fields.filter((f) => f.designation === "TARGET").map((f) => f.name);
+  if (targets.length !== 1) {
+    throw new ModelDataError(
+      targets[1] ?? null,
+      "TARGET_COUNT",
+      targets.length === 0
+        ? "no target: name one in the onboarding configuration's targets (or designate a schema field TARGET)."
+        : `the local platform trains one target per model, got ${targets.length} (${
+          targets.join(", ")
+        }); onboard one target at a time.`,
+    );
+  }
+  const targetName = targets[0];
+  const targetField = fields.find((f) => f.name === targetName);
+  if (!targetField) {
+    throw new ModelDataError(
+      targetName,
+      "TARGET_NOT_IN_SCHEMA",
+      `target '${targetName}' is not a field of the data schema; add it or fix the onboarding configuration's targets.`,
+    );
+  }
+  const featureFields = fields.filter((f) =>
+    f.designation !== "TARGET" && f.name !== targetName
+  );
+  if (featureFields.length === 0) {
+    throw new ModelDataError(
+      null,
+      "NO_FEATURES",
+      "the data schema has no FEATURE fields; add at least one.",
+    );
+  }
+  for (const f of [targetField, ...featureFields]) {
+    if (!Array.isArray(columns[f.name])) {
+      throw new ModelDataError(
+        f.name,
+        "COLUMN_MISSING",
+        `column '${f.name}' is in the data schema but not in the datasource; check the CSV header or the schema.`,
+      );
+    }
+  }
+  const nAll = columns[targetName].length;
+  for (const f of featureFields) {
+    if (columns[f.name].length !== nAll) {
+      throw new ModelDataError(
+        f.name,
+        "LENGTH_MISMATCH",
+        `column '${f.name}' has ${
+          columns[f.name].length
+        } values, expected ${nAll}.`,
+      );
+    }
+  }
+
+  // Target: drop rows with an empty target; classes sorted so the order is stable.
+  const rawTarget = columns[targetName];
+  const keep: number[] = [];
+  const targetValues: string[] = [];
+  for (let r = 0; r < nAll; r++) {
+    const c = categoryOf(
+      rawTarget[r],
+      o.strip_categories,
+      targetName,
+      r,
+      ModelDataError,
+    );
+    if (c !== null) {
+      keep.push(r);
+      targetValues.push(c);
+    }
+  }
+  if (keep.length === 0) {
+    throw new ModelDataError(
+      targetName,
+      "TARGET_EMPTY",
+      `target column '${targetName}' has no values; every row is empty.`,
+    );
+  }
+  const classes = [...new Set(targetValues)].sort();
+  if (classes.length < 2) {
+    throw new ModelDataError(
+      targetName,
+      "TARGET_SINGLE_CLASS",
+      `target column '${targetName}' has a single class ('${
+        classes[0]
+      }'); classification needs at least two.`,
+    );
+  }
+  const classIndex = new Map(classes.map((c, i) => [c, i]));
+  const n = keep.length;
+  const labels = new Int32Array(n);
+  for (let i = 0; i < n; i++) labels[i] = classIndex.get(targetValues[i])!;
+
+  const encFeatures: FeatureEncoding[] = [];
+  const encoded: EncodedColumn[] = [];
+  for (const f of featureFields) {
+    const raw = columns[f.name];
+    if (!isCategorical(f)) {
+      const x = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        x[i] = numberOf(raw[keep[i]], f.name, keep[i], ModelDataError);
+      }
+      const enc: NumericEncoding = {
+        name: f.name,
+        kind: "numeric",
+        fill: o.impute ? median(x) : null,
+      };
+      encFeatures.push(enc);
+      encoded.push(x);
+      continue;
+    }
+    const vals: (string | null)[] = new Array(n);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const c = categoryOf(
+        raw[keep[i]],
+        o.strip_categories,
+        f.name,
+        keep[i],
+        ModelDataError,
+      );
+      vals[i] = c;
+      if (c !== null) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    // Most frequent first; ties by name so the vocabulary is deterministic.
+    const ranked = [...counts].sort((a, b) =>
+      b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
+    );
+    const minCount = o.infrequency_threshold * n;
+    const categories: string[] = [];
+    const rare: string[] = [];
+    for (const [c, k] of ranked) {
+      if (
+        categories.length < o.one_hot_encoding_max_categories && k >= minCount
+      ) categories.push(c);
+      else rare.push(c);
+    }
+    const enc: CategoricalEncoding = {
+      name: f.name,
+      kind: "categorical",
+      categories,
+      rare,
+      fill: o.impute && ranked.length ? ranked[0][0] : null,
+      strip: o.strip_categories,
+      handleUnseen: o.handle_unseen_categories,
+    };
+    const codeOf = categoryCoder(enc);
+    const codes = new Uint16Array(n);
+    for (let i = 0; i < n; i++) {
+      codes[i] = codeOf(vals[i], keep[i], ModelDataError);
+    }
+    encFeatures.push(enc);
+    encoded.push(codes);
+  }
+  for (let j = 0; j < encFeatures.length; j++) {
+    const e = encFeatures[j];
+    if (e.kind === "numeric" && e.fill !== null) {
+      const x = encoded[j] as Float64Array;
+      for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) x[i] = e.fill;
+    }
+  }
+
+  return {
+    encoder: {
+      features: encFeatures,
+      target: { name: targetName, classes, strip: o.strip_categories },
+    },
+    nRows: n,
+    features: encoded,
+    labels,
+    order: stratifiedOrder(labels, classes.length, o.seed),
+    droppedRows: nAll - n,
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}
+
+function checkFraction(name: string, v: number): void {
+  if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
+    throw new ModelDataError(
+      name,
+      "OUT_OF_RANGE",
+      `${name} must be a fraction between 0 and 1, got ${v}.`,
+    );
+  }
+}
+
+/** Returns a function mapping a (stripped) category to its code under `enc`. */
+function categoryCoder(
+  enc: CategoricalEncoding,
+): (c: string | null, row: number, Err: ErrorKind) => number {
+  const codes = new Map<string, number>();
+  enc.categories.forEach((c, i) => codes.set(c, i + 1));
+  const other = enc.categories.length + 1;
+  for (const c of enc.rare) codes.set(c, other);
+  const fillCode = enc.fill === null ? 0 : codes.get(enc.fill) ?? other;
+  return (c, row, Err) => {
+    if (c === null) return fillCode;
+    const k = codes.get(c);
+    if (k !== undefined) return k;
+    if (enc.handleUnseen) return other;
+    throw new Err(
+      enc.name,
+      "UNSEEN_CATEGORY",
+      `column '${enc.name}' row ${row}: category '${c}' was not seen in training; use one of ${
+        JSON.stringify(enc.categories.slice(0, 10))
+      }${
+        enc.categories.length > 10 ? " ..." : ""
+      } (or onboard with handle_unseen_categories).`,
+    );
+  };
+}
+
+/**
+ * Seeded stratified order: shuffle each class, then interleave the classes by
+ * giving each row the key (rank within its class + jitter) / class size and
+ * sorting by it. Every prefix then holds each class in proportion, which is
+ * what a stratified split needs, for any split fraction.
+ */
+function stratifiedOrder(
+  labels: Int32Array,
+  k: number,
+  seed: number,
+): Uint32Array {
+  const rng = createRng(seed);
+  const byClass: number[][] = Array.from({ length: k }, () => []);
+  labels.forEach((y, i) => byClass[y].push(i));
+  const key = new Float64Array(labels.length);
+  for (const rows of byClass) {
+    shuffle(rows, rng);
+    rows.forEach((r, rank) => key[r] = (rank + rng()) / rows.length);
+  }
+  const order = Uint32Array.from(labels.keys());
+  return order.sort((a, b) => key[a] - key[b] || a - b);
+}
+
+/**
+ * Encodes new rows (views time) exactly as the training data was encoded.
+ *
+ * Every encoder feature must be present, all arrays of one length. Columns not
+ * used by the encoder (for example the target itself) are ignored by this
+ * function; the views layer decides whether extra columns are an error.
+ *
+ * @throws {ModelInputError} Naming the column: a missing feature, arrays of
+ *   different lengths, a value of the wrong type, or an unseen category when
+ *   `handle_unseen_categories` was off.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset, encodeRows } from "./encoding.ts";
+ *
+ * const { encoder } = encodeDataset(
+ *   { x: [1, 2, 3], y: ["a", "b", "a"] },
+ *   [
+ *     { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *     { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ *   ],
+ * );
+ * const rows = encodeRows(encoder, { x: [5, null] });
+ * if (!(rows.nRows === 2 && Number.isNaN(rows.features[0][1]))) throw new Error("example failed");
+ * ```
+ */
+export function encodeRows(
+  encoder: Encoder,
+  columns: Record<string, unknown>,
+): EncodedRows {
+  let nRows = -1;
+  let first = "";
+  for (const f of encoder.features) {
+    const v = columns[f.name];
+    if (!Array.isArray(v)) {
+      throw new ModelInputError(
+        f.name,
+        v === undefined ? "FEATURE_MISSING" : "BAD_TYPE",
+        v === undefined
+          ? `feature '${f.name}' is missing; give one value per row (null for a missing value).`
+          : `feature '${f.name}' must be an array with one value per row.`,
+      );
+    }
+    if (nRows < 0) {
+      nRows = v.length;
+      first = f.name;
+    } else if (v.length !== nRows) {
+      throw new ModelInputError(
+        f.name,
+        "LENGTH_MISMATCH",
+        `feature '${f.name}' has ${v.length} values but '${first}' has ${nRows}; every feature needs one value per row.`,
+      );
+    }
+  }
+  nRows = Math.max(nRows, 0);
+  const features = encoder.features.map((f): EncodedColumn => {
+    const raw = columns[f.name] as unknown[];
+    if (f.kind === "numeric") {
+      const x = new Float64Array(nRows);
+      for (let i = 0; i < nRows; i++) {
+        const v = numberOf(raw[i], f.name, i, ModelInputError);
+        x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
+      }
+      return x;
+    }
+    const codeOf = categoryCoder(f);
+    const codes = new Uint16Array(nRows);
+    for (let i = 0; i < nRows; i++) {
+      codes[i] = codeOf(
+        categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
+        i,
+        ModelInputError,
+      );
+    }
+    return codes;
+  });
+  return { nRows, features };
+}

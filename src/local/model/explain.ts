@@ -1,0 +1,408 @@
+/**
+ * Predictions and exact explanations of a trained model, the views table of
+ * DESIGN.md, and the model's global explanation (term importances and shapes).
+ *
+ * The model is additive, so an explanation is exact: for every row, `bias`
+ * plus the sum of the term contributions equals the log-odds of the explained
+ * class (binary; for the negative class every sign flips) or that class's
+ * softmax logit (3+ classes).
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ * import { viewsTable } from "./explain.ts";
+ *
+ * const x = Array.from({ length: 100 }, (_, i) => i);
+ * const data = encodeDataset({ x, y: x.map((v) => (v < 50 ? "lo" : "hi")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const table = viewsTable(train(data, { max_rounds: 30 }), { x: [10, 90] });
+ * if (!(table.columns.join() === "prediction.y,probability.y.hi,probability.y.lo,bias,contribution.x")) throw new Error("example failed");
+ * if (!(table.data[0][0] === "lo" && table.data[1][0] === "hi")) throw new Error("example failed");
+ * ```
+ *
+ * @module
+ */
+
+import { binColumn } from "./binning.ts";
+import { scoreBinned } from "./ebm.ts";
+import { encodeRows } from "./encoding.ts";
+import { ModelInputError } from "./errors.ts";
+import type { Model } from "./types.ts";
+
+/** Predictions for a batch of rows. */
+export interface Prediction {
+  /** Predicted class per row (highest probability; ties go to the first class). */
+  predicted: string[];
+  /** Class probabilities per row, in `model.classes` order; each row sums to 1. */
+  probabilities: number[][];
+}
+
+/** Predictions with one exact additive explanation per row. */
+export interface Explanation extends Prediction {
+  /** Class explained on each row. */
+  explainedClass: string[];
+  /** Bias per row (the intercept of the explained class's score). */
+  bias: number[];
+  /** Term names, aligned with each row of `contributions`. */
+  terms: string[];
+  /** Per row, one contribution per term. */
+  contributions: number[][];
+}
+
+/** Bins rows given as raw columns, or throws a {@link ModelInputError} naming the column. */
+function binRows(model: Model, columns: Record<string, unknown>) {
+  if (
+    columns === null || typeof columns !== "object" || Array.isArray(columns)
+  ) {
+    throw new ModelInputError(
+      null,
+      "BAD_QUERY",
+      "query must be an object mapping each feature name to an array of values.",
+    );
+  }
+  const known = new Set(model.encoder.features.map((f) => f.name));
+  for (const name of Object.keys(columns)) {
+    if (!known.has(name) && name !== model.target) {
+      throw new ModelInputError(
+        name,
+        "UNKNOWN_FEATURE",
+        `'${name}' is not a feature of this model; the features are ${
+          [...known].join(", ")
+        }.`,
+      );
+    }
+  }
+  const rows = encodeRows(model.encoder, columns);
+  const bins = model.features.map((b, j) => binColumn(b, rows.features[j]));
+  return { n: rows.nRows, bins };
+}
+
+function probabilitiesOf(
+  scores: Float64Array,
+  i: number,
+  K: number,
+  nClasses: number,
+): number[] {
+  if (K === 1) {
+    const p = 1 / (1 + Math.exp(-scores[i]));
+    return [1 - p, p];
+  }
+  let m = -Infinity;
+  for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
+  const e = Array.from(
+    { length: nClasses },
+    (_, k) => Math.exp(scores[i * K + k] - m),
+  );
+  const z = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / z);
+}
+
+/**
+ * Predicts the class and class probabilities of each row.
+ *
+ * @param columns One array per feature (one value per row; null = missing).
+ * @throws {ModelInputError} Naming the column on an unknown or missing feature,
+ *   arrays of different lengths, a wrong type or a disallowed unseen category.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ * import { predict } from "./explain.ts";
+ *
+ * const c = Array.from({ length: 90 }, (_, i) => ["r", "g", "b"][i % 3]);
+ * const data = encodeDataset({ c, y: c.map((v) => v.toUpperCase()) }, [
+ *   { name: "c", data_type: { data_type: "STRING" }, designation: "FEATURE", semantic_type: "CATEGORICAL" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const p = predict(train(data, { max_rounds: 40 }), { c: ["g"] });
+ * if (!(p.predicted[0] === "G" && Math.abs(p.probabilities[0].reduce((a, b) => a + b) - 1) < 1e-12)) throw new Error("example failed");
+ * ```
+ */
+export function predict(
+  model: Model,
+  columns: Record<string, unknown>,
+): Prediction {
+  const { n, bins } = binRows(model, columns);
+  const scores = scoreBinned(model, bins, n);
+  const predicted: string[] = [];
+  const probabilities: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const p = probabilitiesOf(
+      scores,
+      i,
+      model.scoreColumns,
+      model.classes.length,
+    );
+    let best = 0;
+    for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+    predicted.push(model.classes[best]);
+    probabilities.push(p);
+  }
+  return { predicted, probabilities };
+}
+
+/**
+ * Predicts and explains each row: `bias` plus the sum of `contributions`
+ * equals the explained class's log-odds (binary) or softmax logit (3+ classes).
+ *
+ * @param explainClass The class to explain: one for all rows, one per row, or
+ *   omitted for the predicted class of each row.
+ * @throws {ModelInputError} As {@link predict}, and naming the target column
+ *   for a class the model does not know or a per-row list of the wrong length.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ * import { explain } from "./explain.ts";
+ *
+ * const x = Array.from({ length: 100 }, (_, i) => i);
+ * const data = encodeDataset({ x, y: x.map((v) => (v < 50 ? "lo" : "hi")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const model = train(data, { max_rounds: 30 });
+ * const hi = explain(model, { x: [70] }, "hi"), lo = explain(model, { x: [70] }, "lo");
+ * if (!(hi.bias[0] === -lo.bias[0] && hi.contributions[0][0] === -lo.contributions[0][0])) throw new Error("example failed");
+ * const p = hi.probabilities[0][0]; // classes are sorted: ["hi", "lo"]
+ * if (!(Math.abs(hi.bias[0] + hi.contributions[0][0] - Math.log(p / (1 - p))) < 1e-9)) throw new Error("example failed");
+ * ```
+ */
+export function explain(
+  model: Model,
+  columns: Record<string, unknown>,
+  explainClass?: string | number | ReadonlyArray<string | number>,
+): Explanation {
+  const { n, bins } = binRows(model, columns);
+  const K = model.scoreColumns;
+  const classIndex = resolveClasses(model, explainClass, n);
+  const scores = scoreBinned(model, bins, n);
+  const out: Explanation = {
+    predicted: [],
+    probabilities: [],
+    explainedClass: [],
+    bias: [],
+    terms: model.terms.map((t) => t.name),
+    contributions: [],
+  };
+  for (let i = 0; i < n; i++) {
+    const p = probabilitiesOf(scores, i, K, model.classes.length);
+    let best = 0;
+    for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+    const c = classIndex ? classIndex[i] : best;
+    // Binary models hold the logit of classes[1]; explaining classes[0] flips every sign.
+    const col = K === 1 ? 0 : c;
+    const sign = K === 1 && c === 0 ? -1 : 1;
+    out.predicted.push(model.classes[best]);
+    out.probabilities.push(p);
+    out.explainedClass.push(model.classes[c]);
+    out.bias.push(sign * model.intercept[col]);
+    out.contributions.push(model.terms.map((t) => {
+      const f = t.features;
+      const cell = f.length === 1
+        ? bins[f[0]][i]
+        : model.features[f[0]].pairMap[bins[f[0]][i]] *
+            model.features[f[1]].pairBins +
+          model.features[f[1]].pairMap[bins[f[1]][i]];
+      return sign * t.scores[cell * K + col];
+    }));
+  }
+  return out;
+}
+
+function resolveClasses(
+  model: Model,
+  explainClass: string | number | ReadonlyArray<string | number> | undefined,
+  n: number,
+): number[] | null {
+  if (explainClass === undefined || explainClass === null) return null;
+  const index = (v: unknown): number => {
+    const k = typeof v === "string" || typeof v === "number"
+      ? model.classes.indexOf(String(v))
+      : -1;
+    if (k < 0) {
+      throw new ModelInputError(
+        model.target,
+        "UNKNOWN_CLASS",
+        `target '${model.target}': ${
+          JSON.stringify(v)
+        } is not a class of this model; use one of ${
+          JSON.stringify(model.classes)
+        }.`,
+      );
+    }
+    return k;
+  };
+  if (!Array.isArray(explainClass)) {
+    return new Array(n).fill(index(explainClass));
+  }
+  if (explainClass.length === 1) {
+    return new Array(n).fill(index(explainClass[0]));
+  }
+  if (explainClass.length !== n) {
+    throw new ModelInputError(
+      model.target,
+      "LENGTH_MISMATCH",
+      `target '${model.target}' has ${explainClass.length} values but the query has ${n} rows; give one class, or one per row.`,
+    );
+  }
+  return explainClass.map(index);
+}
+
+/** A split-orientation table (`columns`, `index`, `data`). */
+export interface SplitTable {
+  columns: string[];
+  index: number[];
+  data: (string | number)[][];
+}
+
+/**
+ * Builds the views `RESULTS` table: columns `prediction.<target>`, then
+ * `probability.<target>.<class>` per class, `bias`, and `contribution.<term>`
+ * per term; one row per query row.
+ *
+ * @param query The views request's `query` (feature name -> values).
+ * @param targets The views request's `targets` (target name -> one class or one per row).
+ * @throws {ModelInputError} Naming the column (the platform answers 400).
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ * import { viewsTable } from "./explain.ts";
+ * import { ModelInputError } from "./errors.ts";
+ *
+ * const x = Array.from({ length: 60 }, (_, i) => i);
+ * const data = encodeDataset({ x, y: x.map((v) => (v % 3 === 0 ? "a" : "b")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const model = train(data, { max_rounds: 5 });
+ * try {
+ *   viewsTable(model, { x: [1] }, { y: ["c"] });
+ * } catch (e) {
+ *   if (!(e instanceof ModelInputError && e.column === "y")) throw new Error("example failed");
+ * }
+ * ```
+ */
+export function viewsTable(
+  model: Model,
+  query: Record<string, unknown>,
+  targets?: Record<string, unknown>,
+): SplitTable {
+  let explainClass: string | number | (string | number)[] | undefined;
+  for (const [name, value] of Object.entries(targets ?? {})) {
+    if (name !== model.target) {
+      throw new ModelInputError(
+        name,
+        "UNKNOWN_TARGET",
+        `'${name}' is not a target of this model; its target is '${model.target}'.`,
+      );
+    }
+    if (value === undefined || value === null) continue;
+    if (
+      Array.isArray(value) || typeof value === "string" ||
+      typeof value === "number"
+    ) {
+      explainClass = value as string | number | (string | number)[];
+    } else {
+      throw new ModelInputError(
+        name,
+        "BAD_TYPE",
+        `target '${name}' must be a class name or an array of class names, one per row.`,
+      );
+    }
+  }
+  const e = explain(model, query, explainClass);
+  const t = model.target;
+  const columns = [
+    `prediction.${t}`,
+    ...model.classes.map((c) => `probability.${t}.${c}`),
+    "bias",
+    ...e.terms.map((name) => `contribution.${name}`),
+  ];
+  const data = e.predicted.map((
+    pred,
+    i,
+  ) => [pred, ...e.probabilities[i], e.bias[i], ...e.contributions[i]]);
+  return { columns, index: data.map((_, i) => i), data };
+}
+
+/** One term of a {@link GlobalExplanation}. */
+export interface TermExplanation {
+  name: string;
+  features: string[];
+  /** Mean |score| over the training rows (averaged over classes for 3+ classes). */
+  importance: number;
+  /** Bin labels per feature of the term (one list for a main term, two for a pair). */
+  labels: string[][];
+  /**
+   * Scores per cell, each a list with one value per score column (the logit of
+   * `classes[1]` for binary models, one per class otherwise). Pair cells are
+   * row-major: first feature's bin times the second's bin count plus the second's.
+   */
+  scores: number[][];
+}
+
+/** Model-wide explanation: intercept and every term's importance and shape. */
+export interface GlobalExplanation {
+  classes: string[];
+  intercept: number[];
+  /** Terms, most important first. */
+  terms: TermExplanation[];
+}
+
+/**
+ * Each term's importance (mean absolute score over the training rows) and its
+ * shape (bin labels with scores).
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./ebm.ts";
+ * import { globalExplanation } from "./explain.ts";
+ *
+ * const x = Array.from({ length: 100 }, (_, i) => i);
+ * const z = x.map((i) => (i * 7) % 5);
+ * const data = encodeDataset({ x, z, y: x.map((v) => (v < 50 ? "lo" : "hi")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "z", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const g = globalExplanation(train(data, { max_rounds: 30, max_interactions: 0 }));
+ * if (!(g.terms[0].name === "x" && g.terms[0].labels[0][0] === "missing")) throw new Error("example failed");
+ * ```
+ */
+export function globalExplanation(model: Model): GlobalExplanation {
+  const K = model.scoreColumns;
+  const terms = model.terms.map((t): TermExplanation => {
+    const cells = t.counts.length;
+    let total = 0, weighted = 0;
+    const scores: number[][] = [];
+    for (let q = 0; q < cells; q++) {
+      const s = t.scores.slice(q * K, q * K + K);
+      scores.push(s);
+      const meanAbs = s.reduce((a, b) => a + Math.abs(b), 0) / K;
+      weighted += t.counts[q] * meanAbs;
+      total += t.counts[q];
+    }
+    const fs = t.features.map((j) => model.features[j]);
+    return {
+      name: t.name,
+      features: fs.map((f) => f.name),
+      importance: total ? weighted / total : 0,
+      labels: fs.length === 1 ? [fs[0].labels] : fs.map((f) => f.pairLabels),
+      scores,
+    };
+  });
+  terms.sort((a, b) => b.importance - a.importance);
+  return {
+    classes: [...model.classes],
+    intercept: [...model.intercept],
+    terms,
+  };
+}

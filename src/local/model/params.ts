@@ -1,0 +1,293 @@
+/**
+ * Training hyperparameters: every field of SPEC.md's training configuration,
+ * its documented default, and {@link resolveParams}, which validates an input
+ * and reports the names the local model does not use (so the platform can say
+ * so instead of silently dropping them).
+ *
+ * @example
+ * ```ts
+ * import { resolveParams } from "./params.ts";
+ *
+ * const { params, unused } = resolveParams({ learning_rate: 0.05, l1_ratio: 0.5 });
+ * if (!(params.learning_rate === 0.05 && unused.includes("l1_ratio"))) throw new Error("example failed");
+ * ```
+ *
+ * @module
+ */
+
+import { ModelParamError } from "./errors.ts";
+
+/**
+ * All training-configuration hyperparameters of SPEC.md (plus `seed`).
+ * Fields marked "used" drive the local explainable boosted model; the others
+ * are accepted, kept and echoed, and reported by {@link resolveParams} as unused.
+ */
+export interface TrainingParams {
+  /** Used. `QUANTILE` (equal-count bins, default) or `UNIFORM` (equal-width bins) for numeric features. */
+  binning_strategy: string;
+  /** Used. Cyclic boosting over single features; only `NO_GROUPING` (default) is supported. */
+  boosting_strategy: string;
+  /** Used. L2 regularisation added to the hessian sum of every leaf (default 1). */
+  alpha: number;
+  /** Unused (default 1). */
+  alpha_factor: number;
+  /** Unused (default 0). */
+  bin_min_distance: number;
+  /** Unused (default 0). */
+  estimators_winsorize_level: number;
+  /** Unused (default 0). */
+  l1_ratio: number;
+  /** Unused (default 0). */
+  l1_ratio_delta: number;
+  /** Used. Shrinkage of every boosting step (default 0.1). */
+  learning_rate: number;
+  /** Unused (default 1). */
+  learning_rate_decay: number;
+  /** Unused (default 1). */
+  max_samples: number;
+  /** Unused (default 0). */
+  partition_min_delta: number;
+  /** Unused (default 1). */
+  partition_min_delta_factor: number;
+  /** Unused (default 0). */
+  partition_min_delta_fraction: number;
+  /** Unused (default 0). */
+  prune_threshold: number;
+  /** Used. Fraction of training rows drawn (seeded) for each boosting round (default 1 = all). */
+  subsample: number;
+  /** Used. Fraction of the dataset's stratified order used to fit (default 0.85). */
+  training_size: number;
+  /** Used. Fraction after the training part used for early stopping (default 0.15; 0 = no early stopping). */
+  validation_size: number;
+  /** Used. Maximum bins per numeric feature, 2..254 (default 64); the missing bin comes on top. */
+  bins: number;
+  /** Used. Rounds without validation log-loss improvement before stopping (default 20). */
+  early_stopping_patience: number;
+  /** Alias of `max_rounds`, used only when `max_rounds` is not given. */
+  estimators: number;
+  /** Unused (default 1). */
+  init_depth: number;
+  /** Unused (default 0). */
+  learning_rate_patience: number;
+  /** Used. Progress is reported every `log_interval` boosting rounds (default 5). */
+  log_interval: number;
+  /** Used. Depth of the tree fitted on a term's bins in each boosting step, 1..8 (default 2). */
+  max_depth: number;
+  /** Unused (default 0). */
+  max_depth_momentum: number;
+  /** Used. 1 = single-feature terms only, 2 = also pairwise terms (default 2); more is an error. */
+  max_interaction_degree: number;
+  /** Used. Maximum number of pairwise terms, chosen by a FAST interaction score (default 10). */
+  max_interactions: number;
+  /** Unused (default 100). */
+  max_iterations: number;
+  /** Unused (default 1). */
+  max_polynomial_degree: number;
+  /** Used. Maximum cyclic boosting rounds, for the main terms and again for the pairs (default 1000). */
+  max_rounds: number;
+  /** Unused (default 0). */
+  model_complexity_max_iterations: number;
+  /** Unused (default 0). */
+  model_complexity_patience: number;
+  /** Used. Minimum training rows in every leaf of a boosting step (default 10). */
+  partition_min_samples: number;
+  /** Unused (default 0). */
+  prune_patience: number;
+  /** Unused (default false). */
+  exclude_implicit: boolean;
+  /** Unused (default false). */
+  sparse_model: boolean;
+  /** Used (not in SPEC.md). Seed of the subsampling PRNG (default 0). */
+  seed: number;
+}
+
+/** Documented defaults of every {@link TrainingParams} field. */
+export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze({
+  binning_strategy: "QUANTILE",
+  boosting_strategy: "NO_GROUPING",
+  alpha: 1,
+  alpha_factor: 1,
+  bin_min_distance: 0,
+  estimators_winsorize_level: 0,
+  l1_ratio: 0,
+  l1_ratio_delta: 0,
+  learning_rate: 0.1,
+  learning_rate_decay: 1,
+  max_samples: 1,
+  partition_min_delta: 0,
+  partition_min_delta_factor: 1,
+  partition_min_delta_fraction: 0,
+  prune_threshold: 0,
+  subsample: 1,
+  training_size: 0.85,
+  validation_size: 0.15,
+  bins: 64,
+  early_stopping_patience: 20,
+  estimators: 1000,
+  init_depth: 1,
+  learning_rate_patience: 0,
+  log_interval: 5,
+  max_depth: 2,
+  max_depth_momentum: 0,
+  max_interaction_degree: 2,
+  max_interactions: 10,
+  max_iterations: 100,
+  max_polynomial_degree: 1,
+  max_rounds: 1000,
+  model_complexity_max_iterations: 0,
+  model_complexity_patience: 0,
+  partition_min_samples: 10,
+  prune_patience: 0,
+  exclude_implicit: false,
+  sparse_model: false,
+  seed: 0,
+});
+
+/** Names of the parameters the local model actually uses. */
+export const USED_PARAMS: ReadonlySet<string> = new Set([
+  "binning_strategy",
+  "boosting_strategy",
+  "alpha",
+  "learning_rate",
+  "subsample",
+  "training_size",
+  "validation_size",
+  "bins",
+  "early_stopping_patience",
+  "estimators",
+  "log_interval",
+  "max_depth",
+  "max_interaction_degree",
+  "max_interactions",
+  "max_rounds",
+  "partition_min_samples",
+  "seed",
+]);
+
+/** Result of {@link resolveParams}. */
+export interface ResolvedParams {
+  /** Every parameter, input values over defaults. */
+  params: TrainingParams;
+  /** Names given in the input that the local model ignores (SPEC.md parameters it does not use, or unknown names). */
+  unused: string[];
+}
+
+type Range = {
+  min?: number;
+  max?: number;
+  minExclusive?: boolean;
+  int?: boolean;
+};
+const RANGES: Record<string, Range> = {
+  alpha: { min: 0 },
+  learning_rate: { min: 0, minExclusive: true, max: 10 },
+  subsample: { min: 0, minExclusive: true, max: 1 },
+  training_size: { min: 0, minExclusive: true, max: 1 },
+  validation_size: { min: 0, max: 1 },
+  bins: { min: 2, max: 254, int: true },
+  early_stopping_patience: { min: 1, int: true },
+  estimators: { min: 1, int: true },
+  max_rounds: { min: 1, int: true },
+  log_interval: { min: 1, int: true },
+  max_depth: { min: 1, max: 8, int: true },
+  max_interaction_degree: { min: 1, max: 2, int: true },
+  max_interactions: { min: 0, int: true },
+  partition_min_samples: { min: 1, int: true },
+  seed: { int: true },
+};
+
+/**
+ * Validates hyperparameters and fills in the defaults.
+ *
+ * `estimators` is an alias of `max_rounds`: it applies when `max_rounds` is not
+ * given. `null`/`undefined` values count as not given. `model_capabilities`
+ * and other non-hyperparameter keys are reported in `unused`.
+ *
+ * @throws {ModelParamError} Naming the parameter when a value has the wrong
+ *   type or is out of range (e.g. `max_interaction_degree` 3, `training_size`
+ *   plus `validation_size` above 1), with the accepted range.
+ *
+ * @example
+ * ```ts
+ * import { resolveParams } from "./params.ts";
+ * import { ModelParamError } from "./errors.ts";
+ *
+ * if (!(resolveParams({ estimators: 50 }).params.max_rounds === 50)) throw new Error("example failed");
+ * try {
+ *   resolveParams({ max_interaction_degree: 3 });
+ * } catch (e) {
+ *   if (!(e instanceof ModelParamError && e.column === "max_interaction_degree")) throw new Error("example failed");
+ * }
+ * ```
+ */
+export function resolveParams(
+  input: Record<string, unknown> = {},
+): ResolvedParams {
+  const params: TrainingParams = { ...DEFAULT_PARAMS };
+  const unused: string[] = [];
+  const target = params as unknown as Record<string, unknown>;
+  for (const [name, value] of Object.entries(input)) {
+    if (value === undefined || value === null) continue;
+    if (!(name in DEFAULT_PARAMS)) {
+      unused.push(name);
+      continue;
+    }
+    const expected =
+      typeof (DEFAULT_PARAMS as unknown as Record<string, unknown>)[name];
+    if (
+      typeof value !== expected ||
+      (expected === "number" && !Number.isFinite(value))
+    ) {
+      throw new ModelParamError(
+        name,
+        "BAD_TYPE",
+        `${name} must be a ${expected}, got ${JSON.stringify(value)}.`,
+      );
+    }
+    const r = RANGES[name];
+    if (r && typeof value === "number") checkRange(name, value, r);
+    target[name] = value;
+    if (!USED_PARAMS.has(name)) unused.push(name);
+  }
+  if (input.max_rounds == null && typeof input.estimators === "number") {
+    params.max_rounds = input.estimators;
+  } else params.estimators = params.max_rounds;
+  if (!["QUANTILE", "UNIFORM"].includes(params.binning_strategy)) {
+    throw new ModelParamError(
+      "binning_strategy",
+      "UNSUPPORTED",
+      `binning_strategy '${params.binning_strategy}' is not supported by the local model; use QUANTILE or UNIFORM.`,
+    );
+  }
+  if (params.boosting_strategy !== "NO_GROUPING") {
+    throw new ModelParamError(
+      "boosting_strategy",
+      "UNSUPPORTED",
+      `boosting_strategy '${params.boosting_strategy}' is not supported by the local model; use NO_GROUPING.`,
+    );
+  }
+  if (params.training_size + params.validation_size > 1 + 1e-9) {
+    throw new ModelParamError(
+      "validation_size",
+      "OUT_OF_RANGE",
+      `training_size (${params.training_size}) + validation_size (${params.validation_size}) must be at most 1.`,
+    );
+  }
+  return { params, unused };
+}
+
+function checkRange(name: string, v: number, r: Range): void {
+  const low = r.min === undefined || (r.minExclusive ? v > r.min : v >= r.min);
+  const high = r.max === undefined || v <= r.max;
+  if (low && high && (!r.int || Number.isInteger(v))) return;
+  const range = `${
+    r.min === undefined ? "" : `${r.minExclusive ? ">" : ">="} ${r.min}`
+  }${r.min !== undefined && r.max !== undefined ? " and " : ""}${
+    r.max === undefined ? "" : `<= ${r.max}`
+  }`;
+  throw new ModelParamError(
+    name,
+    "OUT_OF_RANGE",
+    `${name} must be ${r.int ? "an integer " : ""}${range}, got ${v}.`,
+  );
+}

@@ -1,0 +1,216 @@
+import {
+  assert,
+  assertEquals,
+  assertGreater,
+  assertNotEquals,
+  assertRejects,
+  assertThrows,
+} from "@std/assert";
+import { parseCsv } from "../src/local/csv.ts";
+import { columnsFromCsv } from "../src/local/model/datasource.ts";
+import { train, trainAsync } from "../src/local/model/ebm.ts";
+import {
+  encodeDataset,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import { ModelDataError, ModelParamError } from "../src/local/model/errors.ts";
+import { predict } from "../src/local/model/explain.ts";
+import { DEFAULT_PARAMS, resolveParams } from "../src/local/model/params.ts";
+
+async function load(file: string, target: string, numeric: string[]) {
+  const table = parseCsv(
+    await Deno.readTextFile(
+      new URL(`../../shared/datasets/${file}`, import.meta.url),
+    ),
+  );
+  const fields: SchemaField[] = table.header.map((name) => ({
+    name,
+    data_type: {
+      data_type: numeric.includes(name) ? "NUMBER" : "STRING",
+      format: null,
+    },
+    designation: name === target ? "TARGET" : "FEATURE",
+    semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
+  }));
+  const columns = columnsFromCsv(table, fields);
+  return {
+    columns,
+    data: encodeDataset(columns, fields, { targets: [target] }),
+  };
+}
+
+const churn = await load("wa_churn.csv", "churn", [
+  "tenure",
+  "monthly_charges",
+  "total_charges",
+]);
+const penguins = await load("penguins.csv", "species", [
+  "bill_length_mm",
+  "bill_depth_mm",
+  "flipper_length_mm",
+  "body_mass_g",
+]);
+
+Deno.test("ebm: churn with defaults learns a useful binary model with pairs", () => {
+  const m = train(churn.data);
+  assertEquals(m.classes, ["No", "Yes"]);
+  assertEquals(m.scoreColumns, 1);
+  assertGreater(m.metrics.validationAuc!, 0.8);
+  const pairs = m.terms.filter((t) => t.features.length === 2);
+  assert(pairs.length > 0 && pairs.length <= DEFAULT_PARAMS.max_interactions);
+  assert(pairs.every((t) => t.name.includes("*")));
+  assertEquals(m.terms.length, 19 + pairs.length);
+});
+
+Deno.test("ebm: penguins gives a 3-class softmax model", () => {
+  const m = train(penguins.data);
+  assertEquals(m.classes, ["Adelie", "Chinstrap", "Gentoo"]);
+  assertEquals(m.scoreColumns, 3);
+  assertEquals(m.intercept.length, 3);
+  assertGreater(m.metrics.validationAccuracy!, 0.9);
+  for (const t of m.terms) assertEquals(t.scores.length, t.counts.length * 3);
+});
+
+Deno.test("ebm: training is deterministic for a seed, and the seed matters with subsampling", () => {
+  const p = { subsample: 0.7, max_rounds: 40 };
+  const a = JSON.stringify(train(churn.data, p));
+  assertEquals(JSON.stringify(train(churn.data, p)), a);
+  assertNotEquals(JSON.stringify(train(churn.data, { ...p, seed: 3 })), a);
+});
+
+Deno.test("ebm: the model survives a JSON round trip unchanged in its predictions", () => {
+  const m = train(penguins.data, { max_rounds: 30 });
+  const back = JSON.parse(JSON.stringify(m));
+  assertEquals(predict(back, penguins.columns), predict(m, penguins.columns));
+});
+
+Deno.test("ebm: max_interaction_degree 1 and max_interactions limit the pair terms", () => {
+  const none = train(churn.data, { max_interaction_degree: 1, max_rounds: 30 });
+  assertEquals(none.terms.filter((t) => t.features.length > 1).length, 0);
+  const three = train(churn.data, { max_interactions: 3, max_rounds: 30 });
+  assertEquals(three.terms.filter((t) => t.features.length > 1).length, 3);
+});
+
+Deno.test("ebm: without a validation split it runs max_rounds; with one it can stop early", () => {
+  const m = train(penguins.data, {
+    validation_size: 0,
+    training_size: 1,
+    max_rounds: 15,
+    max_interactions: 0,
+  });
+  assertEquals([
+    m.metrics.mainRounds,
+    m.metrics.stopReason,
+    m.metrics.validationAuc,
+  ], [15, "max_rounds", null]);
+  const e = train(churn.data, {
+    learning_rate: 1,
+    early_stopping_patience: 2,
+    max_interactions: 0,
+  });
+  assertEquals(e.metrics.stopReason, "early_stopping");
+  assert(e.metrics.mainRounds < DEFAULT_PARAMS.max_rounds);
+});
+
+Deno.test("ebm: progress goes from 0 to 1 in order with named stages", () => {
+  const seen: [number, string][] = [];
+  train(churn.data, { max_rounds: 20 }, {
+    onProgress: (f, s) => seen.push([f, s]),
+  });
+  assertEquals(seen[0], [0, "binning"]);
+  assertEquals(seen.at(-1), [1, "finalizing"]);
+  for (let i = 1; i < seen.length; i++) {
+    assert(seen[i][0] >= seen[i - 1][0], `progress went back at ${i}`);
+  }
+  const stages = new Set(seen.map((s) => s[1]));
+  for (const s of ["training", "interactions", "training_pairs"]) {
+    assert(stages.has(s), s);
+  }
+});
+
+Deno.test("ebm: a reached deadline stops cleanly with the model so far", () => {
+  const m = train(churn.data, {}, { maximumRuntimeSeconds: 0 });
+  assertEquals(m.metrics.stopReason, "deadline");
+  assertEquals(m.metrics.mainRounds, 1);
+  assertEquals(m.terms.length, 19);
+});
+
+Deno.test("ebm: an abort signal stops training with its reason", async () => {
+  const c = new AbortController();
+  assertThrows(
+    () =>
+      train(churn.data, {}, {
+        onProgress: (f) => f > 0.1 && c.abort(new Error("stop now")),
+        signal: c.signal,
+      }),
+    Error,
+    "stop now",
+  );
+  const c2 = new AbortController();
+  await assertRejects(
+    () =>
+      trainAsync(churn.data, {}, {
+        signal: c2.signal,
+        onProgress: (f) => f > 0.1 && c2.abort(),
+      }),
+    DOMException,
+  );
+});
+
+Deno.test("params: defaults, the estimators alias and unused names", () => {
+  const { params, unused } = resolveParams({});
+  assertEquals(params, { ...DEFAULT_PARAMS });
+  assertEquals(unused, []);
+  assertEquals(resolveParams({ estimators: 7 }).params.max_rounds, 7);
+  assertEquals(
+    resolveParams({ estimators: 7, max_rounds: 9 }).params.max_rounds,
+    9,
+  );
+  const r = resolveParams({
+    learning_rate: 0.2,
+    l1_ratio: 0.3,
+    sparse_model: true,
+    model_capabilities: {},
+    foo: 1,
+  });
+  assertEquals(r.params.learning_rate, 0.2);
+  assertEquals(r.unused.sort(), [
+    "foo",
+    "l1_ratio",
+    "model_capabilities",
+    "sparse_model",
+  ]);
+});
+
+Deno.test("params: bad values are typed errors naming the parameter", () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ learning_rate: 0 }, "learning_rate"],
+    [{ learning_rate: "fast" }, "learning_rate"],
+    [{ bins: 1000 }, "bins"],
+    [{ max_interaction_degree: 3 }, "max_interaction_degree"],
+    [{ training_size: 0.9, validation_size: 0.2 }, "validation_size"],
+    [{ binning_strategy: "KMEANS" }, "binning_strategy"],
+    [{ max_depth: 1.5 }, "max_depth"],
+  ];
+  for (const [input, name] of cases) {
+    const e = assertThrows(() => resolveParams(input), ModelParamError);
+    assertEquals(e.column, name);
+    assert(e.message.includes(name));
+  }
+});
+
+Deno.test("ebm: UNIFORM binning and a tiny training split behave", () => {
+  const u = train(penguins.data, {
+    binning_strategy: "UNIFORM",
+    bins: 8,
+    max_rounds: 20,
+  });
+  assert(
+    u.features.filter((f) => f.kind === "numeric").every((f) => f.nBins <= 10),
+  );
+  assertThrows(
+    () => train(penguins.data, { training_size: 0.001, validation_size: 0 }),
+    ModelDataError,
+    "training rows",
+  );
+});

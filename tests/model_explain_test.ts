@@ -1,0 +1,253 @@
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertThrows,
+} from "@std/assert";
+import { parseCsv } from "../src/local/csv.ts";
+import { columnsFromCsv } from "../src/local/model/datasource.ts";
+import { train } from "../src/local/model/ebm.ts";
+import {
+  encodeDataset,
+  type RawColumns,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import { ModelInputError } from "../src/local/model/errors.ts";
+import {
+  explain,
+  globalExplanation,
+  predict,
+  viewsTable,
+} from "../src/local/model/explain.ts";
+import type { Model } from "../src/local/model/types.ts";
+
+async function load(file: string, target: string, numeric: string[]) {
+  const table = parseCsv(
+    await Deno.readTextFile(
+      new URL(`../../shared/datasets/${file}`, import.meta.url),
+    ),
+  );
+  const fields: SchemaField[] = table.header.map((name) => ({
+    name,
+    data_type: {
+      data_type: numeric.includes(name) ? "NUMBER" : "STRING",
+      format: null,
+    },
+    designation: name === target ? "TARGET" : "FEATURE",
+    semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
+  }));
+  const columns = columnsFromCsv(table, fields);
+  const features: RawColumns = Object.fromEntries(
+    Object.entries(columns).filter(([k]) => k !== target),
+  );
+  return {
+    features,
+    model: train(encodeDataset(columns, fields, { targets: [target] })),
+  };
+}
+
+const churn = await load("wa_churn.csv", "churn", [
+  "tenure",
+  "monthly_charges",
+  "total_charges",
+]);
+const penguins = await load("penguins.csv", "species", [
+  "bill_length_mm",
+  "bill_depth_mm",
+  "flipper_length_mm",
+  "body_mass_g",
+]);
+
+/** Logit of each class per row, from explanations: bias + sum of contributions. */
+function logits(model: Model, features: RawColumns, cls: string): number[] {
+  const e = explain(model, features, cls);
+  assert(e.explainedClass.every((c) => c === cls));
+  return e.bias.map((b, i) =>
+    b + e.contributions[i].reduce((a, x) => a + x, 0)
+  );
+}
+
+Deno.test("explain: churn (binary) explanations add up to each class's log-odds", () => {
+  const { model, features } = churn;
+  const p = predict(model, features);
+  const yes = logits(model, features, "Yes"),
+    no = logits(model, features, "No");
+  for (let i = 0; i < p.probabilities.length; i++) {
+    const [p0, p1] = p.probabilities[i];
+    assertAlmostEquals(p0 + p1, 1, 1e-12);
+    assertAlmostEquals(yes[i], -no[i], 1e-9);
+    assertAlmostEquals(yes[i], Math.log(p1 / p0), 1e-9);
+    assertAlmostEquals(1 / (1 + Math.exp(-yes[i])), p1, 1e-12);
+  }
+  // Default explained class = predicted class, with its log-odds.
+  const d = explain(model, features);
+  assertEquals(d.explainedClass, p.predicted);
+  d.bias.forEach((b, i) => {
+    const sum = b + d.contributions[i].reduce((a, x) => a + x, 0);
+    assertAlmostEquals(
+      sum,
+      d.explainedClass[i] === "Yes" ? yes[i] : no[i],
+      1e-9,
+    );
+  });
+});
+
+Deno.test("explain: penguins (3 classes) explanations add up to the softmax logits", () => {
+  const { model, features } = penguins;
+  const p = predict(model, features);
+  const byClass = model.classes.map((c) => logits(model, features, c));
+  for (let i = 0; i < p.probabilities.length; i++) {
+    const z = byClass.map((l) => Math.exp(l[i]));
+    const total = z.reduce((a, b) => a + b, 0);
+    assertAlmostEquals(p.probabilities[i].reduce((a, b) => a + b, 0), 1, 1e-12);
+    model.classes.forEach((_, k) =>
+      assertAlmostEquals(z[k] / total, p.probabilities[i][k], 1e-12)
+    );
+  }
+});
+
+Deno.test("viewsTable: columns in order, rows aligned, per-row explained classes", () => {
+  const { model, features } = penguins;
+  const query = Object.fromEntries(
+    Object.entries(features).map(([k, v]) => [k, v.slice(0, 3)]),
+  );
+  const t = viewsTable(model, query, {
+    species: ["Adelie", "Gentoo", "Chinstrap"],
+  });
+  const terms = model.terms.map((x) => `contribution.${x.name}`);
+  assertEquals(t.columns, [
+    "prediction.species",
+    "probability.species.Adelie",
+    "probability.species.Chinstrap",
+    "probability.species.Gentoo",
+    "bias",
+    ...terms,
+  ]);
+  assertEquals(t.index, [0, 1, 2]);
+  const expected = [
+    logits(model, query, "Adelie")[0],
+    logits(model, query, "Gentoo")[1],
+    logits(model, query, "Chinstrap")[2],
+  ];
+  t.data.forEach((row, i) => {
+    assertEquals(row.length, t.columns.length);
+    const sum = (row.slice(4) as number[]).reduce((a, b) => a + b, 0);
+    assertAlmostEquals(sum, expected[i], 1e-9);
+  });
+  // One value for all rows; and no targets = the predicted class.
+  const one = viewsTable(model, query, { species: "Gentoo" });
+  assertAlmostEquals(
+    one.data[0][4] as number,
+    explain(model, query, "Gentoo").bias[0],
+    0,
+  );
+  assertEquals(
+    viewsTable(model, query).data.map((r) => r[0]),
+    predict(model, query).predicted,
+  );
+});
+
+Deno.test("viewsTable: churn query with a missing value and an unseen category", () => {
+  const { model, features } = churn;
+  const query = Object.fromEntries(
+    Object.entries(features).map(([k, v]) => [k, [v[0]]]),
+  );
+  query.total_charges = [null];
+  query.payment_method = ["Bitcoin"];
+  const t = viewsTable(model, query, { churn: "Yes" });
+  const row = t.data[0];
+  const p1 = row[2] as number;
+  const sum = (row.slice(3) as number[]).reduce((a, b) => a + b, 0);
+  assertAlmostEquals(sum, Math.log(p1 / (1 - p1)), 1e-9);
+});
+
+Deno.test("explain: bad inputs give typed errors naming the column", () => {
+  const { model, features } = churn;
+  const one = Object.fromEntries(
+    Object.entries(features).map(([k, v]) => [k, v.slice(0, 2)]),
+  );
+  const cases: [() => unknown, string | null, string][] = [
+    [
+      () => viewsTable(model, { ...one, colour: ["red", "blue"] }),
+      "colour",
+      "UNKNOWN_FEATURE",
+    ],
+    [
+      () => viewsTable(model, { ...one, tenure: [1] }),
+      "tenure",
+      "LENGTH_MISMATCH",
+    ],
+    [
+      () => viewsTable(model, { ...one, tenure: ["one", "two"] }),
+      "tenure",
+      "BAD_NUMBER",
+    ],
+    [
+      () => viewsTable(model, { ...one, contract: [true, false] }),
+      "contract",
+      "BAD_TYPE",
+    ],
+    [
+      () => viewsTable(model, one, { churn: "Maybe" }),
+      "churn",
+      "UNKNOWN_CLASS",
+    ],
+    [
+      () => viewsTable(model, one, { churn: ["Yes", "No", "Yes"] }),
+      "churn",
+      "LENGTH_MISMATCH",
+    ],
+    [
+      () => viewsTable(model, one, { species: "Adelie" }),
+      "species",
+      "UNKNOWN_TARGET",
+    ],
+    [() => viewsTable(model, one, { churn: { a: 1 } }), "churn", "BAD_TYPE"],
+    [
+      () => viewsTable(model, Object.fromEntries(Object.entries(one).slice(1))),
+      "female",
+      "FEATURE_MISSING",
+    ],
+    [
+      () => viewsTable(model, [] as unknown as Record<string, unknown>),
+      null,
+      "BAD_QUERY",
+    ],
+  ];
+  for (const [fn, column, code] of cases) {
+    const e = assertThrows(fn, ModelInputError);
+    assertEquals([e.column, e.code], [column, code], e.message);
+    if (column) assert(e.message.includes(column), e.message);
+  }
+});
+
+Deno.test("globalExplanation: importances sorted, shapes labelled, churn's known drivers on top", () => {
+  const g = globalExplanation(churn.model);
+  assertEquals(g.terms.length, churn.model.terms.length);
+  for (let i = 1; i < g.terms.length; i++) {
+    assert(g.terms[i - 1].importance >= g.terms[i].importance);
+  }
+  const top = g.terms.slice(0, 5).map((t) => t.name);
+  assert(top.includes("contract") || top.includes("tenure"), top.join());
+  for (const t of g.terms) {
+    const cells = t.labels.reduce((a, l) => a * l.length, 1);
+    assertEquals(t.scores.length, cells, t.name);
+    assert(t.scores.every((s) => s.length === 1));
+  }
+  const contract = g.terms.find((t) => t.name === "contract")!;
+  assertEquals(contract.labels[0], [
+    "missing",
+    "Month-to-month",
+    "Two year",
+    "One year",
+    "other",
+  ]);
+  const tenure = g.terms.find((t) => t.name === "tenure")!;
+  assert(
+    tenure.labels[0][1].startsWith("[0,") ||
+      tenure.labels[0][1].startsWith("[1,"),
+    tenure.labels[0][1],
+  );
+  const pg = globalExplanation(penguins.model);
+  assert(pg.terms.every((t) => t.scores.every((s) => s.length === 3)));
+});

@@ -1,0 +1,98 @@
+import {
+  assert,
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+} from "@std/assert";
+import { train } from "../src/local/model/ebm.ts";
+import {
+  encodeDataset,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import { ModelParamError } from "../src/local/model/errors.ts";
+import { trainInBackground } from "../src/local/model/worker.ts";
+import { parseCsv } from "../src/local/csv.ts";
+import { columnsFromCsv } from "../src/local/model/datasource.ts";
+
+const table = parseCsv(
+  await Deno.readTextFile(
+    new URL("../../shared/datasets/penguins.csv", import.meta.url),
+  ),
+);
+const numeric = [
+  "bill_length_mm",
+  "bill_depth_mm",
+  "flipper_length_mm",
+  "body_mass_g",
+];
+const fields: SchemaField[] = table.header.map((name) => ({
+  name,
+  data_type: {
+    data_type: numeric.includes(name) ? "NUMBER" : "STRING",
+    format: null,
+  },
+  designation: name === "species" ? "TARGET" : "FEATURE",
+  semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
+}));
+const data = encodeDataset(columnsFromCsv(table, fields), fields, {
+  targets: ["species"],
+});
+const params = { max_rounds: 60, subsample: 0.8 };
+
+Deno.test("worker: the worker, the in-thread fallback and sync training give the same model", async () => {
+  assert(
+    typeof Worker !== "undefined",
+    "Deno has Worker, so the worker path is tested here",
+  );
+  const progress: number[] = [];
+  const viaWorker = await trainInBackground(data, params, {
+    onProgress: (f) => progress.push(f),
+  });
+  const fallback = await trainInBackground(data, params, { useWorker: false });
+  const expected = JSON.stringify(train(data, params));
+  assertEquals(JSON.stringify(viaWorker), expected);
+  assertEquals(JSON.stringify(fallback), expected);
+  assertEquals(progress.at(-1), 1);
+});
+
+Deno.test("worker: typed errors cross the worker boundary", async () => {
+  for (const useWorker of [true, false]) {
+    const e = await assertRejects(() =>
+      trainInBackground(data, { learning_rate: -1 }, { useWorker })
+    );
+    assertInstanceOf(e, ModelParamError);
+    assertEquals(e.column, "learning_rate");
+  }
+});
+
+Deno.test("worker: aborting rejects with the signal's reason in both modes", async () => {
+  for (const useWorker of [true, false]) {
+    const c = new AbortController();
+    const reason = new Error(`cancelled (${useWorker})`);
+    const e = await assertRejects(() =>
+      trainInBackground(data, {
+        max_rounds: 5000,
+        early_stopping_patience: 5000,
+      }, {
+        useWorker,
+        signal: c.signal,
+        onProgress: (f) => f > 0.05 && c.abort(reason),
+      })
+    );
+    assertEquals(e, reason);
+  }
+});
+
+Deno.test("worker: the fallback lets timers run while it trains", async () => {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  try {
+    await trainInBackground(data, {
+      max_rounds: 400,
+      early_stopping_patience: 400,
+    }, { useWorker: false });
+  } finally {
+    clearInterval(timer);
+  }
+  assert(ticks > 0, "the event loop ran during training");
+});
