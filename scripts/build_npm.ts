@@ -1,0 +1,209 @@
+/**
+ * Builds the npm package `@mlplatform/sdk` into `npm/` and tests it with
+ * Node (`deno task build:npm`).
+ *
+ * With dnt (`@deno/dnt` from deno.json) when it can be loaded; otherwise
+ * (JSR unreachable) it says so and builds the same layout with the
+ * TypeScript compiler from npm: ESM `.js` + `.d.ts` in `npm/esm/`,
+ * package.json with `exports`, `engines`, the npm packages used as
+ * dependencies and danfojs-node as an optional peer. Then `npm install` in
+ * `npm/` and `node --test` over `tests/node/*.test.mjs`.
+ *
+ * Flags: `--tsc` (skip dnt), `--no-test` (build only),
+ * `--entry=<file>` (entry point instead of mod.ts; repeatable).
+ *
+ * @module
+ */
+
+import { packageJson } from "./npm/package_json.ts";
+import { compileForNode } from "./npm/tsc_build.ts";
+import { runNodeTests } from "./npm/node_tests.ts";
+import type { NpmTarget } from "./npm/specifiers.ts";
+import { runTee } from "./lib/run.ts";
+import { probeJsr } from "./lib/import_map.ts";
+
+/** Node types used to type-check the build (node:sqlite needs >= 22.5). */
+export const TYPES_NODE = "^22.5.0";
+
+const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+const outDir = `${root}/npm`;
+
+function step(message: string): void {
+  console.log(`[build:npm] ${message}`);
+}
+
+async function npmInstall(): Promise<void> {
+  const { code } = await runTee("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--ignore-scripts",
+    "--loglevel=error",
+  ], { cwd: outDir });
+  if (code !== 0) {
+    throw new Error(
+      `npm install in ${outDir} failed (exit ${code}); see npm's output above. Check that the npm registry is reachable.`,
+    );
+  }
+}
+
+async function copyIfPresent(name: string): Promise<void> {
+  try {
+    await Deno.copyFile(`${root}/${name}`, `${outDir}/${name}`);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+// dnt lives on JSR; the specifier is a variable so that `deno check` does not
+// try to fetch it on machines without JSR.
+async function loadDnt(): Promise<Record<string, unknown> | undefined> {
+  const specifier = "@deno/dnt";
+  // A short probe first: an import from an unreachable JSR can hang for long.
+  if (!await probeJsr(3000)) {
+    step(
+      "dnt cannot be loaded (JSR is unreachable): building with the TypeScript compiler from npm instead.",
+    );
+    return undefined;
+  }
+  try {
+    return await import(specifier);
+  } catch (error) {
+    step(
+      `dnt could not be loaded (${
+        (error as Error).message.split("\n")[0]
+      }): building with the TypeScript compiler from npm instead.`,
+    );
+    return undefined;
+  }
+}
+
+async function writePackageJson(
+  deno: Record<string, unknown>,
+  used: Iterable<NpmTarget>,
+): Promise<void> {
+  const pkg = packageJson(deno, used, { "@types/node": TYPES_NODE });
+  await Deno.writeTextFile(
+    `${outDir}/package.json`,
+    JSON.stringify(pkg, null, 2) + "\n",
+  );
+}
+
+async function previousDependencies(): Promise<NpmTarget[]> {
+  try {
+    const pkg = JSON.parse(await Deno.readTextFile(`${outDir}/package.json`));
+    return Object.entries(
+      { ...pkg.dependencies, ...pkg.peerDependencies } as Record<
+        string,
+        string
+      >,
+    ).map(([name, range]) => ({ name, range, subpath: "" }));
+  } catch {
+    return [];
+  }
+}
+
+async function buildWithTsc(
+  deno: { imports?: Record<string, string> } & Record<string, unknown>,
+  entryPoints: string[],
+): Promise<void> {
+  // Node's types first: the compile type-checks against them. Keep the
+  // previous build's dependencies meanwhile, so npm does not remove and
+  // re-add them on every build.
+  await writePackageJson(deno, await previousDependencies());
+  step("npm install (build types)");
+  await npmInstall();
+  step(`compiling ${entryPoints.join(", ")} with TypeScript`);
+  const { packages, files } = compileForNode({
+    root,
+    entryPoints,
+    outDir: `${outDir}/esm`,
+    imports: deno.imports ?? {},
+    typeRoots: [`${outDir}/node_modules/@types`],
+  });
+  step(
+    `wrote ${files.length} files; npm packages used: ${
+      [...packages.keys()].join(", ") || "none"
+    }`,
+  );
+  await writePackageJson(deno, packages.values());
+  step("npm install (dependencies)");
+  await npmInstall();
+}
+
+async function buildWithDnt(
+  dnt: Record<string, unknown>,
+  deno: Record<string, unknown>,
+  entryPoints: string[],
+): Promise<void> {
+  const build = dnt.build as (options: unknown) => Promise<void>;
+  step("building with dnt");
+  await build({
+    entryPoints: entryPoints.map((p) => `./${p}`),
+    outDir,
+    importMap: `${root}/deno.json`,
+    shims: {},
+    scriptModule: false,
+    declaration: "inline",
+    test: false,
+    typeCheck: "single",
+    compilerOptions: {
+      lib: ["ESNext", "DOM", "DOM.Iterable"],
+      target: "ES2022",
+    },
+    package: { name: deno.name, version: deno.version },
+  });
+  // Bring dnt's package.json to the same shape as the tsc build's.
+  const built = JSON.parse(await Deno.readTextFile(`${outDir}/package.json`));
+  const used: NpmTarget[] = Object.entries(
+    { ...built.dependencies, ...built.peerDependencies } as Record<
+      string,
+      string
+    >,
+  ).map(([name, range]) => ({ name, range, subpath: "" }));
+  await writePackageJson(deno, used);
+  step("npm install");
+  await npmInstall();
+}
+
+async function main(): Promise<number> {
+  const args = new Set(Deno.args);
+  const entries = Deno.args.filter((a) => a.startsWith("--entry="))
+    .map((a) => a.slice("--entry=".length));
+  const entryPoints = entries.length > 0 ? entries : ["mod.ts"];
+  for (const entry of entryPoints) {
+    try {
+      await Deno.stat(`${root}/${entry}`);
+    } catch {
+      console.error(
+        `[build:npm] ${entry} does not exist: nothing to build. Create it (the public API) or pass --entry=<file>.`,
+      );
+      return 1;
+    }
+  }
+  const deno = JSON.parse(await Deno.readTextFile(`${root}/deno.json`));
+  const started = performance.now();
+  await Deno.remove(`${outDir}/esm`, { recursive: true }).catch(() => {});
+  await Deno.mkdir(outDir, { recursive: true });
+  const dnt = args.has("--tsc") ? undefined : await loadDnt();
+  if (dnt) await buildWithDnt(dnt, deno, entryPoints);
+  else await buildWithTsc(deno, entryPoints);
+  await copyIfPresent("README.md");
+  await copyIfPresent("LICENSE");
+  step(
+    `built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)}s`,
+  );
+  if (args.has("--no-test")) return 0;
+  step("node --test tests/node against the built package");
+  const { code } = await runNodeTests(`${root}/tests/node`, outDir);
+  return code;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main());
+  } catch (error) {
+    console.error(`[build:npm] ${(error as Error).message}`);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The named test suites run by `deno task test`. To add a suite (e.g. the
+ * notebooks), append an entry to {@linkcode SUITES}, usually made with
+ * {@linkcode commandSuite}: a name, a description, a command and a parser of
+ * its counts (see lib/counts.ts; write one if the command prints its own
+ * format). The runner forwards the output live, counts a suite that exits
+ * non-zero without a failing test as one failure, and sums all suites.
+ *
+ * @module
+ */
+
+import { type Counts, parseDenoTest, parseNodeTest } from "./lib/counts.ts";
+import { runTee } from "./lib/run.ts";
+
+/** What every suite is given. */
+export interface SuiteContext {
+  /** The repository root (where deno.json is), as a file URL ending in `/`. */
+  root: URL;
+  /** Path of the generated offline import map, when JSR is unreachable. */
+  importMap?: string;
+  /** Arguments not consumed by the runner (a filter, paths, `--parallel`). */
+  passThrough: string[];
+  /** When false, suites capture their output without printing it. */
+  forward?: boolean;
+}
+
+/** What a finished suite reports. */
+export interface SuiteResult {
+  /** The suite's exit code. */
+  code: number;
+  /** Its counts, or `undefined` when it printed none (a crash or build error). */
+  counts?: Counts;
+}
+
+/** A named group of tests, skippable with `--skip=<name>` or `TEST_SKIP`. */
+export interface Suite {
+  /** Short name used by `--skip`, `--only` and `TEST_SKIP`. */
+  name: string;
+  /** One line for `--list`. */
+  description: string;
+  /** Runs the suite, forwarding its output live. */
+  run(context: SuiteContext): Promise<SuiteResult>;
+}
+
+async function exists(url: URL): Promise<boolean> {
+  try {
+    await Deno.stat(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where the Deno suite looks for tests and doc examples, relative to the
+ * root. Missing entries are left out (mod.ts may not exist yet).
+ */
+export const DENO_TEST_PATHS = ["tests/", "mod.ts", "src/", "scripts/"];
+
+/** `deno test -A --doc` over the tests, the source and the scripts. */
+export const denoSuite: Suite = {
+  name: "deno",
+  description:
+    "deno test -A --doc over tests/, mod.ts, src/ and scripts/ (JSDoc examples included)",
+  async run({ root, importMap, passThrough }) {
+    const paths: string[] = [];
+    for (const path of DENO_TEST_PATHS) {
+      if (await exists(new URL(path, root))) paths.push(path);
+    }
+    // Paths given on the command line replace the default set.
+    const givenPaths = passThrough.some((arg) =>
+      !arg.startsWith("-") && /\.(ts|tsx|js|mjs|md)$|\/$/.test(arg)
+    );
+    const args = [
+      "test",
+      "-A",
+      "--doc",
+      ...(importMap ? [`--import-map=${importMap}`] : []),
+      ...passThrough,
+      ...(givenPaths ? [] : paths),
+    ];
+    const { code, output } = await runTee(Deno.execPath(), args, {
+      cwd: root.pathname,
+    });
+    return { code, counts: parseDenoTest(output) };
+  },
+};
+
+/**
+ * Makes a suite that runs one command from the repository root and parses
+ * its output: the easy way to add a suite (e.g. the notebooks).
+ *
+ * @param name Short name for `--skip`/`--only`/`TEST_SKIP`.
+ * @param description One line for `--list`.
+ * @param command The executable and its arguments (`Deno.execPath()` for deno).
+ * @param parse Reads the counts from the command's output.
+ * @returns The suite.
+ *
+ * @example
+ * ```ts
+ * import { commandSuite } from "./suites.ts";
+ * import { parseNodeTest } from "./lib/counts.ts";
+ *
+ * const suite = commandSuite(
+ *   "echo",
+ *   "prints node-style totals",
+ *   [Deno.execPath(), "eval", "console.log('# pass 2\\n# fail 0')"],
+ *   parseNodeTest,
+ * );
+ * // Quiet here; suites normally forward their output.
+ * const result = await suite.run({ root: new URL("../", import.meta.url), passThrough: [], forward: false });
+ * if (result.code !== 0 || result.counts?.passed !== 2) throw new Error(JSON.stringify(result));
+ * ```
+ */
+export function commandSuite(
+  name: string,
+  description: string,
+  command: [string, ...string[]],
+  parse: (output: string) => Counts | undefined,
+): Suite {
+  return {
+    name,
+    description,
+    async run({ root, forward }) {
+      const [cmd, ...args] = command;
+      const { code, output } = await runTee(cmd, args, {
+        cwd: root.pathname,
+        forward,
+      });
+      return { code, counts: parse(output) };
+    },
+  };
+}
+
+/** Builds the npm package and runs tests/node/ against it with Node. */
+export const nodeSuite: Suite = commandSuite(
+  "node",
+  "scripts/build_npm.ts: build npm/ and run node --test tests/node/ against it",
+  [Deno.execPath(), "run", "-A", "scripts/build_npm.ts"],
+  parseNodeTest,
+);
+
+/** Every suite, in the order they run. */
+export const SUITES: Suite[] = [denoSuite, nodeSuite];
