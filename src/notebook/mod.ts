@@ -29,7 +29,6 @@ export { type Card, errorCard, resourceCard } from "./card.ts";
 export { type Displayable, displayable, toMimeBundle } from "./displayable.ts";
 export { viewsTable, type ViewsTableOptions } from "./views_table.ts";
 export {
-  type JobSnapshot,
   type NotebookProgress,
   notebookProgress,
   type NotebookProgressOptions,

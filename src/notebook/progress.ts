@@ -8,19 +8,10 @@
 import { escapeHtml, maskSecretText } from "./html.ts";
 import { getJupyter, type JupyterLike, type MimeBundle } from "./jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
+import type { JobSnapshot as BaseJobSnapshot } from "../jobs/status.ts";
 
-/** The fields of a job or deployment snapshot that the bar shows. */
-export interface JobSnapshot {
-  id: string;
-  name?: string;
-  status: string;
-  /** 0..1 */
-  progress?: number;
-  stage?: string;
-  /** 0..1 */
-  stage_progress?: number;
-  message?: string;
-}
+/** The fields of a job or deployment snapshot that the bar shows (plus its name). */
+export type JobSnapshot = BaseJobSnapshot & { name?: string | null };
 
 /** A live progress display; see {@linkcode notebookProgress}. */
 export interface NotebookProgress {
