@@ -1,0 +1,180 @@
+/**
+ * What every builder shares: it is immutable (each setter returns a new
+ * builder, so a half-built one can be reused as a template), it shows the
+ * request body it would send (`body()` validated, `toJSON()` as is), and it
+ * ends in `create()`.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { ConfigurationError } from "../http/errors.ts";
+import type { BuilderClient, RequestOptions } from "./client.ts";
+import { validateBody } from "./validate.ts";
+
+/**
+ * Base of the builders whose result is one request body checked by one zod
+ * schema. Subclasses give the schema, the raw body, and `create()`.
+ */
+export abstract class BodyBuilder<S extends z.ZodType> {
+  /** What is being built, for messages: `"deployment configuration"`. */
+  abstract readonly what: string;
+  /** The zod schema of the request body. */
+  protected abstract readonly schema: S;
+  /** Wire field name -> builder option name, for messages. */
+  protected optionNames(): Record<string, string> {
+    return {};
+  }
+
+  /** The request body as given, before validation and defaults. */
+  protected abstract raw(): Record<string, unknown>;
+
+  /**
+   * The request body `create()` sends: validated, defaults applied. Throws
+   * a `ValidationError` naming each invalid field (nothing is sent).
+   */
+  body(): z.output<S> {
+    return validateBody(this.schema, this.raw(), this.what, this.optionNames());
+  }
+
+  /** The body as given (unvalidated), so `JSON.stringify(builder)` never throws. */
+  toJSON(): Record<string, unknown> {
+    return Object.fromEntries(
+      Object.entries(this.raw()).filter(([, v]) => v !== undefined),
+    );
+  }
+}
+
+/** Options of every `create()`: request options (signal, timeout, headers). */
+export type CreateOptions = RequestOptions;
+
+/**
+ * Adds `then` to a builder so `await builder` is `builder.create()`, sent
+ * once however often it is awaited (the first call's promise is kept).
+ * Used by the one-step builders (connector, compute, workspace...), not by
+ * the schema builder, which is meant to be edited before it is created.
+ */
+export class Once<T> {
+  #promise?: Promise<T>;
+  /** Runs `create` the first time, then returns the same promise. */
+  run(create: () => Promise<T>): Promise<T> {
+    return (this.#promise ??= create());
+  }
+}
+
+/**
+ * A unique resource name: `prefix-<time>-<random>`, for the resources the
+ * one-call helpers create on your behalf (names are unique per account).
+ *
+ * @example
+ * ```ts
+ * import { uniqueName } from "./base.ts";
+ * uniqueName("workspace").startsWith("workspace-"); // true
+ * ```
+ */
+export function uniqueName(prefix: string): string {
+  const random = crypto.randomUUID().slice(0, 6);
+  return `${prefix}-${Date.now().toString(36)}-${random}`;
+}
+
+/**
+ * `maximumConcurrency` -> `maximum_concurrency`: builder options are
+ * camelCase, wire fields snake_case.
+ *
+ * @example
+ * ```ts
+ * import { snakeCase } from "./base.ts";
+ * snakeCase("oneHotEncodingMaxCategories"); // "one_hot_encoding_max_categories"
+ * snakeCase("l1Ratio"); // "l1_ratio"
+ * ```
+ */
+export function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * Copies `options` with snake_case keys, leaving out `skip` and undefined
+ * values; returns the body and the wire -> option name map for messages.
+ *
+ * @example
+ * ```ts
+ * import { wireFields } from "./base.ts";
+ * wireFields({ memorySize: 512, name: "x", extra: undefined }, ["name"]).body; // { memory_size: 512 }
+ * ```
+ */
+export function wireFields(
+  options: object,
+  skip: readonly string[] = [],
+): { body: Record<string, unknown>; names: Record<string, string> } {
+  const body: Record<string, unknown> = {};
+  const names: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (skip.includes(key) || value === undefined) continue;
+    const wire = snakeCase(key);
+    body[wire] = value;
+    names[wire] = key;
+  }
+  return { body, names };
+}
+
+/**
+ * A one-request builder with an options object: immutable (`with()` returns
+ * a new builder), `body()` to see what it sends, `create()` to send it, and
+ * awaitable (`await builder` creates once).
+ */
+export abstract class OptionsBuilder<
+  O extends object,
+  S extends z.ZodType,
+  R,
+> extends BodyBuilder<S> implements PromiseLike<R> {
+  /** The options given so far. */
+  readonly options: Readonly<O>;
+  /** The client `create()` sends through. */
+  protected readonly client: BuilderClient | undefined;
+  readonly #once = new Once<R>();
+
+  /** A builder bound to `client` with `options`. */
+  constructor(client: BuilderClient | undefined, options: O) {
+    super();
+    this.client = client;
+    this.options = Object.freeze({ ...options });
+  }
+
+  /** A new builder with `patch` merged over these options. */
+  with(patch: Partial<O>): this {
+    const Ctor = this.constructor as new (
+      client: BuilderClient | undefined,
+      options: O,
+    ) => this;
+    return new Ctor(this.client, { ...this.options, ...patch });
+  }
+
+  /** Sends the validated body. */
+  protected abstract send(
+    body: z.output<S>,
+    options?: CreateOptions,
+  ): Promise<R>;
+
+  /** Validates, then sends the create request; resolves to the created resource. */
+  async create(options?: CreateOptions): Promise<R> {
+    const body = this.body();
+    return await this.send(body, options);
+  }
+
+  /** `await builder` is `builder.create()`, sent once. */
+  then<R1 = R, R2 = never>(
+    onfulfilled?: ((value: R) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#once.run(() => this.create()).then(onfulfilled, onrejected);
+  }
+
+  /** The client, or a clear error for a builder made without one. */
+  protected requireClient(): BuilderClient {
+    if (this.client) return this.client;
+    throw new ConfigurationError({
+      message:
+        `This ${this.what} builder has no client, so it cannot create anything`,
+      hint: "Start from a connected MLPlatform (connect() or local())",
+    });
+  }
+}

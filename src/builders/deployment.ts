@@ -1,0 +1,179 @@
+/**
+ * Deployment: the deployed model builder (a job that resolves once the
+ * model is `RUNNING`) and {@linkcode Deployment}, the handle it resolves
+ * to, whose `views()` is typed by the model's feature and target names.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import type { Model } from "../schemas/artifacts.ts";
+import {
+  type DeployedModel,
+  DeployedModelCreateSchema,
+} from "../schemas/deployments.ts";
+import type { CreateOptions } from "./base.ts";
+import type { BuilderClient } from "./client.ts";
+import { JobBuilder, type JobControl } from "./job_builder.ts";
+import { idOf, type RefLike, type Typed } from "./types.ts";
+import {
+  ViewsBuilder,
+  type ViewsOptions,
+  type ViewsQueryInput,
+} from "./views.ts";
+import type { ViewsResult } from "./views_result.ts";
+
+/** Options of `deployment.views()`, besides the query. */
+export type DeploymentViewsOptions<T extends string> =
+  & Omit<ViewsOptions<string, T>, "deployment" | "query" | "features">
+  & CreateOptions;
+
+/**
+ * A deployed model you can query. `F` and `T` are its feature and target
+ * names (from the schema, through every step), so the query and the result
+ * columns are checked by the compiler.
+ *
+ * @example
+ * ```ts
+ * import { Deployment } from "./deployment.ts";
+ * const d = new Deployment(undefined, {
+ *   id: "dm_1", name: "churn", status: "RUNNING",
+ *   model: { id: "m_1" }, deployment_configuration: { id: "dc_1" }, tags: [],
+ *   account: { id: "acc" }, created_at: "2024-01-01T00:00:00Z", created_by: { id: "u" },
+ * }, { features: ["tenure"], targets: ["churn"] });
+ * d.query({ tenure: [1, 2] }).body().query; // { tenure: [1, 2] }
+ * ```
+ */
+export class Deployment<F extends string = string, T extends string = string> {
+  /** The deployed model resource. */
+  readonly resource: DeployedModel;
+  /** The model's features, when known (views columns are checked against them). */
+  readonly features?: readonly string[];
+  /** The model's targets, when known. */
+  readonly targets?: readonly string[];
+  readonly #client?: BuilderClient;
+
+  /** Wraps a deployed model (and what is known of its model). */
+  constructor(
+    client: BuilderClient | undefined,
+    resource: DeployedModel,
+    model?: Pick<Model, "features" | "targets">,
+  ) {
+    this.#client = client;
+    this.resource = resource;
+    this.features = model?.features;
+    this.targets = model?.targets;
+  }
+
+  /** The deployed model's id. */
+  get id(): string {
+    return this.resource.id;
+  }
+
+  /** Its name. */
+  get name(): string {
+    return this.resource.name;
+  }
+
+  /** Its status as last retrieved (`RUNNING` when ready). */
+  get status(): string {
+    return this.resource.status;
+  }
+
+  /** A views builder for `query` (add `.explain()`, then `await` or `.create()`). */
+  query(
+    query: ViewsQueryInput<F>,
+    options: Omit<DeploymentViewsOptions<T>, keyof CreateOptions> = {},
+  ): ViewsBuilder<F, T> {
+    return new ViewsBuilder<F, T>(this.#client, {
+      ...options,
+      deployment: this.resource,
+      query,
+      features: this.features,
+    });
+  }
+
+  /** Predictions and explanations for the rows of `query`. */
+  views(
+    query: ViewsQueryInput<F>,
+    options: DeploymentViewsOptions<T> = {},
+  ): Promise<ViewsResult<T>> {
+    const { signal, timeout, headers, ...rest } = options;
+    return this.query(query, rest).create({ signal, timeout, headers });
+  }
+
+  /** The resource, for `JSON.stringify`. */
+  toJSON(): DeployedModel {
+    return this.resource;
+  }
+}
+
+/** Options of a deployed model. */
+export interface DeployedModelOptions<
+  F extends string = string,
+  T extends string = string,
+> extends JobControl {
+  /** Deployed model name (default: the model's name). */
+  name?: string;
+  /** The model to deploy. */
+  model: Typed<{ id: string; name?: string | null }, F, T> | string;
+  /** The deployment configuration. */
+  configuration: RefLike;
+}
+
+/**
+ * Builds `POST /deployed-models`; `create()` returns a `Job` that resolves
+ * to a {@linkcode Deployment} once the model is `RUNNING`.
+ *
+ * @example
+ * ```ts
+ * import { DeployedModelBuilder } from "./deployment.ts";
+ * new DeployedModelBuilder(undefined, { model: { id: "m_1", name: "churn" }, configuration: "dc_1" })
+ *   .body(); // { name: "churn", model_id: "m_1", deployment_configuration_id: "dc_1" }
+ * ```
+ */
+export class DeployedModelBuilder<
+  F extends string = string,
+  T extends string = string,
+> extends JobBuilder<
+  DeployedModelOptions<F, T>,
+  typeof DeployedModelCreateSchema,
+  DeployedModel,
+  Deployment<F, T>
+> {
+  /** What is built. */
+  readonly what = "deployed model";
+  /** The body schema. */
+  protected readonly schema = DeployedModelCreateSchema;
+  /** Wire -> option names. */
+  protected override optionNames(): Record<string, string> {
+    return { model_id: "model", deployment_configuration_id: "configuration" };
+  }
+  /** The body as given. */
+  protected raw(): Record<string, unknown> {
+    const { model, configuration, name } = this.options;
+    return {
+      name: name ?? (typeof model === "string" ? undefined : model.name),
+      model_id: idOf(model),
+      deployment_configuration_id: idOf(configuration),
+    };
+  }
+  /** Starts the deployment, waits for `RUNNING`, fetches the model's columns. */
+  protected definition(
+    client: BuilderClient,
+    body: z.output<typeof DeployedModelCreateSchema>,
+    options?: CreateOptions,
+  ) {
+    return {
+      kind: "deployed model",
+      readyStatuses: ["RUNNING"],
+      defaultTimeout: 15 * 60_000,
+      start: () => client.deployedModels.create(body, options),
+      retrieve: (id: string, o: CreateOptions) =>
+        client.deployedModels.get(id, o),
+      resolve: async (deployed: DeployedModel, o: CreateOptions) => {
+        const model = await client.models.get(deployed.model.id, o);
+        return new Deployment<F, T>(client, deployed, model);
+      },
+    };
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Base of the builders that start a job: `create()` sends the one request
+ * that starts it and returns a {@linkcode Job} at once; awaiting the
+ * builder (or the Job) waits for the job's result.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { ConfigurationError } from "../http/errors.ts";
+import { Job, type JobDefinition } from "../jobs/job.ts";
+import type { ProgressOption } from "../jobs/progress.ts";
+import type { PollOptions } from "../jobs/sleep.ts";
+import type { JobSnapshot } from "../jobs/status.ts";
+import { BodyBuilder, type CreateOptions } from "./base.ts";
+import type { BuilderClient } from "./client.ts";
+
+/** Options every job builder takes besides its own. */
+export interface JobControl {
+  /** Progress display of `await job` (`false` silences the terminal bar). */
+  progress?: ProgressOption;
+  /** Poll schedule (default 250 ms growing to 5 s). */
+  poll?: PollOptions;
+}
+
+/** A builder whose `create()` starts a job. Immutable; awaitable. */
+export abstract class JobBuilder<
+  O extends JobControl,
+  S extends z.ZodType,
+  J extends JobSnapshot,
+  T,
+> extends BodyBuilder<S> implements PromiseLike<T> {
+  /** The options given so far. */
+  readonly options: Readonly<O>;
+  /** The client the job's requests go through. */
+  protected readonly client: BuilderClient | undefined;
+  #job?: Job<J, T>;
+
+  /** A builder bound to `client` with `options`. */
+  constructor(client: BuilderClient | undefined, options: O) {
+    super();
+    this.client = client;
+    this.options = Object.freeze({ ...options });
+  }
+
+  /** A new builder with `patch` merged over these options. */
+  with(patch: Partial<O>): this {
+    const Ctor = this.constructor as new (
+      client: BuilderClient | undefined,
+      options: O,
+    ) => this;
+    return new Ctor(this.client, { ...this.options, ...patch });
+  }
+
+  /** How this kind of job is started, retrieved and resolved. */
+  protected abstract definition(
+    client: BuilderClient,
+    body: z.output<S>,
+    options?: CreateOptions,
+  ): Omit<JobDefinition<J, T>, "progress" | "poll">;
+
+  /**
+   * The validated job definition (`start`, `retrieve`, `resolve`) without
+   * starting anything; for helpers that compose several steps into one Job.
+   */
+  toDefinition(options?: CreateOptions): JobDefinition<J, T> {
+    const body = this.body();
+    const client = this.client;
+    if (!client) {
+      throw new ConfigurationError({
+        message:
+          `This ${this.what} builder has no client, so it cannot start a job`,
+        hint: "Start from a connected MLPlatform (connect() or local())",
+      });
+    }
+    return {
+      ...this.definition(client, body, options),
+      progress: this.options.progress,
+      poll: this.options.poll,
+    };
+  }
+
+  /**
+   * Validates the body (throwing before any request), then starts the job
+   * and returns it: `await job` waits for its result.
+   */
+  create(options?: CreateOptions): Job<J, T> {
+    const body = this.body();
+    const client = this.client;
+    if (!client) {
+      throw new ConfigurationError({
+        message:
+          `This ${this.what} builder has no client, so it cannot start a job`,
+        hint: "Start from a connected MLPlatform (connect() or local())",
+      });
+    }
+    return new Job({
+      ...this.definition(client, body, options),
+      progress: this.options.progress,
+      poll: this.options.poll,
+    });
+  }
+
+  /** `await builder` starts the job (once) and waits for its result. */
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    try {
+      this.#job ??= this.create();
+    } catch (error) {
+      return Promise.reject(error).then(onfulfilled, onrejected);
+    }
+    return this.#job.then(onfulfilled, onrejected);
+  }
+}

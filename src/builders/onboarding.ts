@@ -1,0 +1,208 @@
+/**
+ * Onboarding: the configuration saying how a datasource is encoded for a
+ * prediction task, and the job that turns a datasource into a dataset.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import type { Dataset } from "../schemas/artifacts.ts";
+import {
+  type OnboardingConfiguration,
+  OnboardingConfigurationCreateSchema,
+  type OnboardingJob,
+  OnboardingJobCreateSchema,
+} from "../schemas/onboarding.ts";
+import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
+import type { BuilderClient } from "./client.ts";
+import { JobBuilder, type JobControl } from "./job_builder.ts";
+import { idOf, type RefLike, type Typed } from "./types.ts";
+import { invalid } from "./validate.ts";
+
+/** Encoding options of an onboarding configuration (all optional, with defaults). */
+export interface EncodingOptions {
+  /** `INITIAL` (default). */
+  configurationType?: "INITIAL";
+  /** `CLASSIFICATION` (default). */
+  predictionType?: "CLASSIFICATION";
+  /** `STREAM` (default). */
+  encodingStrategy?: "STREAM";
+  /** Map categories never seen in training to the "other" bucket (default true). */
+  handleUnseenCategories?: boolean;
+  /** Replace missing values instead of giving them their own bin (default false). */
+  impute?: boolean;
+  /** At most this many categories per column are kept (default 32). */
+  oneHotEncodingMaxCategories?: number;
+  /** Trim white space around category values (default true). */
+  stripCategories?: boolean;
+  /** Categories rarer than this fraction of rows share one bucket (default 0). */
+  infrequencyThreshold?: number;
+  /** Fraction of categories masked in training (0..1). */
+  maskCategoryFraction?: number;
+  /** Fraction of values masked in training (0..1). */
+  maskFraction?: number;
+  /** Fraction of values replaced by the median in training (0..1). */
+  maskMedianFraction?: number;
+  /** Fraction of rows masked in training (0..1). */
+  maskRowsFraction?: number;
+  /** Shard size with a unit, e.g. `"128MB"`. */
+  shards?: string;
+  /** `PROPORTIONATE`. */
+  shardingStrategy?: "PROPORTIONATE";
+  /** Groups of features treated together. */
+  featureGroups?: unknown[];
+}
+
+/** Options of an onboarding configuration. */
+export interface OnboardingConfigurationOptions<T extends string = string>
+  extends EncodingOptions {
+  /** Configuration name (unique in the account). */
+  name: string;
+  /** Target columns to predict (at least one). */
+  targets: readonly T[];
+  /**
+   * The schema's target names, when known: a target outside them is refused
+   * before sending (the service would answer 400).
+   */
+  schemaTargets?: readonly string[];
+}
+
+/**
+ * Builds `POST /data-processing-onboarding-configurations`. Immutable; awaitable.
+ *
+ * @example
+ * ```ts
+ * import { OnboardingConfigurationBuilder } from "./onboarding.ts";
+ * const body = new OnboardingConfigurationBuilder(undefined, {
+ *   name: "churn-onboard", targets: ["churn"], impute: true,
+ * }).body();
+ * [body.prediction_type, body.impute, body.one_hot_encoding_max_categories].join(); // "CLASSIFICATION,true,32"
+ * ```
+ */
+export class OnboardingConfigurationBuilder<T extends string = string>
+  extends OptionsBuilder<
+    OnboardingConfigurationOptions<T>,
+    typeof OnboardingConfigurationCreateSchema,
+    OnboardingConfiguration
+  > {
+  /** What is built. */
+  readonly what = "onboarding configuration";
+  /** The body schema. */
+  protected readonly schema = OnboardingConfigurationCreateSchema;
+  /** Wire -> option names. */
+  protected override optionNames(): Record<string, string> {
+    return wireFields(this.options).names;
+  }
+  /** The body as given. */
+  protected raw(): Record<string, unknown> {
+    const { body } = wireFields(this.options, ["schemaTargets"]);
+    return { ...body, targets: [...(this.options.targets ?? [])] };
+  }
+  /** The validated body; also checks the targets against the schema's. */
+  override body(): z.output<typeof OnboardingConfigurationCreateSchema> {
+    const body = super.body();
+    const known = this.options.schemaTargets;
+    if (known) {
+      const issues = body.targets.flatMap((target, i) =>
+        known.includes(target) ? [] : [{
+          path: `targets.${i}`,
+          message:
+            `"${target}" is not a target of the data schema (its targets: ${
+              known.join(", ") || "none"
+            }); name one of them, or add it to the schema with .target()`,
+        }]
+      );
+      if (issues.length) throw invalid(this.what, issues);
+    }
+    return body;
+  }
+  /** Sends it. */
+  protected send(
+    body: z.output<typeof OnboardingConfigurationCreateSchema>,
+    options?: CreateOptions,
+  ): Promise<OnboardingConfiguration> {
+    return this.requireClient().onboardingConfigurations.create(body, options);
+  }
+}
+
+/** Options of an onboarding job. */
+export interface OnboardingJobOptions<
+  F extends string = string,
+  T extends string = string,
+> extends JobControl {
+  /** Job name (default: `onboard-<datasetName>`). */
+  name?: string;
+  /** The datasource to onboard (or its id). */
+  datasource: Typed<{ id: string }, F, T> | string;
+  /** The onboarding configuration. */
+  configuration: RefLike;
+  /** A processing compute configuration. */
+  compute: RefLike;
+  /** Name of the dataset to create. */
+  datasetName: string;
+  /** `INITIAL` (default). */
+  jobType?: "INITIAL";
+}
+
+/**
+ * Builds `POST /data-processing-onboarding-jobs`; `create()` returns a
+ * `Job` resolving to the dataset once `COMPLETED`.
+ *
+ * @example
+ * ```ts
+ * import { OnboardingJobBuilder } from "./onboarding.ts";
+ * new OnboardingJobBuilder(undefined, {
+ *   datasource: "dsrc_1", configuration: "oc_1", compute: "cc_1", datasetName: "churn",
+ * }).body().data_processing_configuration_id; // "oc_1"
+ * ```
+ */
+export class OnboardingJobBuilder<
+  F extends string = string,
+  T extends string = string,
+> extends JobBuilder<
+  OnboardingJobOptions<F, T>,
+  typeof OnboardingJobCreateSchema,
+  OnboardingJob,
+  Typed<Dataset, F, T>
+> {
+  /** What is built. */
+  readonly what = "onboarding job";
+  /** The body schema. */
+  protected readonly schema = OnboardingJobCreateSchema;
+  /** Wire -> option names. */
+  protected override optionNames(): Record<string, string> {
+    return {
+      compute_configuration_id: "compute",
+      data_processing_configuration_id: "configuration",
+      datasource_id: "datasource",
+      dataset_name: "datasetName",
+      job_type: "jobType",
+    };
+  }
+  /** The body as given. */
+  protected raw(): Record<string, unknown> {
+    const o = this.options;
+    return {
+      ...wireFields({ jobType: o.jobType }).body,
+      name: o.name ?? (o.datasetName ? `onboard-${o.datasetName}` : undefined),
+      compute_configuration_id: idOf(o.compute),
+      data_processing_configuration_id: idOf(o.configuration),
+      datasource_id: idOf(o.datasource),
+      dataset_name: o.datasetName,
+    };
+  }
+  /** Starts, retrieves and resolves an onboarding job. */
+  protected definition(
+    client: BuilderClient,
+    body: z.output<typeof OnboardingJobCreateSchema>,
+    options?: CreateOptions,
+  ) {
+    return {
+      kind: "onboarding job",
+      start: () => client.onboardingJobs.create(body, options),
+      retrieve: (id: string, o: CreateOptions) =>
+        client.onboardingJobs.get(id, o),
+      resolve: (job: OnboardingJob, o: CreateOptions) =>
+        client.datasets.get(job.dataset.id, o) as Promise<Typed<Dataset, F, T>>,
+    };
+  }
+}

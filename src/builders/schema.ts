@@ -1,0 +1,285 @@
+/**
+ * The data schema builder: columns and their roles, with the feature and
+ * target names kept in the types so that later steps (onboarding targets,
+ * views queries, result columns) are checked by the compiler.
+ *
+ * ```ts ignore
+ * const schema = await ml.schema("churn")
+ *   .feature("tenure", ml.integer())
+ *   .feature("contract", ml.category())
+ *   .target("churn", ml.category())
+ *   .create(); // Typed<DataSchema, "tenure" | "contract", "churn">
+ * ```
+ *
+ * @module
+ */
+import {
+  type DataSchema,
+  DataSchemaCreateSchema,
+  type SchemaFieldCreate,
+} from "../schemas/data_schemas.ts";
+import { ConfigurationError } from "../http/errors.ts";
+import { BodyBuilder, type CreateOptions } from "./base.ts";
+import type { BuilderClient } from "./client.ts";
+import { category, type FieldType } from "./fields.ts";
+import type { Typed } from "./types.ts";
+import { invalid } from "./validate.ts";
+
+/** A schema field as a builder holds it (the create-request shape). */
+export type FieldSpec = {
+  readonly name: string;
+  readonly data_type: FieldType["data_type"];
+  readonly designation: "FEATURE" | "TARGET";
+  readonly semantic_type: FieldType["semantic_type"];
+};
+
+/** A point an inferred schema wants a human to look at. */
+export interface ReviewNote {
+  /** The column. */
+  field: string;
+  /** What was seen, e.g. `only the values 0 and 1`. */
+  reason: string;
+  /** What to do if the guess is wrong, e.g. `.retype("x", ml.flag())`. */
+  suggestion: string;
+}
+
+/**
+ * An immutable builder of a data schema: each method returns a new builder.
+ * `F` and `T` collect the feature and target names.
+ *
+ * @example
+ * ```ts
+ * import { SchemaBuilder } from "./schema.ts";
+ * import { category, integer } from "./fields.ts";
+ * const draft = new SchemaBuilder(undefined, "churn")
+ *   .feature("tenure", integer())
+ *   .feature("contract", category())
+ *   .target("churn");
+ * draft.body().fields.map((f) => `${f.name}:${f.designation}`).join(",");
+ * // "tenure:FEATURE,contract:FEATURE,churn:TARGET"
+ * ```
+ */
+export class SchemaBuilder<F extends string = never, T extends string = never>
+  extends BodyBuilder<typeof DataSchemaCreateSchema> {
+  /** What is built. */
+  readonly what = "data schema";
+  /** The zod schema of the body. */
+  protected readonly schema = DataSchemaCreateSchema;
+  /** The schema's name. */
+  readonly name: string;
+  /** The fields, in order. */
+  readonly fields: readonly FieldSpec[];
+  /** Points an inference left for review (empty for a hand-built schema). */
+  readonly review: readonly ReviewNote[];
+  readonly #client?: BuilderClient;
+
+  /**
+   * A builder bound to `client` (`undefined` for one that can only show its
+   * body), with optional starting fields and review notes.
+   */
+  constructor(
+    client: BuilderClient | undefined,
+    name: string,
+    fields: readonly FieldSpec[] = [],
+    review: readonly ReviewNote[] = [],
+  ) {
+    super();
+    this.#client = client;
+    this.name = name;
+    this.fields = fields;
+    this.review = review;
+  }
+
+  /** Adds a feature column. A name already in the schema is an error. */
+  feature<N extends string>(name: N, type: FieldType): SchemaBuilder<F | N, T> {
+    return this.#add(name, type, "FEATURE");
+  }
+
+  /**
+   * Adds several feature columns: `.features({ tenure: ml.integer(), ... })`.
+   *
+   * @example
+   * ```ts
+   * import { SchemaBuilder } from "./schema.ts";
+   * import { category, float } from "./fields.ts";
+   * const s = new SchemaBuilder(undefined, "s").features({ a: float(), b: category() });
+   * s.featureNames.join(); // "a,b"
+   * ```
+   */
+  features<M extends Record<string, FieldType>>(
+    map: M,
+  ): SchemaBuilder<F | (keyof M & string), T> {
+    // deno-lint-ignore no-explicit-any no-this-alias
+    let next: SchemaBuilder<any, any> = this;
+    for (const [name, type] of Object.entries(map)) {
+      next = next.feature(name, type);
+    }
+    return next;
+  }
+
+  /** Adds a target column (default type: `category()`, for classification). */
+  target<N extends string>(
+    name: N,
+    type: FieldType = category(),
+  ): SchemaBuilder<F, T | N> {
+    return this.#add(name, type, "TARGET");
+  }
+
+  /**
+   * Changes the type of a column already in the schema (e.g. a reviewed
+   * 0/1 column to `flag()`).
+   *
+   * @example
+   * ```ts
+   * import { SchemaBuilder } from "./schema.ts";
+   * import { flag, integer } from "./fields.ts";
+   * const s = new SchemaBuilder(undefined, "s").feature("senior", integer()).target("y")
+   *   .retype("senior", flag());
+   * s.fields[0].semantic_type; // "CATEGORICAL"
+   * ```
+   */
+  retype(name: F | T, type: FieldType): SchemaBuilder<F, T> {
+    const i = this.#indexOf(name);
+    return this.#with(
+      this.fields.map((f, j) => j === i ? { ...f, ...copyType(type) } : f),
+    );
+  }
+
+  /** Makes an existing column the target (or one more target). */
+  designateTarget<N extends F>(name: N): SchemaBuilder<Exclude<F, N>, T | N> {
+    const i = this.#indexOf(name);
+    return this.#with(
+      this.fields.map((f, j) => j === i ? { ...f, designation: "TARGET" } : f),
+    );
+  }
+
+  /** Removes a column (an id, a free-text note, a leak of the target...). */
+  drop<N extends F | T>(name: N): SchemaBuilder<Exclude<F, N>, Exclude<T, N>> {
+    const i = this.#indexOf(name);
+    return this.#with(
+      this.fields.filter((_, j) => j !== i),
+      this.review.filter((note) => note.field !== name),
+    );
+  }
+
+  /** The same columns under another schema name. */
+  named(name: string): SchemaBuilder<F, T> {
+    return new SchemaBuilder(this.#client, name, this.fields, this.review);
+  }
+
+  /** Names of the feature columns. */
+  get featureNames(): F[] {
+    return this.fields.filter((f) => f.designation === "FEATURE").map((f) =>
+      f.name as F
+    );
+  }
+
+  /** Names of the target columns. */
+  get targetNames(): T[] {
+    return this.fields.filter((f) => f.designation === "TARGET").map((f) =>
+      f.name as T
+    );
+  }
+
+  /** The body as given. */
+  protected raw(): Record<string, unknown> {
+    return { name: this.name, fields: this.fields.map((f) => ({ ...f })) };
+  }
+
+  /**
+   * The `POST /data-schemas` body, validated: a name, unique field names,
+   * at least one feature and one target, types that fit together.
+   */
+  override body(): ReturnType<
+    BodyBuilder<typeof DataSchemaCreateSchema>["body"]
+  > {
+    const body = super.body();
+    const issues = [];
+    if (!body.fields.some((f) => f.designation === "TARGET")) {
+      issues.push({
+        path: "fields",
+        message:
+          'no TARGET field: add the column to predict with .target("name")',
+      });
+    }
+    if (!body.fields.some((f) => f.designation === "FEATURE")) {
+      issues.push({
+        path: "fields",
+        message:
+          'no FEATURE field: add input columns with .feature("name", type)',
+      });
+    }
+    if (issues.length) throw invalid(this.what, issues);
+    return body;
+  }
+
+  /** Sends `POST /data-schemas`; resolves to the schema, typed with its columns. */
+  async create(options?: CreateOptions): Promise<Typed<DataSchema, F, T>> {
+    const body = this.body();
+    if (!this.#client) {
+      throw new ConfigurationError({
+        message:
+          `This schema builder has no client, so "${this.name}" cannot be created`,
+        hint:
+          "Start from ml.schema(...) or ml.inferSchema(...) on a connected MLPlatform",
+      });
+    }
+    return await this.#client.dataSchemas.create(
+      body as SchemaFieldsBody,
+      options,
+    );
+  }
+
+  #add(
+    name: string,
+    type: FieldType,
+    designation: FieldSpec["designation"],
+    // deno-lint-ignore no-explicit-any
+  ): any {
+    const at = this.fields.findIndex((f) => f.name === name);
+    if (at >= 0) {
+      throw invalid(this.what, [{
+        path: `fields.${this.fields.length}.name`,
+        message: `duplicate field name "${name}" (already field ${at}); ` +
+          "use another name, or .retype() to change the existing one",
+      }]);
+    }
+    return this.#with([...this.fields, {
+      name,
+      designation,
+      ...copyType(type),
+    }]);
+  }
+
+  #indexOf(name: string): number {
+    const i = this.fields.findIndex((f) => f.name === name);
+    if (i < 0) {
+      throw invalid(this.what, [{
+        path: "fields",
+        message: `no field named "${name}" (fields: ${
+          this.fields.map((f) => f.name).join(", ") || "none"
+        })`,
+      }]);
+    }
+    return i;
+  }
+
+  // deno-lint-ignore no-explicit-any
+  #with(fields: readonly FieldSpec[], review = this.review): any {
+    return new SchemaBuilder(this.#client, this.name, fields, review);
+  }
+}
+
+type SchemaFieldsBody = { name: string; fields: SchemaFieldCreate[] };
+
+function copyType(
+  type: FieldType,
+): Pick<FieldSpec, "data_type" | "semantic_type"> {
+  return {
+    data_type: {
+      data_type: type.data_type.data_type,
+      format: type.data_type.format,
+    },
+    semantic_type: type.semantic_type,
+  };
+}

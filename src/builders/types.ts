@@ -1,0 +1,69 @@
+/**
+ * Types that follow the data: feature and target names declared in a schema
+ * builder travel, as type parameters, through the datasource, dataset,
+ * model and deployed model to the views query and its result columns. A
+ * misspelt column is then a compile error rather than a 400.
+ *
+ * The names live only in the type system (a phantom, optional property
+ * keyed by a type-only symbol); at run time these are the service's plain
+ * resource objects.
+ *
+ * @module
+ */
+import type { Cell } from "../schemas/views.ts";
+
+declare const FEATURES: unique symbol;
+declare const TARGETS: unique symbol;
+
+/**
+ * Marks a value with the feature names `F` and target names `T` of its data.
+ * Untyped values (`F = string`) are accepted everywhere.
+ */
+export interface Columns<F extends string = string, T extends string = string> {
+  /** Type-only: the feature names. Never present at run time. */
+  readonly [FEATURES]?: F;
+  /** Type-only: the target names. Never present at run time. */
+  readonly [TARGETS]?: T;
+}
+
+/** A resource `R` carrying the column names of its data. */
+export type Typed<R, F extends string = string, T extends string = string> =
+  & R
+  & Columns<F, T>;
+
+/** Feature names of a typed value. */
+export type FeaturesOf<X> = X extends Columns<infer F, string> ? F : string;
+/** Target names of a typed value. */
+export type TargetsOf<X> = X extends Columns<string, infer T> ? T : string;
+
+/** A views query in column form: each feature's values, one per row. */
+export type QueryColumns<F extends string> = { [K in F]?: Cell[] };
+/** A views query in row form: one object per row. */
+export type QueryRows<F extends string> = Array<{ [K in F]?: Cell }>;
+
+/** The columns a `RESULTS` view answers with (DESIGN.md), for targets `T`. */
+export type ViewColumn<T extends string> =
+  | `prediction.${T}`
+  | `probability.${T}.${string}`
+  | "bias"
+  | `contribution.${string}`;
+
+/** Anything that names a resource: its id, or an object with an `id`. */
+export type RefLike = string | { readonly id: string };
+
+/**
+ * The id of a {@linkcode RefLike}.
+ *
+ * @example
+ * ```ts
+ * import { idOf } from "./types.ts";
+ * idOf("ds_1"); // "ds_1"
+ * const dataset = { id: "ds_2", name: "churn" };
+ * idOf(dataset); // "ds_2"
+ * ```
+ */
+export function idOf(ref: RefLike): string;
+export function idOf(ref: RefLike | undefined): string | undefined;
+export function idOf(ref: RefLike | undefined): string | undefined {
+  return typeof ref === "string" ? ref : ref?.id;
+}

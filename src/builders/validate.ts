@@ -1,0 +1,70 @@
+/**
+ * Checks a request body with its zod schema before anything is sent, and
+ * turns zod's issues into the SDK's {@linkcode ValidationError}: one issue
+ * per invalid field, named by its dotted wire path, plus the builder option
+ * that sets it when the names differ.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { ValidationError } from "../http/errors.ts";
+import type { FieldIssue } from "../schemas/errors.ts";
+
+/**
+ * Parses `input` with `schema` (applying its defaults) or throws a
+ * {@linkcode ValidationError} that names every invalid field. `options` maps
+ * wire names to the builder's option names, so the message says what to
+ * change in the caller's code.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { validateBody } from "./validate.ts";
+ * const Body = z.object({ maximum_concurrency: z.int().min(1, "must be at least 1") });
+ * try {
+ *   validateBody(Body, { maximum_concurrency: -2 }, "deployment configuration", {
+ *     maximum_concurrency: "maximumConcurrency",
+ *   });
+ * } catch (e) {
+ *   if (!String(e).includes('maximum_concurrency (option "maximumConcurrency"): must be at least 1')) throw e;
+ * }
+ * ```
+ */
+export function validateBody<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  what: string,
+  options: Record<string, string> = {},
+): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw invalid(
+    what,
+    result.error.issues.map((issue) => {
+      const path = issue.path.map(String).join(".");
+      const option = options[String(issue.path[0] ?? "")];
+      const named = option && option !== path
+        ? `${path} (option "${option}")`
+        : path;
+      return { path: named, message: issue.message };
+    }),
+  );
+}
+
+/**
+ * A {@linkcode ValidationError} for a request refused before sending.
+ *
+ * @example
+ * ```ts
+ * import { invalid } from "./validate.ts";
+ * const e = invalid("onboarding configuration", [{ path: "targets.0", message: "not in the schema" }]);
+ * e.issues.length; // 1
+ * ```
+ */
+export function invalid(what: string, issues: FieldIssue[]): ValidationError {
+  return new ValidationError({
+    message: `Invalid ${what}`,
+    issues,
+    hint: "Nothing was sent: fix the field(s) named above and try again",
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * The views builder: a query (columns, rows or a danfo DataFrame) for a
+ * running deployed model, the classes to explain, and `create()` that
+ * sends it, in chunks when it is large, and resolves to a typed
+ * {@linkcode ViewsResult}.
+ *
+ * @module
+ */
+import type { DataFrame } from "danfojs-node";
+import type { z } from "zod";
+import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
+import { toViewsQuery } from "../frames/query.ts";
+import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
+import { BodyBuilder, type CreateOptions, Once } from "./base.ts";
+import type { BuilderClient } from "./client.ts";
+import {
+  idOf,
+  type QueryColumns,
+  type QueryRows,
+  type RefLike,
+} from "./types.ts";
+import { invalid } from "./validate.ts";
+import { ViewsResult } from "./views_result.ts";
+import { ConfigurationError } from "../http/errors.ts";
+
+/**
+ * What a views query may be given as: columns or rows, checked against the
+ * feature names `F`; a danfo DataFrame too when the names are not known
+ * (its columns cannot be checked at compile time: pass it through
+ * `frames`' `toViewsQuery(df)` or an untyped deployment).
+ */
+export type ViewsQueryInput<F extends string> = string extends F
+  ? QueryColumns<F> | QueryRows<F> | DataFrame
+  : QueryColumns<F> | QueryRows<F>;
+
+/** Options of a views request. */
+export interface ViewsOptions<
+  F extends string = string,
+  T extends string = string,
+> {
+  /** The deployed model (must be `RUNNING`). */
+  deployment: RefLike;
+  /** The rows to score. */
+  query: ViewsQueryInput<F>;
+  /** Per target, the class to explain: one for all rows, or one per row. */
+  targets?: { [K in T]?: Cell | Cell[] };
+  /** Columns of `query` to leave out (e.g. the target of a training file). */
+  drop?: string[];
+  /** The model's features, when known: other query columns are refused before sending. */
+  features?: readonly string[];
+  /** Rows per request (default 1000); larger queries are sent in chunks. */
+  chunkSize?: number;
+  /** Chunk requests in flight at once (default 1). */
+  concurrency?: number;
+}
+
+/**
+ * Builds `POST /deployed-models/{id}/views`. Immutable; awaitable.
+ *
+ * @example
+ * ```ts
+ * import { ViewsBuilder } from "./views.ts";
+ * const body = new ViewsBuilder(undefined, {
+ *   deployment: "dm_1",
+ *   query: [{ tenure: 1, contract: "One year" }, { tenure: 30, contract: null }],
+ * }).explain("churn", "Yes").body();
+ * JSON.stringify(body.query); // '{"tenure":[1,30],"contract":["One year",null]}'
+ * body.targets; // { churn: "Yes" }
+ * ```
+ */
+export class ViewsBuilder<F extends string = string, T extends string = string>
+  extends BodyBuilder<typeof ViewsRequestSchema>
+  implements PromiseLike<ViewsResult<T>> {
+  /** What is built. */
+  readonly what = "views request";
+  /** The body schema. */
+  protected readonly schema = ViewsRequestSchema;
+  /** The options given so far. */
+  readonly options: Readonly<ViewsOptions<F, T>>;
+  readonly #client?: BuilderClient;
+  readonly #once = new Once<ViewsResult<T>>();
+
+  /** A builder bound to `client` with `options`. */
+  constructor(client: BuilderClient | undefined, options: ViewsOptions<F, T>) {
+    super();
+    this.#client = client;
+    this.options = Object.freeze({ ...options });
+  }
+
+  /** A new builder with `patch` merged over these options. */
+  with(patch: Partial<ViewsOptions<F, T>>): ViewsBuilder<F, T> {
+    return new ViewsBuilder(this.#client, { ...this.options, ...patch });
+  }
+
+  /** Explains class `value` of `target` (one for every row, or one per row). */
+  explain<K extends T>(target: K, value: Cell | Cell[]): ViewsBuilder<F, T> {
+    return this.with({
+      targets: { ...this.options.targets, [target]: value } as ViewsOptions<
+        F,
+        T
+      >["targets"],
+    });
+  }
+
+  /** The body as given. */
+  protected raw(): Record<string, unknown> {
+    let query: unknown;
+    try {
+      query = toViewsQuery(
+        this.options.query as Parameters<typeof toViewsQuery>[0],
+        { drop: this.options.drop },
+      );
+    } catch (error) {
+      throw invalid(this.what, [{
+        path: "query",
+        message: error instanceof Error ? error.message : String(error),
+      }]);
+    }
+    return {
+      data: [{ view_type: "RESULTS" }],
+      query,
+      targets: this.options.targets,
+    };
+  }
+
+  /** The validated body; query columns must be features of the model when those are known. */
+  override body(): z.output<typeof ViewsRequestSchema> {
+    const body = super.body();
+    const features = this.options.features;
+    if (features) {
+      const issues = Object.keys(body.query).filter((k) =>
+        !features.includes(k)
+      ).map((k) => ({
+        path: `query.${k}`,
+        message: `"${k}" is not a feature of the model (features: ${
+          features.join(", ")
+        }); rename or drop the column`,
+      }));
+      if (issues.length) throw invalid(this.what, issues);
+    }
+    return body;
+  }
+
+  /** Sends the request (in chunks above `chunkSize` rows) and wraps the table. */
+  async create(options: CreateOptions = {}): Promise<ViewsResult<T>> {
+    const body = this.body();
+    const client = this.#client;
+    if (!client) {
+      throw new ConfigurationError({
+        message: "This views builder has no client, so it cannot send",
+        hint: "Start from a connected MLPlatform (connect() or local())",
+      });
+    }
+    const id = idOf(this.options.deployment);
+    const rows = Object.values(body.query)[0]?.length ?? 0;
+    const chunkSize = this.options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    if (rows <= chunkSize) {
+      return new ViewsResult(
+        await client.deployedModels.views(id, body, options),
+      );
+    }
+    const table = await scoreInChunks(body.query, {
+      chunkSize,
+      concurrency: this.options.concurrency ?? 1,
+      retries: 0, // the transport already retries each request
+      signal: options.signal,
+      score: (chunk, context) =>
+        client.deployedModels.views(
+          id,
+          {
+            ...body,
+            query: chunk as Record<string, Cell[]>,
+            targets: sliceTargets(
+              body.targets,
+              context.offset,
+              Object.values(chunk)[0]?.length ?? 0,
+            ),
+          },
+          { ...options, signal: context.signal },
+        ),
+    });
+    return new ViewsResult(table);
+  }
+
+  /** `await builder` sends it (once). */
+  then<R1 = ViewsResult<T>, R2 = never>(
+    onfulfilled?: ((value: ViewsResult<T>) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#once.run(() => this.create()).then(onfulfilled, onrejected);
+  }
+}
+
+// Per-row explained classes must follow their rows into each chunk.
+function sliceTargets(
+  targets: Record<string, Cell | Cell[]>,
+  offset: number,
+  length: number,
+): Record<string, Cell | Cell[]> {
+  return Object.fromEntries(
+    Object.entries(targets).map((
+      [k, v],
+    ) => [k, Array.isArray(v) ? v.slice(offset, offset + length) : v]),
+  );
+}
+
+export type { QueryColumns, QueryRows };

@@ -1,0 +1,146 @@
+/**
+ * The answer of a views request, typed by the model's target names: the
+ * split table as sent, plus rows, columns, a danfo DataFrame (loaded
+ * lazily), predictions, probabilities and each row's top contributions.
+ *
+ * @module
+ */
+import { splitToColumns, splitToRows } from "../frames/split.ts";
+import type { SplitTable } from "../frames/types.ts";
+import type { ViewColumn } from "./types.ts";
+
+/** A cell of a views result. */
+export type ResultCell = string | number | boolean | null;
+
+/** One term's share of a row's score. */
+export interface Contribution {
+  /** The term: a feature, or `a*b` for a pair. */
+  term: string;
+  /** Its contribution to the log-odds of the explained class. */
+  value: number;
+}
+
+/**
+ * A views result. `T` are the target names, so `result.rows()[0]["prediction.churn"]`
+ * type-checks and `"prediction.churm"` does not.
+ *
+ * @example
+ * ```ts
+ * import { ViewsResult } from "./views_result.ts";
+ * const result = new ViewsResult<"churn">({
+ *   columns: ["prediction.churn", "probability.churn.No", "probability.churn.Yes", "bias", "contribution.tenure", "contribution.contract"],
+ *   index: [0],
+ *   data: [["Yes", 0.3, 0.7, -1, 1.5, 0.35]],
+ * });
+ * result.predictions(); // ["Yes"]
+ * result.probabilities().Yes; // [0.7]
+ * result.contributions(0, { top: 1 }); // [{ term: "tenure", value: 1.5 }]
+ * result.rows()[0]["prediction.churn"]; // "Yes"
+ * ```
+ */
+export class ViewsResult<T extends string = string> {
+  /** The split-orientation table the service answered. */
+  readonly table: SplitTable;
+
+  /** Wraps a split table. */
+  constructor(table: SplitTable) {
+    this.table = table;
+  }
+
+  /** Number of rows. */
+  get length(): number {
+    return this.table.data.length;
+  }
+
+  /** The table's column names. */
+  get columnNames(): ViewColumn<T>[] {
+    return this.table.columns as ViewColumn<T>[];
+  }
+
+  /** One object per row, keyed by column name (missing cells are `null`). */
+  rows(): Array<Record<ViewColumn<T>, ResultCell>> {
+    return splitToRows(this.table) as Array<Record<ViewColumn<T>, ResultCell>>;
+  }
+
+  /** One array per column. */
+  columns(): Record<ViewColumn<T>, ResultCell[]> {
+    return splitToColumns(this.table) as Record<ViewColumn<T>, ResultCell[]>;
+  }
+
+  /** A danfo DataFrame of the table (danfo is loaded on first use). */
+  async toDataFrame(): Promise<import("danfojs-node").DataFrame> {
+    const { toDataFrame } = await import("../frames/danfo.ts");
+    return toDataFrame(this.table);
+  }
+
+  /** The predicted class of each row, for `target` (default: the first). */
+  predictions(target?: T): ResultCell[] {
+    const name = target ?? this.#targets()[0];
+    return this.#column(`prediction.${name}`);
+  }
+
+  /** Each class's probability per row, for `target` (default: the first). */
+  probabilities(target?: T): Record<string, number[]> {
+    const name = target ?? this.#targets()[0];
+    const prefix = `probability.${name}.`;
+    const out: Record<string, number[]> = {};
+    this.table.columns.forEach((column, j) => {
+      if (column.startsWith(prefix)) {
+        out[column.slice(prefix.length)] = this.table.data.map((row) =>
+          Number(row[j])
+        );
+      }
+    });
+    return out;
+  }
+
+  /** The row's term contributions, largest magnitude first (`top` of them). */
+  contributions(row: number, options: { top?: number } = {}): Contribution[] {
+    const values = this.table.data[row];
+    if (!values) {
+      throw new RangeError(
+        `row ${row} does not exist: the result has ${this.length} rows (0..${
+          this.length - 1
+        })`,
+      );
+    }
+    const out: Contribution[] = [];
+    this.table.columns.forEach((column, j) => {
+      if (column.startsWith("contribution.")) {
+        out.push({ term: column.slice(13), value: Number(values[j]) });
+      }
+    });
+    out.sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
+    return options.top === undefined ? out : out.slice(0, options.top);
+  }
+
+  /** The table itself, for `JSON.stringify`. */
+  toJSON(): SplitTable {
+    return this.table;
+  }
+
+  #targets(): string[] {
+    const names = this.table.columns.filter((c) => c.startsWith("prediction."))
+      .map((c) => c.slice(11));
+    if (!names.length) {
+      throw new RangeError(
+        `the result has no prediction column (columns: ${
+          this.table.columns.join(", ")
+        })`,
+      );
+    }
+    return names;
+  }
+
+  #column(name: string): ResultCell[] {
+    const j = this.table.columns.indexOf(name);
+    if (j < 0) {
+      throw new RangeError(
+        `no column "${name}" in the result (columns: ${
+          this.table.columns.join(", ")
+        })`,
+      );
+    }
+    return this.table.data.map((row) => (row[j] ?? null) as ResultCell);
+  }
+}

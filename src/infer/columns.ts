@@ -1,0 +1,174 @@
+/**
+ * Column type inference: what a column's values say about its schema
+ * field, and what a human should double-check. Numbers become `NUMBER`
+ * (`INT64` when every value is whole, else `FLOAT64`) and `CONTINUOUS`;
+ * text becomes `STRING` / `CATEGORICAL`. Guesses that are often wrong
+ * (0/1 flags, small integer codes, identifiers, mixed columns, empty
+ * columns) come with a review note.
+ *
+ * @module
+ */
+import {
+  category,
+  type FieldType,
+  float,
+  integer,
+  number,
+} from "../builders/fields.ts";
+import type { ReviewNote } from "../builders/schema.ts";
+
+/** What inference found in one column. */
+export interface ColumnReport {
+  /** Column name. */
+  name: string;
+  /** The inferred type. */
+  type: FieldType;
+  /** Missing cells (null, undefined, NaN, empty or blank text). */
+  missing: number;
+  /** Distinct non-missing values. */
+  distinct: number;
+  /** Set when the guess deserves a look. */
+  note?: ReviewNote;
+}
+
+/** Integers with at most this many distinct values are flagged as possible codes. */
+export const LOW_CARDINALITY = 10;
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Infers one column's type from its values (strings from a CSV, or typed
+ * values from rows and DataFrames).
+ *
+ * @example
+ * ```ts
+ * import { inferColumn } from "./columns.ts";
+ * inferColumn("tenure", ["1", "34", "2"]).type.data_type.format; // "INT64"
+ * inferColumn("charges", [29.85, 56.95, null]).type.data_type.format; // "FLOAT64"
+ * inferColumn("contract", ["One year", "Month-to-month"]).type.semantic_type; // "CATEGORICAL"
+ * inferColumn("senior", [0, 1, 0, 1]).note?.reason; // "only the values 0 and 1"
+ * ```
+ */
+export function inferColumn(
+  name: string,
+  values: ArrayLike<unknown>,
+  options: { target?: boolean } = {},
+): ColumnReport {
+  let missing = 0;
+  let numeric = 0;
+  let text = 0;
+  let fractional = false;
+  const distinct = new Set<string | number>();
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (isMissing(value)) {
+      missing++;
+      continue;
+    }
+    const n = toNumber(value);
+    if (n === undefined) {
+      text++;
+      distinct.add(String(value).trim());
+    } else {
+      numeric++;
+      if (!Number.isInteger(n)) fractional = true;
+      distinct.add(n);
+    }
+  }
+  const report = (type: FieldType, note?: Omit<ReviewNote, "field">) => ({
+    name,
+    type,
+    missing,
+    distinct: distinct.size,
+    note: note && { field: name, ...note },
+  });
+  const present = values.length - missing;
+
+  if (present === 0) {
+    return report(category(), {
+      reason: "every value is missing",
+      suggestion: `.drop("${name}"), it carries no information`,
+    });
+  }
+  if (text > 0) {
+    if (numeric > 0) {
+      return report(category(), {
+        reason: `${numeric} numbers and ${text} text values`,
+        suggestion:
+          `check the data; if the text marks missing values, clean it and use .retype("${name}", ml.float())`,
+      });
+    }
+    if (
+      !options.target && distinct.size > 50 && distinct.size > 0.5 * present
+    ) {
+      return report(category(), {
+        reason: `${distinct.size} distinct text values in ${present} rows`,
+        suggestion:
+          `looks like an identifier or free text: .drop("${name}") unless it matters`,
+      });
+    }
+    return report(category());
+  }
+  // Every present value is a number.
+  if (options.target) {
+    return report(
+      number({
+        format: fractional ? "FLOAT64" : "INT64",
+        categorical: true,
+      }),
+      distinct.size > 20
+        ? {
+          reason:
+            `${distinct.size} distinct numbers in a classification target`,
+          suggestion:
+            "classification needs a few classes; bin the target first",
+        }
+        : undefined,
+    );
+  }
+  if (fractional) return report(float());
+  const flag = distinct.size <= 2 &&
+    [...distinct].every((v) => v === 0 || v === 1);
+  if (flag) {
+    return report(integer(), {
+      reason: "only the values 0 and 1",
+      suggestion:
+        `a yes/no flag: fine as a number; .retype("${name}", ml.flag()) reads it as a category`,
+    });
+  }
+  if (distinct.size <= LOW_CARDINALITY) {
+    return report(integer(), {
+      reason: `only ${distinct.size} distinct integers`,
+      suggestion:
+        `if these are codes rather than amounts, .retype("${name}", ml.flag())`,
+    });
+  }
+  return report(integer());
+}
+
+/**
+ * Whether a cell is missing: null, undefined, NaN, or empty/blank text.
+ *
+ * @example
+ * ```ts
+ * import { isMissing } from "./columns.ts";
+ * [isMissing(""), isMissing(" "), isMissing(NaN), isMissing(0)]; // [true, true, true, false]
+ * ```
+ */
+export function isMissing(value: unknown): boolean {
+  return value === null || value === undefined ||
+    (typeof value === "number" && Number.isNaN(value)) ||
+    (typeof value === "string" && value.trim() === "");
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === "number") {
+    return Number.isFinite(value) ? value : undefined;
+  }
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "string") {
+    const t = value.trim();
+    return NUMERIC.test(t) ? Number(t) : undefined;
+  }
+  return undefined;
+}

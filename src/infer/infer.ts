@@ -1,0 +1,187 @@
+/**
+ * Schema inference from data: a CSV file (path, URL, Blob or text), rows,
+ * columns or a danfo DataFrame, plus the target name, gives an editable
+ * {@linkcode SchemaBuilder} with review notes. Nothing is sent until its
+ * `create()`.
+ *
+ * @module
+ */
+
+import type { BuilderClient } from "../builders/client.ts";
+import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
+import { invalid } from "../builders/validate.ts";
+import { parseCsv } from "../local/csv.ts";
+import { type ColumnReport, inferColumn } from "./columns.ts";
+
+/** Anything a schema can be inferred from. */
+export type InferSource =
+  | string
+  | URL
+  | Blob
+  | { csv: string }
+  | Record<string, unknown>[]
+  | Record<string, ArrayLike<unknown>>
+  | DataFrameLike;
+
+/** The parts of a danfo DataFrame inference reads. */
+export interface DataFrameLike {
+  /** Column names. */
+  columns: string[];
+  /** Rows of values. */
+  values: unknown[][];
+  /** `[rows, columns]`. */
+  shape: number[];
+}
+
+/** Options of schema inference. */
+export interface InferOptions<T extends string> {
+  /** The column to predict (it must be in the data). */
+  target: T | readonly T[];
+  /** Schema name (default: the file name without extension, else `"schema"`). */
+  name?: string;
+  /** Columns to leave out (ids, leaks). */
+  exclude?: readonly string[];
+  /** The client `create()` uses (set by `ml.inferSchema`). */
+  client?: BuilderClient;
+}
+
+/** Feature names of rows or columns of type `R`, minus the targets. */
+export type InferredFeatures<R, T extends string> = R extends
+  readonly (infer Row)[] ? Exclude<keyof Row & string, T>
+  : R extends DataFrameLike | string | URL | Blob | { csv: string } ? string
+  : Exclude<keyof R & string, T>;
+
+/**
+ * Infers a schema from data and a target. Column types follow the values;
+ * the targets are classification targets (`CATEGORICAL`). Check `review`
+ * and edit with `.retype()`, `.drop()` before `create()`.
+ *
+ * @example From rows (the names flow into the types)
+ * ```ts
+ * import { inferSchema } from "./infer.ts";
+ * const draft = await inferSchema([
+ *   { tenure: 1, monthly: 29.85, contract: "Month-to-month", senior: 0, churn: "No" },
+ *   { tenure: 34, monthly: 56.95, contract: "One year", senior: 1, churn: "Yes" },
+ * ], { target: "churn", name: "churn" });
+ * draft.featureNames.join(); // "tenure,monthly,contract,senior"
+ * draft.fields.find((f) => f.name === "monthly")?.data_type.format; // "FLOAT64"
+ * draft.review.map((n) => n.field).includes("senior"); // true: a 0/1 flag
+ * ```
+ */
+export async function inferSchema<
+  const S extends InferSource,
+  const T extends string,
+>(
+  source: S,
+  options: InferOptions<T>,
+): Promise<SchemaBuilder<InferredFeatures<S, T>, T>> {
+  const { names, column, defaultName } = await readSource(source);
+  const targets = [options.target].flat() as T[];
+  const exclude = new Set(options.exclude ?? []);
+  const issues = targets.filter((t) => !names.includes(t)).map((t) => ({
+    path: "target",
+    message: `"${t}" is not a column of the data (columns: ${
+      names.join(", ")
+    })`,
+  }));
+  if (issues.length) throw invalid("schema inference", issues);
+  const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
+    n,
+  ) => inferColumn(n, column(n), { target: targets.includes(n as T) }));
+  const fields: FieldSpec[] = reports.map((r) => ({
+    name: r.name,
+    designation: targets.includes(r.name as T) ? "TARGET" : "FEATURE",
+    data_type: r.type.data_type,
+    semantic_type: targets.includes(r.name as T)
+      ? "CATEGORICAL"
+      : r.type.semantic_type,
+  }));
+  return new SchemaBuilder(
+    options.client,
+    options.name ?? defaultName ?? "schema",
+    fields,
+    reports.flatMap((r) => (r.note ? [r.note] : [])),
+  ) as SchemaBuilder<InferredFeatures<S, T>, T>;
+}
+
+interface ReadTable {
+  names: string[];
+  column(name: string): ArrayLike<unknown>;
+  defaultName?: string;
+}
+
+async function readSource(source: InferSource): Promise<ReadTable> {
+  if (typeof source === "string" || source instanceof URL) {
+    const text = await readText(source);
+    const base = String(source).split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "");
+    return { ...csvTable(text), defaultName: base || undefined };
+  }
+  if (typeof Blob !== "undefined" && source instanceof Blob) {
+    const name = (source as Blob & { name?: string }).name;
+    return {
+      ...csvTable(await source.text()),
+      defaultName: name?.replace(/\.[^.]*$/, ""),
+    };
+  }
+  if (Array.isArray(source)) {
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (const row of source) {
+      for (const key of Object.keys(row)) {
+        if (!seen.has(key)) seen.add(key), names.push(key);
+      }
+    }
+    return { names, column: (n) => source.map((row) => row[n]) };
+  }
+  if ("csv" in source && typeof source.csv === "string") {
+    return csvTable(source.csv);
+  }
+  if (isDataFrame(source)) {
+    const { columns, values } = source;
+    return {
+      names: [...columns],
+      column: (n) => {
+        const j = columns.indexOf(n);
+        return values.map((row) => row[j]);
+      },
+    };
+  }
+  const columns = source as Record<string, ArrayLike<unknown>>;
+  return { names: Object.keys(columns), column: (n) => columns[n] };
+}
+
+function csvTable(text: string): ReadTable {
+  const { header, rows } = parseCsv(text);
+  return {
+    names: header,
+    column: (n) => rows.map((r) => r[header.indexOf(n)]),
+  };
+}
+
+function isDataFrame(x: unknown): x is DataFrameLike {
+  const d = x as DataFrameLike;
+  return Array.isArray(d?.columns) && Array.isArray(d?.values) &&
+    Array.isArray(d?.shape);
+}
+
+// deno-lint-ignore no-explicit-any
+type AnyGlobal = any;
+
+/**
+ * Reads a text file: a path or `file:` URL from disk (Deno or Node), an
+ * `http(s):` URL with fetch.
+ */
+async function readText(source: string | URL): Promise<string> {
+  const url = source instanceof URL ? source : undefined;
+  if (url && url.protocol !== "file:") {
+    const response = await fetch(url);
+    if (!response.ok) {
+      throw new Error(`Could not read ${url}: HTTP ${response.status}`);
+    }
+    return await response.text();
+  }
+  const deno = (globalThis as AnyGlobal).Deno;
+  if (deno?.readTextFile) return await deno.readTextFile(source);
+  const fs = await import("node:fs/promises");
+  return await fs.readFile(source, "utf8");
+}

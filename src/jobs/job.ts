@@ -1,0 +1,319 @@
+/**
+ * `Job<S, T>`: an asynchronous job of the platform that can be awaited like
+ * a promise, modelled on openai-node's `APIPromise`. Creating a Job sends
+ * the one request that starts the work; awaiting it polls the job until the
+ * status the next step needs (`COMPLETED`, or `RUNNING` for a deployed model)
+ * and resolves to what the job made (the datasource, dataset, model or
+ * deployed model).
+ *
+ * ```ts ignore
+ * const model = await ml.train(dataset, {...});            // wait for the model
+ * const job = ml.train(dataset, {...});                     // or take control:
+ * const started = await job.created;                        // the job resource
+ * for await (const snapshot of job.watch()) console.log(snapshot.progress);
+ * const model2 = await job.wait({ timeout: 60_000, signal });
+ * ```
+ *
+ * Polling backs off from about 250 ms to a cap (5 s), waits longer when the
+ * service answers 429 with `Retry-After`, and gives up after the job's
+ * `maximum_runtime_seconds` plus a margin (or the `timeout` given) with a
+ * {@linkcode JobTimeoutError} carrying the last snapshot. A failure status
+ * ends the wait with a {@linkcode JobFailedError}; an unknown status keeps
+ * waiting. 202 answers are followed by the transport, below this layer.
+ *
+ * @module
+ */
+import { RateLimitError } from "../http/errors.ts";
+import { JobFailedError, JobTimeoutError } from "./errors.ts";
+import { pickProgress, type ProgressOption } from "./progress.ts";
+import { backoff, type PollOptions, sleep } from "./sleep.ts";
+import { classifyStatus, type JobSnapshot } from "./status.ts";
+
+/** Options of a single request made while waiting. */
+export interface JobRequestOptions {
+  /** Aborts the request. */
+  signal?: AbortSignal;
+}
+
+/** What a {@linkcode Job} needs to know about one kind of job. */
+export interface JobDefinition<S extends JobSnapshot, T> {
+  /** What to call it in messages and progress, e.g. `"training job"`. */
+  kind: string;
+  /** Sends the request that creates (starts) the job; called once, at once. */
+  start(): Promise<S>;
+  /** Retrieves the job's current state. */
+  retrieve(id: string, options: JobRequestOptions): Promise<S>;
+  /** Statuses that mean "ready for the next step" (default `["COMPLETED"]`). */
+  readyStatuses?: readonly string[];
+  /** Turns the ready snapshot into the job's result (e.g. fetches the model). */
+  resolve(snapshot: S, options: JobRequestOptions): Promise<T> | T;
+  /** Time allowed when the job states no `maximum_runtime_seconds` (ms, default 30 min). */
+  defaultTimeout?: number;
+  /** Poll schedule (default 250 ms growing to 5 s). */
+  poll?: PollOptions;
+  /** Progress display used when `wait()` is not told otherwise (default: terminal bar). */
+  progress?: ProgressOption;
+}
+
+/** Options of {@linkcode Job.wait} and {@linkcode Job.watch}. */
+export interface WaitOptions<S extends JobSnapshot = JobSnapshot> {
+  /** Stops waiting (and the request under way); rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /**
+   * Milliseconds to wait from this call. Default: the job's
+   * `maximum_runtime_seconds` plus 10% (at least one minute), counted from
+   * its creation.
+   */
+  timeout?: number;
+  /** Called with every new snapshot (status, stage or progress changed). */
+  onProgress?: (snapshot: S) => void;
+  /** `false` silences the progress bar; a factory draws it your way. */
+  progress?: ProgressOption;
+  /** Poll schedule for this wait. */
+  poll?: PollOptions;
+}
+
+const DEFAULT_TIMEOUT = 30 * 60_000;
+
+/**
+ * An awaitable, pollable, watchable platform job. `await job` is
+ * `job.wait()` (run once and shared); `job.wait(options)` waits with a signal,
+ * a timeout or a progress callback; `job.watch()` yields snapshots;
+ * `job.refresh()` retrieves the job once.
+ *
+ * @example A scripted job that completes on the second poll
+ * ```ts
+ * import { Job } from "./job.ts";
+ * const states = ["STARTING", "RUNNING", "COMPLETED"];
+ * let polls = 0;
+ * const job = new Job({
+ *   kind: "ingestion job",
+ *   start: () => Promise.resolve({ id: "ij_1", status: states[0], datasource: { id: "ds_1" } }),
+ *   retrieve: (id) => Promise.resolve({ id, status: states[++polls], datasource: { id: "ds_1" } }),
+ *   resolve: (snapshot) => snapshot.datasource.id,
+ *   poll: { initialDelay: 1 },
+ *   progress: false,
+ * });
+ * (await job.created).status; // "STARTING"
+ * await job; // "ds_1"
+ * ```
+ */
+export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
+  /** What kind of job this is, e.g. `"training job"`. */
+  readonly kind: string;
+  /** The job resource as the create request returned it. */
+  readonly created: Promise<S>;
+  readonly #definition: JobDefinition<S, T>;
+  #snapshot?: S;
+  #createdAt = 0;
+  #result?: Promise<T>;
+
+  /** Starts the job at once (one request); nothing waits until awaited. */
+  constructor(definition: JobDefinition<S, T>) {
+    this.kind = definition.kind;
+    this.#definition = definition;
+    this.created = definition.start().then((snapshot) => {
+      this.#snapshot = snapshot;
+      this.#createdAt = Date.now();
+      return snapshot;
+    });
+    // A start failure is reported to whoever awaits the job; without this an
+    // unawaited job would crash the process with an unhandled rejection.
+    this.created.catch(() => {});
+  }
+
+  /** The job id, once the create request has answered. */
+  get id(): string | undefined {
+    return this.#snapshot?.id;
+  }
+
+  /** The latest snapshot seen (by creation, `refresh()`, `watch()` or `wait()`). */
+  get snapshot(): S | undefined {
+    return this.#snapshot;
+  }
+
+  /**
+   * Retrieves the job once and returns its current state.
+   *
+   * @example
+   * ```ts
+   * import { Job } from "./job.ts";
+   * const job = new Job({
+   *   kind: "job",
+   *   start: () => Promise.resolve({ id: "j", status: "STARTING", progress: 0 }),
+   *   retrieve: (id) => Promise.resolve({ id, status: "RUNNING", progress: 0.3 }),
+   *   resolve: () => "done",
+   * });
+   * (await job.refresh()).progress; // 0.3
+   * ```
+   */
+  async refresh(options: JobRequestOptions = {}): Promise<S> {
+    const created = await abortable(this.created, options.signal);
+    const snapshot = await this.#definition.retrieve(created.id, options);
+    this.#snapshot = snapshot;
+    return snapshot;
+  }
+
+  /**
+   * Yields the job's snapshots as they change, from the created one to the
+   * ready one, polling with backoff. Throws {@linkcode JobFailedError} on a
+   * failure status and {@linkcode JobTimeoutError} when time runs out.
+   *
+   * @example
+   * ```ts
+   * import { Job } from "./job.ts";
+   * const statuses = ["STARTING", "RUNNING", "RUNNING", "COMPLETED"];
+   * let i = 0;
+   * const job = new Job({
+   *   kind: "job",
+   *   start: () => Promise.resolve({ id: "j", status: statuses[0] }),
+   *   retrieve: (id) => Promise.resolve({ id, status: statuses[++i] }),
+   *   resolve: () => "done",
+   *   poll: { initialDelay: 1 },
+   * });
+   * const seen = [];
+   * for await (const snapshot of job.watch()) seen.push(snapshot.status);
+   * seen; // ["STARTING", "RUNNING", "COMPLETED"]: unchanged snapshots are skipped
+   * ```
+   */
+  async *watch(
+    options: Omit<WaitOptions<S>, "onProgress" | "progress"> = {},
+  ): AsyncGenerator<S, void, undefined> {
+    const { signal } = options;
+    const ready = this.#definition.readyStatuses ?? ["COMPLETED"];
+    let snapshot = await abortable(this.created, signal);
+    let limit: number;
+    let deadline: number;
+    if (options.timeout !== undefined) {
+      limit = options.timeout;
+      deadline = Date.now() + limit;
+    } else {
+      limit = this.#defaultLimit(snapshot);
+      deadline = this.#createdAt + limit;
+    }
+    const delays = backoff({ ...this.#definition.poll, ...options.poll });
+    let retryAfter = 0;
+    let previous = "";
+    for (;;) {
+      const key = fingerprint(snapshot);
+      if (key !== previous) {
+        previous = key;
+        yield snapshot;
+      }
+      const state = classifyStatus(snapshot.status, ready);
+      if (state === "ready") return;
+      if (state === "failed") throw new JobFailedError(this.kind, snapshot);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new JobTimeoutError(this.kind, snapshot, limit);
+      }
+      const delay = Math.max(delays.next().value, retryAfter);
+      retryAfter = 0;
+      // Sleep at most until the deadline, then look once more before giving up.
+      await sleep(Math.min(delay, remaining), signal);
+      try {
+        snapshot = await this.refresh({ signal });
+      } catch (error) {
+        // 429 while polling: not a reason to stop, only to slow down.
+        if (!(error instanceof RateLimitError)) throw error;
+        retryAfter = error.retryAfter ?? 0;
+      }
+    }
+  }
+
+  /**
+   * Waits until the job is ready and resolves to its result. Shows progress
+   * (a terminal bar on a TTY stderr unless `progress: false`).
+   *
+   * @example Abort a wait
+   * ```ts
+   * import { Job } from "./job.ts";
+   * const job = new Job({
+   *   kind: "job",
+   *   start: () => Promise.resolve({ id: "j", status: "STARTING" }),
+   *   retrieve: (id) => Promise.resolve({ id, status: "RUNNING" }),
+   *   resolve: () => "done",
+   *   poll: { initialDelay: 1 },
+   * });
+   * const controller = new AbortController();
+   * const waiting = job.wait({ signal: controller.signal, progress: false });
+   * controller.abort(new Error("user stopped"));
+   * await waiting.catch((e) => e.message); // "user stopped"
+   * ```
+   */
+  async wait(options: WaitOptions<S> = {}): Promise<T> {
+    const reporter = pickProgress(
+      options.progress ?? this.#definition.progress,
+      this.kind,
+    );
+    let last: S | undefined;
+    try {
+      for await (const snapshot of this.watch(options)) {
+        last = snapshot;
+        options.onProgress?.(snapshot);
+        reporter?.update(snapshot);
+      }
+      const result = await this.#definition.resolve(last!, {
+        signal: options.signal,
+      });
+      reporter?.end(last);
+      return result;
+    } catch (error) {
+      reporter?.end(last ?? this.#snapshot, error);
+      throw error;
+    }
+  }
+
+  /** Awaiting a Job waits for it (once: later awaits share the same wait). */
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    this.#result ??= this.wait();
+    return this.#result.then(onfulfilled, onrejected);
+  }
+
+  /** Like `Promise.prototype.catch`, on the job's wait. */
+  catch<R = never>(
+    onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null,
+  ): Promise<T | R> {
+    return this.then(undefined, onrejected);
+  }
+
+  /** Like `Promise.prototype.finally`, on the job's wait. */
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onfinally);
+  }
+
+  /** Shown by `Object.prototype.toString` and inspectors. */
+  get [Symbol.toStringTag](): string {
+    return "Job";
+  }
+
+  #defaultLimit(snapshot: S): number {
+    const max = snapshot.maximum_runtime_seconds;
+    if (typeof max === "number" && max > 0) {
+      // The service's own cap plus a margin for queueing and clock skew.
+      return max * 1000 + Math.max(60_000, max * 100);
+    }
+    return this.#definition.defaultTimeout ?? DEFAULT_TIMEOUT;
+  }
+}
+
+function fingerprint(s: JobSnapshot): string {
+  return `${s.status}|${s.stage ?? ""}|${s.progress ?? ""}|${
+    s.stage_progress ?? ""
+  }`;
+}
+
+function abortable<V>(promise: Promise<V>, signal?: AbortSignal): Promise<V> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() =>
+      signal.removeEventListener("abort", onAbort)
+    );
+  });
+}

@@ -1,0 +1,68 @@
+/** Schema inference from a CSV file, rows and columns. */
+import { assert, assertEquals, assertRejects } from "@std/assert";
+import { inferSchema } from "../src/infer/infer.ts";
+import { flag } from "../src/builders/fields.ts";
+import { ValidationError } from "../src/http/errors.ts";
+
+const churn = new URL("../../shared/datasets/wa_churn.csv", import.meta.url);
+
+Deno.test("infer: wa_churn.csv types, formats and review notes", async () => {
+  const draft = await inferSchema(churn, { target: "churn" });
+  assertEquals(draft.name, "wa_churn");
+  const field = (n: string) => draft.fields.find((f) => f.name === n)!;
+  assertEquals(field("tenure").data_type, {
+    data_type: "NUMBER",
+    format: "INT64",
+  });
+  assertEquals(field("monthly_charges").data_type.format, "FLOAT64");
+  // total_charges has 11 empty cells: still a FLOAT64 number.
+  assertEquals(field("total_charges").data_type.format, "FLOAT64");
+  assertEquals(field("contract").data_type, {
+    data_type: "STRING",
+    format: null,
+  });
+  assertEquals(field("churn").designation, "TARGET");
+  assertEquals(field("churn").semantic_type, "CATEGORICAL");
+  const flagged = draft.review.map((n) => n.field);
+  for (
+    const name of ["female", "senior_citizen", "partner", "paperless_billing"]
+  ) {
+    assert(flagged.includes(name), `${name} should be flagged as a 0/1 column`);
+  }
+  assert(!flagged.includes("tenure"));
+  // Editable before create(): retype a reviewed flag, drop a column.
+  const edited = draft.retype("senior_citizen", flag()).drop("female");
+  assertEquals(
+    edited.fields.find((f) => f.name === "senior_citizen")!.semantic_type,
+    "CATEGORICAL",
+  );
+  assertEquals(edited.body().fields.length, 19);
+});
+
+Deno.test("infer: rows, low-cardinality integers, mixed and empty columns", async () => {
+  const draft = await inferSchema([
+    { id: 1, level: 1, mixed: "a", empty: null, y: 0 },
+    { id: 2, level: 2, mixed: 3, empty: "", y: 1 },
+    { id: 3, level: 3, mixed: "b", empty: null, y: 1 },
+  ], { target: "y", exclude: ["id"] });
+  assertEquals(draft.featureNames, ["level", "mixed", "empty"]);
+  const y = draft.fields.find((f) => f.name === "y")!;
+  assertEquals([y.data_type.data_type, y.semantic_type], [
+    "NUMBER",
+    "CATEGORICAL",
+  ]);
+  const reasons = Object.fromEntries(
+    draft.review.map((n) => [n.field, n.reason]),
+  );
+  assertEquals(reasons.level, "only 3 distinct integers");
+  assertEquals(reasons.mixed, "1 numbers and 2 text values");
+  assertEquals(reasons.empty, "every value is missing");
+});
+
+Deno.test("infer: a target that is not a column is refused", async () => {
+  await assertRejects(
+    () => inferSchema({ csv: "a,b\n1,2\n" }, { target: "c" }),
+    ValidationError,
+    '"c" is not a column of the data',
+  );
+});
