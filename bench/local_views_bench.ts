@@ -1,0 +1,91 @@
+/**
+ * Views throughput of the local platform (the hot path): a penguins model,
+ * 1000-row RESULTS requests, in-process (the app's fetch, as `local()` uses)
+ * and over HTTP (Deno.serve on a free port).
+ *
+ * `deno task bench` runs the Deno.bench cases; `deno run -A
+ * bench/local_views_bench.ts` prints rows per second for both.
+ *
+ * @module
+ */
+import { createLocalPlatform } from "../src/local/platform.ts";
+import {
+  clientFor,
+  DATASETS,
+  deployPenguins,
+  penguinQuery,
+  tokenFor,
+  until,
+} from "../tests/_helpers/local_setup.ts";
+
+const ROWS = 1000;
+const platform = await createLocalPlatform({
+  buckets: { demo: DATASETS },
+  viewsAsyncRows: 100_000,
+});
+const client = clientFor(platform, platform.credentials);
+const { dm } = await deployPenguins(client);
+await until(
+  () => client.deployedModels.get(dm.id),
+  (d) => d.status === "RUNNING",
+);
+const token = await tokenFor(platform);
+const body = JSON.stringify({ query: penguinQuery(ROWS) });
+const server = Deno.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  onListen: () => {},
+}, platform.app.fetch);
+const httpBase = `http://127.0.0.1:${server.addr.port}`;
+
+async function views(
+  base: string,
+  send: (r: Request) => Promise<Response>,
+): Promise<void> {
+  const res = await send(
+    new Request(`${base}/deployed-models/${dm.id}/views`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+      },
+      body,
+    }),
+  );
+  if (res.status !== 200) {
+    throw new Error(`views answered ${res.status}: ${await res.text()}`);
+  }
+  const table = await res.json();
+  if (table.data.length !== ROWS) throw new Error("wrong row count");
+}
+const inProcess = () => views(platform.baseUrl, platform.fetch);
+const overHttp = () => views(httpBase, (r) => fetch(r));
+
+Deno.bench(
+  `views ${ROWS} rows in-process`,
+  { group: "views", baseline: true },
+  inProcess,
+);
+Deno.bench(`views ${ROWS} rows over HTTP`, { group: "views" }, overHttp);
+
+if (import.meta.main) {
+  for (
+    const [name, run] of [["in-process", inProcess], [
+      "over HTTP",
+      overHttp,
+    ]] as const
+  ) {
+    for (let i = 0; i < 5; i++) await run(); // warm-up
+    const n = 40;
+    const start = performance.now();
+    for (let i = 0; i < n; i++) await run();
+    const seconds = (performance.now() - start) / 1000;
+    console.log(
+      `${name}: ${Math.round((n * ROWS) / seconds)} rows/s (${
+        ((seconds / n) * 1000).toFixed(1)
+      } ms per ${ROWS}-row request)`,
+    );
+  }
+  await server.shutdown();
+  await platform.close();
+}

@@ -1,0 +1,172 @@
+/**
+ * Tokens for the local platform (SPEC.md section 5): the client-credentials
+ * exchange issues a real HS256-signed JWT; every other call must carry it.
+ * The signing key is random per platform (kept in the store, so tokens
+ * survive a restart with a data directory).
+ *
+ * @example
+ * ```ts
+ * import { TokenService } from "./auth.ts";
+ * import { resolveOperator } from "./options.ts";
+ * const op = resolveOperator({ clientId: "id", clientSecret: "secret" });
+ * const tokens = new TokenService(op, crypto.getRandomValues(new Uint8Array(32)), 60);
+ * const { access_token } = await tokens.issue("id", "secret");
+ * const caller = await tokens.verify(`Bearer ${access_token}`);
+ * if (caller.account.id !== op.accounts[0].id) throw new Error();
+ * ```
+ *
+ * @module
+ */
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { forbidden, unauthorized } from "./http_errors.ts";
+import type { Credential, Operator, OperatorAccount } from "./options.ts";
+
+/** Who is calling: the account and the user behind the token. */
+export interface Caller {
+  /** The account the credentials belong to. */
+  account: OperatorAccount;
+  /** The user the credentials act as (`created_by`). */
+  user: { id: string; name: string };
+  /** The client id (never the secret). */
+  clientId: string;
+}
+
+const ISSUER = "mlplatform-local";
+
+/** Issues and verifies access tokens. */
+export class TokenService {
+  #operator: Operator;
+  #key: Uint8Array;
+  #ttl: number;
+
+  /**
+   * @param operator The accounts and credentials.
+   * @param key HMAC key (32 random bytes).
+   * @param ttlSeconds `expires_in` of issued tokens.
+   *
+   * @example
+   * ```ts
+   * import { TokenService } from "./auth.ts";
+   * import { resolveOperator } from "./options.ts";
+   * new TokenService(resolveOperator({}), new Uint8Array(32), 3600);
+   * ```
+   */
+  constructor(operator: Operator, key: Uint8Array, ttlSeconds: number) {
+    this.#operator = operator;
+    this.#key = key;
+    this.#ttl = ttlSeconds;
+  }
+
+  #credential(clientId: string): [Credential, OperatorAccount] | undefined {
+    for (const account of this.#operator.accounts) {
+      const c = account.credentials.find((c) => c.clientId === clientId);
+      if (c) return [c, account];
+    }
+    return undefined;
+  }
+
+  /**
+   * Exchanges credentials for a token (endpoint 1). Wrong credentials get 401
+   * (the same answer whichever half is wrong, so ids cannot be probed).
+   *
+   * @example
+   * ```ts
+   * import { TokenService } from "./auth.ts";
+   * import { resolveOperator } from "./options.ts";
+   * const t = new TokenService(resolveOperator({ clientId: "a", clientSecret: "b" }), new Uint8Array(32), 60);
+   * const ok = await t.issue("a", "b");
+   * if (ok.token_type !== "Bearer" || ok.expires_in !== 60) throw new Error();
+   * ```
+   */
+  async issue(
+    clientId: string,
+    clientSecret: string,
+  ): Promise<
+    { access_token: string; token_type: "Bearer"; expires_in: number }
+  > {
+    const found = this.#credential(clientId);
+    if (!found || !(await sameSecret(found[0].clientSecret, clientSecret))) {
+      throw unauthorized(
+        "Invalid client credentials: check client_id and client_secret (MLP_CLIENT_ID / MLP_CLIENT_SECRET).",
+      );
+    }
+    const [credential, account] = found;
+    const now = Math.floor(Date.now() / 1000);
+    const access_token = await new SignJWT({ acc: account.id })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(credential.clientId)
+      .setIssuer(ISSUER)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.#ttl)
+      .setJti(crypto.randomUUID())
+      .sign(this.#key);
+    return { access_token, token_type: "Bearer", expires_in: this.#ttl };
+  }
+
+  /**
+   * Checks an `Authorization` header: 401 when missing, malformed, badly
+   * signed or expired; 403 when the account is not ACTIVE.
+   *
+   * @example
+   * ```ts
+   * import { TokenService } from "./auth.ts";
+   * import { resolveOperator } from "./options.ts";
+   * const t = new TokenService(resolveOperator({}), new Uint8Array(32), 60);
+   * const status = await t.verify(null).catch((e) => e.status);
+   * if (status !== 401) throw new Error();
+   * ```
+   */
+  async verify(authorization: string | null | undefined): Promise<Caller> {
+    const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+    if (!match) {
+      throw unauthorized(
+        "This request needs an access token: get one from POST /oauth/token and send it as 'Authorization: Bearer <token>'.",
+      );
+    }
+    let sub: string | undefined;
+    let acc: unknown;
+    try {
+      const { payload } = await jwtVerify(match[1], this.#key, {
+        issuer: ISSUER,
+        algorithms: ["HS256"],
+      });
+      sub = payload.sub;
+      acc = payload.acc;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) {
+        throw unauthorized(
+          "The access token has expired: get a new one from POST /oauth/token.",
+        );
+      }
+      throw unauthorized(
+        "The access token is not valid (bad signature or format): get a new one from POST /oauth/token.",
+      );
+    }
+    const found = sub ? this.#credential(sub) : undefined;
+    if (!found || found[1].id !== acc) {
+      throw unauthorized(
+        "The credentials behind this token no longer exist: ask the operator for new ones.",
+      );
+    }
+    const [credential, account] = found;
+    if (account.status !== "ACTIVE") {
+      throw forbidden(
+        `Account "${account.name}" is ${account.status}, not ACTIVE: ask the operator to reactivate it.`,
+      );
+    }
+    return { account, user: credential.user, clientId: credential.clientId };
+  }
+}
+
+/** Constant-time comparison through SHA-256 digests (equal lengths). */
+async function sameSecret(a: string, b: string): Promise<boolean> {
+  const enc = new TextEncoder();
+  const [x, y] = await Promise.all([
+    crypto.subtle.digest("SHA-256", enc.encode(a)),
+    crypto.subtle.digest("SHA-256", enc.encode(b)),
+  ]);
+  const u = new Uint8Array(x), v = new Uint8Array(y);
+  let diff = 0;
+  for (let i = 0; i < u.length; i++) diff |= u[i] ^ v[i];
+  return diff === 0;
+}

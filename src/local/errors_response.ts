@@ -1,0 +1,65 @@
+/**
+ * Turns any thrown value into the JSON answer SPEC.md section 7 describes:
+ * `HttpError`s keep their status and body; anything unexpected becomes a 500
+ * with an `error_reference` that is also logged together with the stack, so
+ * the operator can find the failure a user reports.
+ *
+ * @example
+ * ```ts
+ * import { errorResponse } from "./errors_response.ts";
+ * const logged: string[] = [];
+ * const res = errorResponse(new Error("boom"), (m) => logged.push(m));
+ * const body = await res.json();
+ * if (res.status !== 500 || !logged[0].includes(body.error_reference)) throw new Error();
+ * ```
+ *
+ * @module
+ */
+import { ERROR_CODES } from "../schemas/mod.ts";
+import { HttpError } from "./http_errors.ts";
+import { newId } from "./time.ts";
+
+/** Marks a 500 chosen by fault injection (not logged as a failure). */
+export class InjectedFault extends Error {
+  /** Creates the error. */
+  constructor() {
+    super("Injected fault");
+    this.name = "InjectedFault";
+  }
+}
+
+/**
+ * The Response for `error`. Unexpected errors are logged with their stack
+ * and the reference the answer carries; their details are not sent.
+ */
+export function errorResponse(
+  error: unknown,
+  log: (message: string, error?: unknown) => void,
+  context = "",
+): Response {
+  if (error instanceof HttpError) {
+    return Response.json(error.body, {
+      status: error.status,
+      headers: error.headers,
+    });
+  }
+  const reference = newId("err");
+  if (error instanceof InjectedFault) {
+    return Response.json({
+      message:
+        `Injected server error (fault injection is on); retry the request. Reference ${reference}.`,
+      error_code: ERROR_CODES.internal,
+      error_reference: reference,
+    }, { status: 500 });
+  }
+  log(
+    `[${reference}] unexpected error${context ? ` in ${context}` : ""}`,
+    error,
+  );
+  return Response.json({
+    message:
+      `The local platform failed unexpectedly; the failure is logged under reference ${reference}. Retry, and report the reference if it persists.`,
+    error_code: ERROR_CODES.internal,
+    error_reference: reference,
+  }, { status: 500 });
+}

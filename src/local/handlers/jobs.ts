@@ -1,0 +1,412 @@
+/**
+ * Create handlers of the three jobs (ingestion, onboarding, training): check
+ * every referenced resource, refuse what cannot work (400 naming the field,
+ * 409 while an input is not ready), create the job `STARTING` together with
+ * the artifact it will produce, and start the work in the background.
+ *
+ * @module
+ */
+import { resolveDataPath } from "../buckets.ts";
+import type { Caller } from "../auth.ts";
+import type { PlatformContext } from "../context.ts";
+import { conflict, invalidField } from "../http_errors.ts";
+import { ingestWork } from "../jobs/ingest.ts";
+import { onboardWork } from "../jobs/onboard.ts";
+import { trainWork } from "../jobs/train.ts";
+import type { SchemaField } from "../model/encoding.ts";
+import type { TrainingParams } from "../model/params.ts";
+import {
+  assertUniqueName,
+  createRecord,
+  findOwned,
+  refOf,
+  updateRecord,
+} from "../resources.ts";
+import type { StoredRecord } from "../store.ts";
+import type { CreateHandler } from "./types.ts";
+
+/** Fields every new job carries (SPEC.md: progress 0, stage `initializing`). */
+function newJobFields(ctx: PlatformContext) {
+  return {
+    status: "STARTING",
+    maximum_runtime_seconds: ctx.settings.maximumRuntimeSeconds,
+    progress: 0,
+    stage: "initializing",
+    stage_progress: 0,
+    message: null,
+  };
+}
+
+function computeOf(
+  ctx: PlatformContext,
+  caller: Caller,
+  id: string,
+  type: "PROCESSING" | "TRAINING",
+): StoredRecord {
+  const cc = findOwned(
+    ctx.store,
+    caller.account.id,
+    "computeConfigurations",
+    id,
+    "compute_configuration_id",
+  );
+  if (cc.body.compute_type !== type) {
+    throw invalidField(
+      "compute_configuration_id",
+      `compute configuration "${cc.body.name}" is ${cc.body.compute_type}; this job needs a ${type} compute configuration`,
+    );
+  }
+  return cc;
+}
+
+/** Refuses an input artifact that is not READY (409 saying what to wait for). */
+function requireReady(
+  record: StoredRecord,
+  noun: string,
+  producer: string,
+): void {
+  const status = record.body.status;
+  if (status === "READY") return;
+  throw conflict(
+    status === "FAILED"
+      ? `The ${noun} ${record.id} failed (${
+        record.internal.failure ?? "see its job"
+      }); create it again with a new ${producer}.`
+      : `The ${noun} ${record.id} is ${status}: wait until its ${producer} is COMPLETED, then retry.`,
+  );
+}
+
+/** Marks an artifact READY with `patch`, or FAILED with the job's message. */
+function finishArtifact(
+  ctx: PlatformContext,
+  kind: string,
+  id: string,
+  failure: string | null,
+  patch: Record<string, unknown>,
+): void {
+  if (failure) {
+    updateRecord(ctx.store, kind, id, { status: "FAILED" }, { failure });
+  } else updateRecord(ctx.store, kind, id, { status: "READY", ...patch });
+}
+
+/** `POST /data-processing-ingestion-jobs`. */
+export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
+  const account = caller.account.id;
+  const cc = computeOf(
+    ctx,
+    caller,
+    body.compute_configuration_id,
+    "PROCESSING",
+  );
+  const ic = findOwned(
+    ctx.store,
+    account,
+    "ingestionConfigurations",
+    body.data_processing_configuration_id,
+    "data_processing_configuration_id",
+  );
+  const sc = findOwned(
+    ctx.store,
+    account,
+    "storageConnectors",
+    body.storage_connector_id,
+    "storage_connector_id",
+  );
+  const schema = findOwned(
+    ctx.store,
+    account,
+    "dataSchemas",
+    (ic.body.data_schema as { id: string }).id,
+  );
+  const bucket = String(sc.body.bucket_name);
+  const file = await resolveDataPath(ctx.buckets, bucket, body.data_path);
+  assertUniqueName(ctx.store, "ingestionJobs", account, body.name);
+  assertUniqueName(ctx.store, "datasources", account, body.datasource_name);
+  const fields = (schema.body.fields as SchemaField[]).map((
+    { name, data_type, designation, semantic_type },
+  ) => ({
+    name,
+    data_type,
+    designation,
+    semantic_type,
+  }));
+  const datasource = createRecord(ctx.store, caller, "datasources", {
+    name: body.datasource_name,
+    status: "PENDING",
+    data_schema: refOf(schema),
+    storage_connector: refOf(sc),
+    data_path: body.data_path,
+    row_count: null,
+    columns: fields.map((f) => f.name),
+  }, { fields });
+  const job = createRecord(ctx.store, caller, "ingestionJobs", {
+    job_type: body.job_type,
+    name: body.name,
+    compute_configuration: refOf(cc),
+    data_processing_configuration: refOf(ic),
+    storage_connector: refOf(sc),
+    datasource: refOf(datasource),
+    data_path: body.data_path,
+    ...newJobFields(ctx),
+  });
+  let rows = 0;
+  ctx.runner.start(
+    "ingestionJobs",
+    job.id,
+    ctx.settings.maximumRuntimeSeconds,
+    ingestWork(ctx.store, {
+      file,
+      display: `"${body.data_path}" in bucket "${bucket}"`,
+      fields,
+      datasourceId: datasource.id,
+    }, (n) => (rows = n)),
+    (failure) =>
+      finishArtifact(ctx, "datasources", datasource.id, failure, {
+        row_count: rows,
+      }),
+  );
+  return job;
+};
+
+/** `POST /data-processing-onboarding-jobs`: targets checked against the schema now. */
+export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
+  const account = caller.account.id;
+  const cc = computeOf(
+    ctx,
+    caller,
+    body.compute_configuration_id,
+    "PROCESSING",
+  );
+  const oc = findOwned(
+    ctx.store,
+    account,
+    "onboardingConfigurations",
+    body.data_processing_configuration_id,
+    "data_processing_configuration_id",
+  );
+  const source = findOwned(
+    ctx.store,
+    account,
+    "datasources",
+    body.datasource_id,
+    "datasource_id",
+  );
+  requireReady(source, "datasource", "ingestion job");
+  const fields = source.internal.fields as SchemaField[];
+  const targets = oc.body.targets as string[];
+  const where = `onboarding configuration "${oc.body.name}"`;
+  if (targets.length !== 1) {
+    throw invalidField(
+      "data_processing_configuration_id",
+      `${where} has ${targets.length} targets (${
+        targets.join(", ")
+      }); the local platform onboards exactly one target per dataset`,
+    );
+  }
+  const target = fields.find((f) => f.name === targets[0]);
+  if (!target) {
+    throw invalidField(
+      "data_processing_configuration_id",
+      `target "${
+        targets[0]
+      }" of ${where} is not a column of the datasource's schema (${
+        fields.map((f) => f.name).join(", ")
+      })`,
+    );
+  }
+  if (
+    oc.body.prediction_type === "CLASSIFICATION" &&
+    target.semantic_type !== "CATEGORICAL"
+  ) {
+    throw invalidField(
+      "data_processing_configuration_id",
+      `target "${target.name}" is ${target.semantic_type}; CLASSIFICATION needs a CATEGORICAL target (fix the schema or the targets of ${where})`,
+    );
+  }
+  assertUniqueName(ctx.store, "onboardingJobs", account, body.name);
+  assertUniqueName(ctx.store, "datasets", account, body.dataset_name);
+  const dataset = createRecord(ctx.store, caller, "datasets", {
+    name: body.dataset_name,
+    status: "PENDING",
+    datasource: refOf(source),
+    data_processing_configuration: refOf(oc),
+    row_count: null,
+    targets,
+  });
+  const job = createRecord(ctx.store, caller, "onboardingJobs", {
+    job_type: body.job_type,
+    name: body.name,
+    compute_configuration: refOf(cc),
+    data_processing_configuration: refOf(oc),
+    datasource: refOf(source),
+    dataset: refOf(dataset),
+    ...newJobFields(ctx),
+  });
+  let patch: Record<string, unknown> = {};
+  const c = oc.body;
+  ctx.runner.start(
+    "onboardingJobs",
+    job.id,
+    ctx.settings.maximumRuntimeSeconds,
+    onboardWork(ctx.store, {
+      datasourceId: source.id,
+      datasetId: dataset.id,
+      fields,
+      options: {
+        targets,
+        prediction_type: c.prediction_type as string,
+        one_hot_encoding_max_categories: c
+          .one_hot_encoding_max_categories as number,
+        infrequency_threshold: c.infrequency_threshold as number,
+        strip_categories: c.strip_categories as boolean,
+        handle_unseen_categories: c.handle_unseen_categories as boolean,
+        impute: c.impute as boolean,
+      },
+    }, (s) => {
+      patch = {
+        row_count: s.rows,
+        dropped_rows: s.droppedRows,
+        features: s.features,
+        classes: { [s.target]: s.classes },
+      };
+    }),
+    (failure) => finishArtifact(ctx, "datasets", dataset.id, failure, patch),
+  );
+  return job;
+};
+
+/** `POST /training-jobs` (header `X-Active-Workspace`). */
+export const createTrainingJob: CreateHandler = (
+  ctx,
+  caller,
+  body,
+  request,
+) => {
+  const account = caller.account.id;
+  const workspaceId = request.headers.get("X-Active-Workspace")?.trim();
+  if (!workspaceId) {
+    throw invalidField(
+      "X-Active-Workspace",
+      "training jobs need the header X-Active-Workspace set to a workspace id (create one with POST /workspaces)",
+    );
+  }
+  const ws = findOwned(
+    ctx.store,
+    account,
+    "workspaces",
+    workspaceId,
+    "X-Active-Workspace",
+  );
+  const dataset = findOwned(
+    ctx.store,
+    account,
+    "datasets",
+    body.dataset_id,
+    "dataset_id",
+  );
+  requireReady(dataset, "dataset", "onboarding job");
+  const tc = findOwned(
+    ctx.store,
+    account,
+    "trainingConfigurations",
+    body.training_configuration_id,
+    "training_configuration_id",
+  );
+  const cc = computeOf(ctx, caller, body.compute_configuration_id, "TRAINING");
+  assertUniqueName(ctx.store, "trainingJobs", account, body.name);
+  assertUniqueName(ctx.store, "models", account, body.model_name);
+  const model = createRecord(ctx.store, caller, "models", {
+    name: body.model_name,
+    status: "PENDING",
+    dataset: refOf(dataset),
+    training_configuration: refOf(tc),
+    workspace: refOf(ws),
+    model_training_type: tc.body.model_training_type,
+  });
+  const job = createRecord(ctx.store, caller, "trainingJobs", {
+    name: body.name,
+    dataset: refOf(dataset),
+    workspace: refOf(ws),
+    training_configuration: refOf(tc),
+    compute_configuration: refOf(cc),
+    model: refOf(model),
+    managed_spot_training: body.managed_spot_training,
+    maximum_wait_time_seconds: 3600,
+    model_constraints: [],
+    model_constraint_groups: [],
+    ...newJobFields(ctx),
+  });
+  // The model points back at its job once both exist.
+  updateRecord(ctx.store, "models", model.id, { training_job: refOf(job) });
+  let patch: Record<string, unknown> = {};
+  ctx.runner.start(
+    "trainingJobs",
+    job.id,
+    ctx.settings.maximumRuntimeSeconds,
+    trainWork(ctx.store, {
+      datasetId: dataset.id,
+      modelId: model.id,
+      params: tc.internal.params as Partial<TrainingParams>,
+    }, (m) => {
+      patch = {
+        features: m.features.map((f) => f.name),
+        targets: [m.target],
+        classes: { [m.target]: m.classes },
+        terms: m.terms.map((t) => t.name),
+        metrics: {
+          validation_auc: m.metrics.validationAuc,
+          validation_accuracy: m.metrics.validationAccuracy,
+          validation_log_loss: m.metrics.validationLogLoss,
+          train_log_loss: m.metrics.trainLogLoss,
+          train_rows: m.metrics.trainRows,
+          validation_rows: m.metrics.validationRows,
+        },
+        stop_reason: m.metrics.stopReason,
+      };
+    }),
+    (failure) => finishArtifact(ctx, "models", model.id, failure, patch),
+  );
+  return job;
+};
+
+/** `POST /deployed-models`: the model must be READY; it loads in the background. */
+export const createDeployedModel: CreateHandler = (ctx, caller, body) => {
+  const account = caller.account.id;
+  const model = findOwned(
+    ctx.store,
+    account,
+    "models",
+    body.model_id,
+    "model_id",
+  );
+  requireReady(model, "model", "training job");
+  const dc = findOwned(
+    ctx.store,
+    account,
+    "deploymentConfigurations",
+    body.deployment_configuration_id,
+    "deployment_configuration_id",
+  );
+  const record = createRecord(ctx.store, caller, "deployedModels", {
+    name: body.name,
+    status: "STARTING",
+    model: refOf(model),
+    deployment_configuration: refOf(dc),
+    tags: [],
+    message: null,
+  });
+  ctx.serving.deploy(record.id);
+  return record;
+};
+
+/** A running job cannot be deleted (409 saying to wait). */
+export function refuseRunningJob(
+  ctx: PlatformContext,
+  record: StoredRecord,
+): void {
+  if (ctx.runner.isRunning(record.kind, record.id)) {
+    throw conflict(
+      `The job ${record.id} is ${record.body.status}; wait until it is COMPLETED or FAILED, then delete it.`,
+    );
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Views (SPEC.md endpoint 13) and the global explanation of a model: the
+ * deployed model must be `RUNNING` (else 409 saying to wait), requests share
+ * the deployment's `maximum_concurrency`, large queries are answered
+ * 202 + Location, and a bad query is a 400 naming the column.
+ *
+ * @module
+ */
+import type { Caller } from "../auth.ts";
+import type { PlatformContext } from "../context.ts";
+import { conflict, invalidField } from "../http_errors.ts";
+import { macrotask } from "../jobs/ingest.ts";
+import { modelBlobKey } from "../jobs/train.ts";
+import { ModelInputError } from "../model/errors.ts";
+import { globalExplanation, viewsTable } from "../model/explain.ts";
+import type { Model } from "../model/types.ts";
+import { findOwned } from "../resources.ts";
+
+/** Rows computed per step; between steps other requests get their turn. */
+const CHUNK_ROWS = 2000;
+
+/** A views request after the route schema parsed it. */
+export interface ParsedViews {
+  query: Record<string, (string | number | null)[]>;
+  targets: Record<string, string | number | null | (string | number | null)[]>;
+}
+
+/** The split table of a views answer. */
+export interface ViewsResult {
+  columns: string[];
+  index: number[];
+  data: unknown[][];
+}
+
+/**
+ * Checks the deployed model can answer and returns what it needs.
+ *
+ * @returns The loaded model, the row count and the concurrency limit.
+ */
+export function prepareViews(
+  ctx: PlatformContext,
+  caller: Caller,
+  id: string,
+  body: ParsedViews,
+): { model: Model; rows: number; concurrency: number } {
+  const dm = findOwned(ctx.store, caller.account.id, "deployedModels", id);
+  const model = ctx.serving.model(id);
+  if (dm.body.status !== "RUNNING" || !model) {
+    throw conflict(
+      dm.body.status === "FAILED"
+        ? `The deployed model ${id} FAILED (${
+          dm.body.message ?? "see its record"
+        }); deploy the model again.`
+        : `The deployed model ${id} is ${dm.body.status}, not RUNNING: poll GET /deployed-models/${id} until its status is RUNNING, then retry.`,
+    );
+  }
+  const known = new Set(model.features.map((f) => f.name));
+  for (const name of Object.keys(body.query)) {
+    if (!known.has(name)) {
+      throw invalidField(
+        `query.${name}`,
+        `"${name}" is not a feature of this model; its features are ${
+          [...known].join(", ")
+        }`,
+      );
+    }
+  }
+  const dc = ctx.store.get(
+    "deploymentConfigurations",
+    (dm.body.deployment_configuration as { id: string }).id,
+  );
+  const rows = Object.values(body.query)[0]?.length ?? 0;
+  return {
+    model,
+    rows,
+    concurrency: Number(dc?.body.maximum_concurrency ?? 1),
+  };
+}
+
+/**
+ * Computes the RESULTS table in chunks (yielding between them), turning
+ * model input errors into 400s naming `query.<column>` or `targets.<target>`.
+ *
+ * @example
+ * ```ts
+ * import { computeViews } from "./views.ts";
+ * const model = { target: "y", features: [], terms: [] } as never;
+ * const status = await computeViews(model, { query: {}, targets: { z: "a" } }, 0).catch((e) => e.status);
+ * if (status !== 400) throw new Error(String(status));
+ * ```
+ */
+export async function computeViews(
+  model: Model,
+  body: ParsedViews,
+  rows: number,
+): Promise<ViewsResult> {
+  const slice = (from: number, to: number) => {
+    const query: Record<string, unknown[]> = {};
+    for (const [k, v] of Object.entries(body.query)) {
+      query[k] = v.slice(from, to);
+    }
+    const targets: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body.targets)) {
+      targets[k] = Array.isArray(v) && v.length === rows && rows > 1
+        ? v.slice(from, to)
+        : v;
+    }
+    return { query, targets };
+  };
+  try {
+    if (rows <= CHUNK_ROWS) {
+      return viewsTable(model, body.query, body.targets) as ViewsResult;
+    }
+    const out: ViewsResult = { columns: [], index: [], data: [] };
+    for (let from = 0; from < rows; from += CHUNK_ROWS) {
+      const part = slice(from, Math.min(rows, from + CHUNK_ROWS));
+      const t = viewsTable(model, part.query, part.targets);
+      out.columns = t.columns;
+      for (let i = 0; i < t.data.length; i++) {
+        out.index.push(from + i);
+        out.data.push(t.data[i]);
+      }
+      await macrotask();
+    }
+    return out;
+  } catch (error) {
+    if (error instanceof ModelInputError) {
+      const col = error.column ?? "";
+      const path = col === model.target || Object.hasOwn(body.targets, col)
+        ? `targets.${col}`
+        : col
+        ? `query.${col}`
+        : "query";
+      throw invalidField(path, error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The global explanation of a READY model in the shape of the shared
+ * `GlobalExplanationSchema` (scores listed per score column).
+ */
+export function explanationOf(
+  ctx: PlatformContext,
+  caller: Caller,
+  id: string,
+): Record<string, unknown> {
+  const record = findOwned(ctx.store, caller.account.id, "models", id);
+  const model = ctx.store.getBlob(modelBlobKey(id)) as Model | undefined;
+  if (record.body.status !== "READY" || !model) {
+    throw conflict(
+      `The model ${id} is ${record.body.status}, not READY: wait until its training job is COMPLETED.`,
+    );
+  }
+  const g = globalExplanation(model);
+  const K = model.scoreColumns;
+  return {
+    target: model.target,
+    classes: g.classes,
+    score_classes: K === 1 ? [model.classes[1]] : [...model.classes],
+    intercept: g.intercept,
+    terms: g.terms.map((t) => ({
+      name: t.name,
+      features: t.features,
+      importance: t.importance,
+      labels: t.labels,
+      // The model lists scores per cell; the wire shape lists them per class.
+      scores: Array.from(
+        { length: K },
+        (_, k) => t.scores.map((cell) => cell[k]),
+      ),
+    })),
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The local platform's error answers: one `HttpError` class carrying a status
+ * and a body built from the shared error schemas (SPEC.md section 7 and
+ * DESIGN.md's validation body), and helpers for each case.
+ *
+ * @example
+ * ```ts
+ * import { notFound } from "./http_errors.ts";
+ * const e = notFound("workspace", "ws_1");
+ * if (e.status !== 404 || e.body.error_code !== "NOT_FOUND") throw new Error();
+ * ```
+ *
+ * @module
+ */
+import type { z } from "zod";
+import {
+  type Dependant,
+  ERROR_CODES,
+  type FieldIssue,
+} from "../schemas/mod.ts";
+
+/** An error the app answers with `status` and the JSON `body`. */
+export class HttpError extends Error {
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** JSON body of the answer (`message` and `error_code` at least). */
+  readonly body: Record<string, unknown>;
+  /** Extra response headers (for example `Retry-After`). */
+  readonly headers: Record<string, string>;
+
+  /**
+   * Creates the error; `body.message` becomes the error message.
+   *
+   * @example
+   * ```ts
+   * import { HttpError } from "./http_errors.ts";
+   * const e = new HttpError(418, { message: "short and stout", error_code: "TEAPOT" });
+   * if (e.message !== "short and stout") throw new Error();
+   * ```
+   */
+  constructor(
+    status: number,
+    body: { message: string } & Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ) {
+    super(body.message);
+    this.name = "HttpError";
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+/**
+ * 400 with DESIGN.md's validation body, naming each offending field.
+ *
+ * @example
+ * ```ts
+ * import { validationError } from "./http_errors.ts";
+ * const e = validationError([{ path: "name", message: "must not be empty" }]);
+ * if (e.status !== 400 || !e.message.includes("name")) throw new Error(e.message);
+ * ```
+ */
+export function validationError(
+  issues: FieldIssue[],
+  message?: string,
+): HttpError {
+  const summary = issues.map((i) =>
+    `${i.path || "(body)"}: ${i.message.replace(/[.\s]+$/, "")}`
+  ).join("; ");
+  return new HttpError(400, {
+    message: message ?? `The request is invalid: ${summary}. Fix it and retry.`,
+    error_code: ERROR_CODES.validation,
+    errors: issues,
+  });
+}
+
+/**
+ * 400 for one field: shorthand of {@linkcode validationError}.
+ *
+ * @example
+ * ```ts
+ * import { invalidField } from "./http_errors.ts";
+ * if (invalidField("query.age", "unknown feature").body.errors === undefined) throw new Error();
+ * ```
+ */
+export function invalidField(path: string, message: string): HttpError {
+  return validationError([{ path, message }]);
+}
+
+/**
+ * Turns a zod error into a 400 whose issues carry dotted paths
+ * (`fields.0.data_type.data_type`), prefixed with `prefix` when given.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { fromZodError } from "./http_errors.ts";
+ * const r = z.object({ n: z.number() }).safeParse({ n: "1" });
+ * if (r.success || fromZodError(r.error).body.errors?.toString() === "") throw new Error();
+ * ```
+ */
+export function fromZodError(error: z.ZodError, prefix = ""): HttpError {
+  return validationError(error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
+    message: issue.message,
+  })));
+}
+
+/**
+ * 401 (SPEC.md: body `{ message }`).
+ *
+ * @example
+ * ```ts
+ * import { unauthorized } from "./http_errors.ts";
+ * if (unauthorized("no token").status !== 401) throw new Error();
+ * ```
+ */
+export function unauthorized(message: string): HttpError {
+  return new HttpError(401, { message, error_code: ERROR_CODES.unauthorized }, {
+    "WWW-Authenticate": 'Bearer realm="mlplatform"',
+  });
+}
+
+/**
+ * 403 with `{ message, error_code }`.
+ *
+ * @example
+ * ```ts
+ * import { forbidden } from "./http_errors.ts";
+ * if (forbidden("no").body.error_code !== "FORBIDDEN") throw new Error();
+ * ```
+ */
+export function forbidden(message: string): HttpError {
+  return new HttpError(403, { message, error_code: ERROR_CODES.forbidden });
+}
+
+/**
+ * 404 naming what was looked for.
+ *
+ * @example
+ * ```ts
+ * import { notFound } from "./http_errors.ts";
+ * if (!notFound("model", "m_1").message.includes("m_1")) throw new Error();
+ * ```
+ */
+export function notFound(noun: string, id: string): HttpError {
+  return new HttpError(404, {
+    message:
+      `No ${noun} with id "${id}" in this account. Check the id (list the collection to see what exists).`,
+    error_code: ERROR_CODES.notFound,
+  });
+}
+
+/**
+ * 409 conflict body (`{ message, error_code }`), for duplicates and wrong states.
+ *
+ * @example
+ * ```ts
+ * import { conflict } from "./http_errors.ts";
+ * if (conflict("taken").status !== 409) throw new Error();
+ * ```
+ */
+export function conflict(message: string): HttpError {
+  return new HttpError(409, { message, error_code: ERROR_CODES.conflict });
+}
+
+/**
+ * 409 integrity body listing the resources that block a delete.
+ *
+ * @example
+ * ```ts
+ * import { integrityError } from "./http_errors.ts";
+ * const e = integrityError("data schema", "sch_1", [
+ *   { id: "ic_1", name: "ingest", dependant_type: "DATA_PROCESSING_INGESTION_CONFIGURATION" },
+ * ]);
+ * if ((e.body.dependants as unknown[]).length !== 1) throw new Error();
+ * ```
+ */
+export function integrityError(
+  noun: string,
+  id: string,
+  dependants: Dependant[],
+): HttpError {
+  const list = dependants.map((d) => `${d.dependant_type} ${d.id}`).join(", ");
+  return new HttpError(409, {
+    message:
+      `The ${noun} "${id}" is still used by ${dependants.length} resource(s) (${list}); delete those first.`,
+    error_code: ERROR_CODES.integrity,
+    dependants,
+  });
+}
+
+/**
+ * 429 with `Retry-After` (seconds).
+ *
+ * @example
+ * ```ts
+ * import { rateLimited } from "./http_errors.ts";
+ * if (rateLimited("busy", 2).headers["Retry-After"] !== "2") throw new Error();
+ * ```
+ */
+export function rateLimited(
+  message: string,
+  retryAfterSeconds: number,
+): HttpError {
+  return new HttpError(429, { message, error_code: ERROR_CODES.rateLimited }, {
+    "Retry-After": String(retryAfterSeconds),
+  });
+}

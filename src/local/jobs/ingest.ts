@@ -1,0 +1,110 @@
+/**
+ * The work of an ingestion job: read the CSV from the bucket, parse it with
+ * the real CSV parser, type every column by the data schema (a missing column
+ * or a value of the wrong type fails the job, naming the column and the
+ * line), and store the datasource's columns.
+ *
+ * @module
+ */
+import { parseCsv } from "../csv.ts";
+import { columnsFromCsv } from "../model/datasource.ts";
+import type { SchemaField } from "../model/encoding.ts";
+import type { Store } from "../store.ts";
+import type { JobWork } from "./runner.ts";
+
+/** Blob key of a datasource's columns. */
+export const datasourceBlobKey = (id: string): string => `datasource:${id}`;
+
+/** What an ingestion job needs. */
+export interface IngestInput {
+  /** Resolved real path of the CSV file inside its bucket. */
+  file: string;
+  /** How the file is named to the user (bucket and data_path). */
+  display: string;
+  /** The data schema's fields. */
+  fields: SchemaField[];
+  /** Id of the datasource to fill. */
+  datasourceId: string;
+}
+
+/**
+ * Builds the ingestion work; on success the datasource columns are stored
+ * and `onRows` receives the row count.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "../store.ts";
+ * import { JobRunner } from "./runner.ts";
+ * import { datasourceBlobKey, ingestWork } from "./ingest.ts";
+ * const file = await Deno.makeTempFile({ suffix: ".csv" });
+ * await Deno.writeTextFile(file, "x,y\n1,a\nnope,b\n");
+ * const store = new MemoryStore();
+ * store.put({ kind: "ingestionJobs", id: "j", account: "a", body: {}, internal: {} });
+ * const fields = [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ];
+ * await new JobRunner(store, () => {}).start("ingestionJobs", "j", 60,
+ *   ingestWork(store, { file, display: "t.csv", fields, datasourceId: "d" }, () => {}));
+ * const job = store.get("ingestionJobs", "j")!.body;
+ * if (job.status !== "FAILED" || !String(job.message).includes("'x'")) throw new Error(String(job.message));
+ * await Deno.remove(file);
+ * ```
+ */
+export function ingestWork(
+  store: Store,
+  input: IngestInput,
+  onRows: (rows: number, columns: string[]) => void,
+): JobWork {
+  return async (job) => {
+    job.report("reading", 0, 0.05);
+    const { readFile } = await import("node:fs/promises");
+    let text: string;
+    try {
+      text = await readFile(input.file, {
+        encoding: "utf8",
+        signal: job.signal,
+      });
+    } catch (error) {
+      if (job.signal.aborted) throw job.signal.reason;
+      throw new Error(
+        `Cannot read ${input.display}: ${
+          (error as Error).message
+        }. Check that the file is still in the bucket.`,
+      );
+    }
+    job.report("reading", 1, 0.3);
+    await macrotask();
+    job.report("parsing", 0, 0.3);
+    let table;
+    try {
+      table = parseCsv(text);
+    } catch (error) {
+      throw new Error(
+        `${input.display} is not valid CSV: ${(error as Error).message}`,
+      );
+    }
+    job.report("parsing", 1, 0.6);
+    await macrotask();
+    if (job.signal.aborted) throw job.signal.reason;
+    job.report("validating", 0, 0.6);
+    let columns;
+    try {
+      columns = columnsFromCsv(table, input.fields);
+    } catch (error) {
+      throw new Error(`${input.display}: ${(error as Error).message}`);
+    }
+    job.report("validating", 1, 0.9);
+    await macrotask();
+    if (job.signal.aborted) throw job.signal.reason;
+    job.report("storing", 0, 0.9);
+    store.putBlob(datasourceBlobKey(input.datasourceId), columns);
+    job.report("storing", 1, 1);
+    onRows(table.rows.length, Object.keys(columns));
+  };
+}
+
+/** Lets timers, I/O and other requests run between steps. */
+export function macrotask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

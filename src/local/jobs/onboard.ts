@@ -1,0 +1,143 @@
+/**
+ * The work of an onboarding job: encode the datasource for the configured
+ * target with the modelling encoder and store the encoder (and the options
+ * that made it), so training and views apply exactly the same encoding.
+ * What depends on the data (an empty target column, a single class) fails
+ * the job with the encoder's message, which names the column.
+ *
+ * @module
+ */
+import {
+  encodeDataset,
+  type Encoder,
+  type OnboardingOptions,
+  type RawColumns,
+  type SchemaField,
+} from "../model/encoding.ts";
+import type { Store } from "../store.ts";
+import { datasourceBlobKey, macrotask } from "./ingest.ts";
+import type { JobWork } from "./runner.ts";
+
+/** Blob key of a dataset's encoding. */
+export const datasetBlobKey = (id: string): string => `dataset:${id}`;
+
+/** What is stored for a dataset. */
+export interface StoredDataset {
+  /** The datasource it encodes. */
+  datasourceId: string;
+  /** The schema fields of the datasource. */
+  fields: SchemaField[];
+  /** Encoder options (from the onboarding configuration). */
+  options: OnboardingOptions;
+  /** The fitted encoder. */
+  encoder: Encoder;
+}
+
+/** Summary handed to the dataset record. */
+export interface OnboardSummary {
+  rows: number;
+  droppedRows: number;
+  features: string[];
+  target: string;
+  classes: string[];
+}
+
+/**
+ * Re-encodes a stored dataset for training (deterministic: same options, same
+ * rows, same encoder; checked).
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "../store.ts";
+ * import { loadEncoded } from "./onboard.ts";
+ * const status = (() => { try { loadEncoded(new MemoryStore(), "none"); } catch (e) { return (e as Error).message; } })();
+ * if (!String(status).includes("none")) throw new Error();
+ * ```
+ */
+export function loadEncoded(store: Store, datasetId: string) {
+  const stored = store.getBlob(datasetBlobKey(datasetId)) as
+    | StoredDataset
+    | undefined;
+  const columns = stored &&
+    store.getBlob(datasourceBlobKey(stored.datasourceId)) as
+      | RawColumns
+      | undefined;
+  if (!stored || !columns) {
+    throw new Error(
+      `The data of dataset ${datasetId} is gone (its datasource was deleted?); onboard the datasource again.`,
+    );
+  }
+  const data = encodeDataset(columns, stored.fields, stored.options);
+  if (JSON.stringify(data.encoder) !== JSON.stringify(stored.encoder)) {
+    throw new Error(
+      `Dataset ${datasetId} no longer encodes as it did at onboarding (its datasource changed); onboard it again.`,
+    );
+  }
+  return data;
+}
+
+/**
+ * Builds the onboarding work.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "../store.ts";
+ * import { JobRunner } from "./runner.ts";
+ * import { onboardWork } from "./onboard.ts";
+ * const store = new MemoryStore();
+ * store.putBlob("datasource:src", { x: [1, 2], y: [null, null] });
+ * store.put({ kind: "onboardingJobs", id: "j", account: "a", body: {}, internal: {} });
+ * const fields = [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ];
+ * await new JobRunner(store, () => {}).start("onboardingJobs", "j", 60,
+ *   onboardWork(store, { datasourceId: "src", datasetId: "d", fields, options: { targets: ["y"] } }, () => {}));
+ * if (!String(store.get("onboardingJobs", "j")!.body.message).includes("'y'")) throw new Error();
+ * ```
+ */
+export function onboardWork(
+  store: Store,
+  input: {
+    datasourceId: string;
+    datasetId: string;
+    fields: SchemaField[];
+    options: OnboardingOptions;
+  },
+  onDone: (summary: OnboardSummary) => void,
+): JobWork {
+  return async (job) => {
+    job.report("loading", 0, 0.05);
+    const columns = store.getBlob(datasourceBlobKey(input.datasourceId)) as
+      | RawColumns
+      | undefined;
+    if (!columns) {
+      throw new Error(
+        `The rows of datasource ${input.datasourceId} are gone; ingest the data again.`,
+      );
+    }
+    job.report("loading", 1, 0.2);
+    await macrotask();
+    if (job.signal.aborted) throw job.signal.reason;
+    job.report("encoding", 0, 0.2);
+    const data = encodeDataset(columns, input.fields, input.options);
+    job.report("encoding", 1, 0.9);
+    await macrotask();
+    if (job.signal.aborted) throw job.signal.reason;
+    job.report("storing", 0, 0.9);
+    const stored: StoredDataset = {
+      datasourceId: input.datasourceId,
+      fields: input.fields,
+      options: input.options,
+      encoder: data.encoder,
+    };
+    store.putBlob(datasetBlobKey(input.datasetId), stored);
+    onDone({
+      rows: data.nRows,
+      droppedRows: data.droppedRows,
+      features: data.encoder.features.map((f) => f.name),
+      target: data.encoder.target.name,
+      classes: data.encoder.target.classes,
+    });
+  };
+}

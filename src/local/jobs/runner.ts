@@ -1,0 +1,221 @@
+/**
+ * Runs jobs in the background through DESIGN.md's lifecycle:
+ * `STARTING` (the create answer) -> `RUNNING` (with `stage`, `progress` and
+ * `stage_progress` moving) -> `COMPLETED`, or `FAILED` with a `message`.
+ * `maximum_runtime_seconds` is enforced: at the deadline the job's signal
+ * aborts and the job ends `FAILED`, saying so.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "../store.ts";
+ * import { JobRunner } from "./runner.ts";
+ * const store = new MemoryStore();
+ * store.put({ kind: "ingestionJobs", id: "j", account: "a", body: { status: "STARTING" }, internal: {} });
+ * const runner = new JobRunner(store, () => {});
+ * await runner.start("ingestionJobs", "j", 60, async (job) => job.report("reading", 0.5, 0.5));
+ * if (store.get("ingestionJobs", "j")?.body.status !== "COMPLETED") throw new Error();
+ * ```
+ *
+ * @module
+ */
+import { updateRecord } from "../resources.ts";
+import type { Store } from "../store.ts";
+
+/** What a job's work receives. */
+export interface JobControl {
+  /** Aborts at the runtime cap or when the platform closes. */
+  readonly signal: AbortSignal;
+  /** Seconds left before the runtime cap. */
+  secondsLeft(): number;
+  /**
+   * Reports the current stage, its progress and the overall progress (0..1).
+   * Writes are coalesced, so calling often is cheap.
+   */
+  report(stage: string, stageProgress: number, progress: number): void;
+}
+
+/** A job's work: resolves when done, throws (with a user-facing message) to fail. */
+export type JobWork = (job: JobControl) => Promise<void>;
+
+/** Raised in a job's signal when it runs past its cap. */
+export class JobTimeoutError extends Error {
+  /** Creates the error naming the cap. */
+  constructor(seconds: number) {
+    super(
+      `The job exceeded its maximum_runtime_seconds (${seconds} s) and was stopped; use a smaller input or a larger cap.`,
+    );
+    this.name = "JobTimeoutError";
+  }
+}
+
+/** Starts and tracks background jobs. */
+export class JobRunner {
+  #store: Store;
+  #log: (message: string, error?: unknown) => void;
+  #running = new Map<
+    string,
+    { controller: AbortController; done: Promise<void> }
+  >();
+
+  /**
+   * @param store Where the jobs' records live.
+   * @param log Where unexpected failures are reported with their stack.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "../store.ts";
+   * import { JobRunner } from "./runner.ts";
+   * new JobRunner(new MemoryStore(), console.error);
+   * ```
+   */
+  constructor(store: Store, log: (message: string, error?: unknown) => void) {
+    this.#store = store;
+    this.#log = log;
+  }
+
+  /**
+   * Whether a job is still running in this process.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "../store.ts";
+   * import { JobRunner } from "./runner.ts";
+   * if (new JobRunner(new MemoryStore(), () => {}).isRunning("trainingJobs", "x")) throw new Error();
+   * ```
+   */
+  isRunning(kind: string, id: string): boolean {
+    return this.#running.has(`${kind}/${id}`);
+  }
+
+  /**
+   * Runs `work` for the job `kind/id` on a later macrotask (so the create
+   * answer still says `STARTING`). `onEnd` runs after the job ended, with the
+   * failure message or null on success, to update what the job produces.
+   * The returned promise settles when the job has ended (never rejects).
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "../store.ts";
+   * import { JobRunner } from "./runner.ts";
+   * const store = new MemoryStore();
+   * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
+   * await new JobRunner(store, () => {}).start("trainingJobs", "t", 60, () => Promise.reject(new Error("column 'x' is empty")));
+   * if (store.get("trainingJobs", "t")?.body.message !== "column 'x' is empty") throw new Error();
+   * ```
+   */
+  start(
+    kind: string,
+    id: string,
+    maximumRuntimeSeconds: number,
+    work: JobWork,
+    onEnd: (failure: string | null) => void = () => {},
+  ): Promise<void> {
+    const controller = new AbortController();
+    const key = `${kind}/${id}`;
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let lastWrite = 0;
+    let pending: Record<string, unknown> | undefined;
+    const write = (patch: Record<string, unknown>) =>
+      updateRecord(this.#store, kind, id, patch);
+    const control: JobControl = {
+      signal: controller.signal,
+      secondsLeft: () => maximumRuntimeSeconds - (Date.now() - started) / 1000,
+      report: (stage, stageProgress, progress) => {
+        if (controller.signal.aborted) return;
+        const patch = {
+          stage,
+          stage_progress: clamp(stageProgress),
+          progress: clamp(progress),
+        };
+        // Coalesce: at most one store write per 50 ms, except on stage changes.
+        const current = this.#store.get(kind, id)?.body.stage;
+        if (current !== stage || Date.now() - lastWrite > 50) {
+          write(patch);
+          lastWrite = Date.now();
+          pending = undefined;
+        } else pending = patch;
+      },
+    };
+    const done = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new JobTimeoutError(maximumRuntimeSeconds);
+          controller.abort(error);
+          reject(error);
+        }, maximumRuntimeSeconds * 1000);
+        controller.signal.addEventListener(
+          "abort",
+          () => reject(controller.signal.reason),
+        );
+      });
+      timeout.catch(() => {}); // settled by the race below or ignored
+      let failure: string | null = null;
+      try {
+        if (controller.signal.aborted) throw controller.signal.reason;
+        write({
+          status: "RUNNING",
+          stage: "initializing",
+          progress: 0,
+          stage_progress: 0,
+        });
+        await Promise.race([work(control), timeout]);
+        if (pending) write(pending);
+        write({
+          status: "COMPLETED",
+          stage: "completed",
+          progress: 1,
+          stage_progress: 1,
+          message: null,
+        });
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+        if (
+          !(error instanceof Error) || error.name === "TypeError" ||
+          error.name === "ReferenceError"
+        ) {
+          // A programming error, not bad input: keep the stack for the operator.
+          this.#log(`job ${key} failed unexpectedly`, error);
+        }
+        write({ status: "FAILED", message: failure });
+      } finally {
+        clearTimeout(timer);
+        this.#running.delete(key);
+      }
+      try {
+        onEnd(failure);
+      } catch (error) {
+        this.#log(`job ${key}: updating its outputs failed`, error);
+      }
+    })();
+    this.#running.set(key, { controller, done });
+    return done;
+  }
+
+  /**
+   * Stops every running job (they end `FAILED`) and waits for them.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "../store.ts";
+   * import { JobRunner } from "./runner.ts";
+   * await new JobRunner(new MemoryStore(), () => {}).close();
+   * ```
+   */
+  async close(): Promise<void> {
+    const jobs = [...this.#running.values()];
+    for (const job of jobs) {
+      job.controller.abort(
+        new Error(
+          "The local platform was closed while this job ran; start the job again.",
+        ),
+      );
+    }
+    await Promise.all(jobs.map((j) => j.done));
+  }
+}
+
+function clamp(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}

@@ -1,0 +1,92 @@
+/**
+ * The local platform: the whole service in-process, for offline work,
+ * notebooks and tests. `local()` gives a client already connected to it (no
+ * socket: the client's fetch is the app's own); `createLocalPlatform()` gives
+ * the app itself, to serve over HTTP (`deno task local`) or to wire by hand.
+ *
+ * @example
+ * ```ts
+ * import { local } from "./mod.ts";
+ * const ml = await local();
+ * const page = await ml.workspaces.list();
+ * if (page.pagination.total_items !== 0) throw new Error();
+ * await ml.platform.close();
+ * ```
+ *
+ * @module
+ */
+import { Client, type ClientOptions } from "../client.ts";
+import { createLocalPlatform, type LocalPlatform } from "./platform.ts";
+import type { LocalPlatformOptions } from "./options.ts";
+
+export { createLocalPlatform, type LocalPlatform } from "./platform.ts";
+export type {
+  AccountConfig,
+  CredentialConfig,
+  LocalPlatformOptions,
+  OperatorConfig,
+  OrganisationConfig,
+} from "./options.ts";
+export { type FaultOptions, parseFaults } from "./faults.ts";
+export { openApiDocument } from "./openapi.ts";
+
+/** A client connected to a local platform, with the platform at hand. */
+export type LocalClient<C> = C & {
+  /** The platform the client talks to (`close()` it when done). */
+  readonly platform: LocalPlatform;
+};
+
+/**
+ * Starts a local platform and returns a client connected to it through the
+ * app's own fetch, with the default account's credentials. `makeClient`
+ * chooses the client class (default {@linkcode Client}; the SDK's `local()`
+ * passes its `MLPlatform`).
+ *
+ * @example
+ * ```ts
+ * import { Client } from "../client.ts";
+ * import { createLocalClient } from "./mod.ts";
+ * const ml = await createLocalClient({}, (o) => new Client(o));
+ * const accounts = await ml.accounts.list();
+ * if (accounts.data[0].status !== "ACTIVE") throw new Error();
+ * await ml.platform.close();
+ * ```
+ */
+export async function createLocalClient<C extends object>(
+  options: LocalPlatformOptions & { client?: Partial<ClientOptions> },
+  makeClient: (options: ClientOptions) => C,
+): Promise<LocalClient<C>> {
+  const { client: clientOptions, ...platformOptions } = options;
+  const platform = await createLocalPlatform(platformOptions);
+  const client = makeClient({
+    // In-process calls are cheap: poll 202 results quickly.
+    pollInterval: 25,
+    ...clientOptions,
+    baseUrl: platform.baseUrl,
+    clientId: platform.credentials.clientId,
+    clientSecret: platform.credentials.clientSecret,
+    fetch: (input, init) => platform.fetch(new Request(input, init)),
+  });
+  return Object.defineProperty(client, "platform", {
+    value: platform,
+    enumerable: false,
+  }) as LocalClient<C>;
+}
+
+/**
+ * Starts a local platform and returns a {@linkcode Client} connected to it.
+ *
+ * @example
+ * ```ts
+ * import { local } from "./mod.ts";
+ * const ml = await local({ buckets: { demo: "." } });
+ * const sc = await ml.storageConnectors.create({ name: "demo", bucket_name: "demo" });
+ * if (sc.bucket_name !== "demo") throw new Error();
+ * await ml.platform.close();
+ * ```
+ */
+export function local(
+  options: LocalPlatformOptions & { client?: Partial<ClientOptions> } = {},
+): Promise<LocalClient<Client>> {
+  return createLocalClient(options, (o) => new Client(o));
+}

@@ -1,0 +1,227 @@
+/**
+ * Options of the local platform and the operator setup they describe
+ * (SPEC.md section 1: organisations, accounts and credentials are made by the
+ * operator, never through the API).
+ *
+ * @example
+ * ```ts
+ * import { resolveOperator } from "./options.ts";
+ * const op = resolveOperator({});
+ * if (op.accounts.length !== 1 || op.accounts[0].credentials.length !== 1) throw new Error();
+ * ```
+ *
+ * @module
+ */
+import type { FaultOptions } from "./faults.ts";
+
+/** One credential pair and the user it acts as (`created_by`). */
+export interface CredentialConfig {
+  /** The `client_id` of the token call. */
+  clientId: string;
+  /** The `client_secret` of the token call. */
+  clientSecret: string;
+  /** Name of the user these credentials act for (default "API user"). */
+  user?: string;
+  /** Id of that user (default derived from the client id). */
+  userId?: string;
+}
+
+/** One account made by the operator. */
+export interface AccountConfig {
+  /** Account id (default: a new random id). */
+  id?: string;
+  /** Account name. */
+  name: string;
+  /** Status (default `ACTIVE`); credentials of other statuses get 403. */
+  status?: string;
+  /** Id of the organisation the account belongs to (default: the first one). */
+  organisation?: string;
+  /** Credential pairs of the account (default: one random pair). */
+  credentials?: CredentialConfig[];
+}
+
+/** An organisation made by the operator. */
+export interface OrganisationConfig {
+  /** Organisation id (default: a new random id). */
+  id?: string;
+  /** Organisation name. */
+  name: string;
+}
+
+/** The operator's setup, as options or as the JSON of a config file. */
+export interface OperatorConfig {
+  /** Organisations (default: one). */
+  organisations?: OrganisationConfig[];
+  /** Accounts (default: one ACTIVE account with one credential pair). */
+  accounts?: AccountConfig[];
+}
+
+/** Options of {@linkcode createLocalPlatform}. */
+export interface LocalPlatformOptions extends OperatorConfig {
+  /** Bucket names mapped to local folders: `{ demo: "./datasets" }`. */
+  buckets?: Record<string, string>;
+  /** Credentials of the default account (when `accounts` is not given). */
+  clientId?: string;
+  /** Secret of the default account's credentials. */
+  clientSecret?: string;
+  /** A JSON file with `organisations`, `accounts` and `buckets` (options win). */
+  configFile?: string;
+  /** `expires_in` of issued tokens, in seconds (default 2592000, 30 days). */
+  tokenTtlSeconds?: number;
+  /** Persist state in this folder (SQLite); default: memory only. */
+  dataDir?: string;
+  /** Base URL the app believes it is served at (default `http://mlplatform.local`). */
+  baseUrl?: string;
+  /** Fault injection (off by default). */
+  faults?: FaultOptions;
+  /** `maximum_runtime_seconds` given to new jobs (default 3600). */
+  maximumRuntimeSeconds?: number;
+  /** Views with more rows than this are answered 202 + Location (default 1000). */
+  viewsAsyncRows?: number;
+  /** Views requests that may wait per deployed model beyond its concurrency (default 16). */
+  viewsQueueSize?: number;
+  /** Where the app reports unexpected errors (default `console.error`). */
+  logger?: (message: string, error?: unknown) => void;
+}
+
+/** A credential pair after defaults. */
+export interface Credential {
+  clientId: string;
+  clientSecret: string;
+  user: { id: string; name: string };
+}
+
+/** An account after defaults. */
+export interface OperatorAccount {
+  id: string;
+  name: string;
+  status: string;
+  organisation: { id: string; name: string };
+  created_at: string;
+  credentials: Credential[];
+}
+
+/** The operator setup after defaults. */
+export interface Operator {
+  organisations: { id: string; name: string }[];
+  accounts: OperatorAccount[];
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Fills in the operator setup: one organisation, one ACTIVE account and one
+ * random credential pair unless the options say otherwise.
+ *
+ * @param options Organisations, accounts and default credentials.
+ * @param createdAt Timestamp for the accounts' `created_at`.
+ *
+ * @example
+ * ```ts
+ * import { resolveOperator } from "./options.ts";
+ * const op = resolveOperator({ clientId: "me", clientSecret: "s3cret" });
+ * if (op.accounts[0].credentials[0].clientId !== "me") throw new Error();
+ * ```
+ */
+export function resolveOperator(
+  options: LocalPlatformOptions,
+  createdAt = new Date().toISOString().replace("Z", "000Z"),
+): Operator {
+  const organisations =
+    (options.organisations?.length
+      ? options.organisations
+      : [{ name: "Local organisation" }]).map((o) => ({
+        id: o.id ?? `org_${randomHex(8)}`,
+        name: o.name,
+      }));
+  const accounts = (options.accounts?.length ? options.accounts : [{
+    name: "Local account",
+    credentials: [{
+      clientId: options.clientId ?? `local-${randomHex(8)}`,
+      clientSecret: options.clientSecret ?? randomHex(24),
+    }],
+  }]).map((a): OperatorAccount => {
+    const organisation = a.organisation === undefined
+      ? organisations[0]
+      : organisations.find((o) => o.id === a.organisation);
+    if (!organisation) {
+      throw new Error(
+        `Account "${a.name}" names organisation "${a.organisation}", which is not among the configured organisations (${
+          organisations.map((o) => o.id).join(", ")
+        }). Fix the operator config.`,
+      );
+    }
+    const credentials = (a.credentials?.length ? a.credentials : [{
+      clientId: `local-${randomHex(8)}`,
+      clientSecret: randomHex(24),
+    }]).map((c) => ({
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      user: {
+        id: c.userId ?? `usr_${c.clientId.replace(/[^\w-]/g, "")}`,
+        name: c.user ?? "API user",
+      },
+    }));
+    return {
+      id: a.id ?? `acc_${randomHex(8)}`,
+      name: a.name,
+      status: a.status ?? "ACTIVE",
+      organisation,
+      created_at: createdAt,
+      credentials,
+    };
+  });
+  const seen = new Set<string>();
+  for (const c of accounts.flatMap((a) => a.credentials)) {
+    if (seen.has(c.clientId)) {
+      throw new Error(
+        `client_id "${c.clientId}" is configured twice; every credential pair needs its own client_id.`,
+      );
+    }
+    seen.add(c.clientId);
+  }
+  return { organisations, accounts };
+}
+
+/**
+ * Reads a JSON config file (operator setup and buckets) with `node:fs`, so it
+ * works under Deno and Node alike.
+ *
+ * @example
+ * ```ts
+ * import { readConfigFile } from "./options.ts";
+ * const file = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(file, JSON.stringify({ buckets: { demo: "." } }));
+ * if ((await readConfigFile(file)).buckets?.demo !== ".") throw new Error();
+ * await Deno.remove(file);
+ * ```
+ */
+export async function readConfigFile(
+  path: string,
+): Promise<LocalPlatformOptions> {
+  const { readFile } = await import("node:fs/promises");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    throw new Error(
+      `Cannot read the config file "${path}": ${
+        (cause as Error).message
+      }. Check the path.`,
+      { cause },
+    );
+  }
+  try {
+    return JSON.parse(text) as LocalPlatformOptions;
+  } catch (cause) {
+    throw new Error(
+      `The config file "${path}" is not valid JSON: ${
+        (cause as Error).message
+      }.`,
+      { cause },
+    );
+  }
+}

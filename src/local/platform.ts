@@ -1,0 +1,220 @@
+/**
+ * `createLocalPlatform`: the whole service in-process. It builds the store
+ * (memory, or SQLite under `dataDir`), the operator setup, the token
+ * service, the job runner and the model server, recovers after a restart,
+ * and returns the Hono app with its `fetch`, the base URL and the
+ * credentials of the default account.
+ *
+ * @example
+ * ```ts
+ * import { createLocalPlatform } from "./platform.ts";
+ * const platform = await createLocalPlatform({ clientId: "me", clientSecret: "s3cret" });
+ * const res = await platform.fetch(new Request(`${platform.baseUrl}/oauth/token`, {
+ *   method: "POST",
+ *   body: new URLSearchParams({ grant_type: "client_credentials", client_id: "me", client_secret: "s3cret" }),
+ * }));
+ * if (res.status !== 200 || (await res.json()).token_type !== "Bearer") throw new Error();
+ * await platform.close();
+ * ```
+ *
+ * @module
+ */
+import type { Hono } from "hono";
+import { createApp } from "./app.ts";
+import { TokenService } from "./auth.ts";
+import type { PlatformContext } from "./context.ts";
+import { FaultInjector } from "./faults.ts";
+import { JobRunner } from "./jobs/runner.ts";
+import { JOB_KINDS } from "./kinds.ts";
+import { Operations } from "./operations.ts";
+import {
+  type LocalPlatformOptions,
+  type Operator,
+  readConfigFile,
+  resolveOperator,
+} from "./options.ts";
+import { updateRecord } from "./resources.ts";
+import { Serving } from "./serving.ts";
+import { openSqliteStore } from "./sqlite_store.ts";
+import { MemoryStore, type Store } from "./store.ts";
+
+/** A running local platform. */
+export interface LocalPlatform {
+  /** The app's fetch handler: give it to a client as its `fetch`. */
+  fetch: (request: Request) => Promise<Response>;
+  /** The Hono app (serve it with `Deno.serve(app.fetch)` or any runtime). */
+  app: Hono;
+  /** The base URL the app answers under (any URL works for in-process fetch). */
+  baseUrl: string;
+  /** Credentials of the first account (the default one unless configured). */
+  credentials: { clientId: string; clientSecret: string };
+  /** The operator setup in force (accounts, credentials). */
+  operator: Operator;
+  /** Stops jobs (they end FAILED), waits for them, closes the store. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_BASE_URL = "http://mlplatform.local";
+
+/**
+ * Starts a local platform.
+ *
+ * @param options Buckets, accounts, persistence, faults; see {@linkcode LocalPlatformOptions}.
+ *
+ * @example
+ * ```ts
+ * import { createLocalPlatform } from "./platform.ts";
+ * const p = await createLocalPlatform({ buckets: { demo: "." } });
+ * if (!p.credentials.clientId) throw new Error();
+ * await p.close();
+ * ```
+ */
+export async function createLocalPlatform(
+  options: LocalPlatformOptions = {},
+): Promise<LocalPlatform> {
+  const fromFile = options.configFile
+    ? await readConfigFile(options.configFile)
+    : {};
+  const o: LocalPlatformOptions = { ...fromFile, ...stripUndefined(options) };
+  const store: Store = o.dataDir
+    ? await openSqliteStore(o.dataDir)
+    : new MemoryStore();
+  try {
+    return start(o, store);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+function start(
+  o: LocalPlatformOptions,
+  store: Store,
+): LocalPlatform {
+  const operator = stableOperator(
+    resolveOperator(o),
+    store.getMeta("operator") as Operator | undefined,
+  );
+  store.setMeta("operator", operator);
+  let keyHex = store.getMeta("signing_key") as string | undefined;
+  if (!keyHex) {
+    keyHex = [...crypto.getRandomValues(new Uint8Array(32))].map((b) =>
+      b.toString(16).padStart(2, "0")
+    ).join("");
+    store.setMeta("signing_key", keyHex);
+  }
+  const key = new Uint8Array(keyHex.match(/../g)!.map((h) => parseInt(h, 16)));
+  const log = o.logger ??
+    ((message: string, error?: unknown) => console.error(message, error ?? ""));
+  const ttl = o.tokenTtlSeconds ?? 2592000;
+  if (!Number.isInteger(ttl) || ttl <= 0) {
+    throw new Error(`tokenTtlSeconds must be a positive integer, got ${ttl}.`);
+  }
+  const ctx: PlatformContext = {
+    store,
+    operator,
+    buckets: { ...o.buckets },
+    tokens: new TokenService(operator, key, ttl),
+    runner: new JobRunner(store, log),
+    serving: new Serving(store, log),
+    operations: new Operations(),
+    faults: new FaultInjector(o.faults),
+    settings: {
+      maximumRuntimeSeconds: o.maximumRuntimeSeconds ?? 3600,
+      viewsAsyncRows: o.viewsAsyncRows ?? 1000,
+      viewsQueueSize: o.viewsQueueSize ?? 16,
+    },
+    log,
+  };
+  recover(ctx);
+  const app = createApp(ctx);
+  const first = operator.accounts[0].credentials[0];
+  return {
+    fetch: (request) => Promise.resolve(app.fetch(request)),
+    app,
+    baseUrl: (o.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    credentials: { clientId: first.clientId, clientSecret: first.clientSecret },
+    operator,
+    async close() {
+      await ctx.runner.close();
+      await ctx.serving.idle();
+      store.close();
+    },
+  };
+}
+
+/**
+ * Keeps ids stable across restarts: an account configured again without an
+ * explicit id (matched by name) keeps its stored id, so its resources stay
+ * its own; with no accounts configured, the stored setup is reused whole.
+ */
+function stableOperator(
+  fresh: Operator,
+  stored: Operator | undefined,
+): Operator {
+  if (!stored) return fresh;
+  const configuredDefault = fresh.accounts.length === 1 &&
+    fresh.accounts[0].name === "Local account";
+  const organisations = fresh.organisations.map((org) => {
+    const old = stored.organisations.find((s) => s.name === org.name);
+    return old && org.id.startsWith("org_") ? { ...org, id: old.id } : org;
+  });
+  const accounts = fresh.accounts.map((a) => {
+    const old = stored.accounts.find((s) => s.name === a.name);
+    const organisation = organisations.find((g) =>
+      g.name === a.organisation.name
+    ) ?? a.organisation;
+    if (!old) return { ...a, organisation };
+    // A default account with random credentials keeps its stored credentials too.
+    const randomCredentials = configuredDefault &&
+      a.credentials[0].clientId.startsWith("local-");
+    return {
+      ...a,
+      id: a.id.startsWith("acc_") ? old.id : a.id,
+      created_at: old.created_at,
+      organisation,
+      credentials: randomCredentials ? old.credentials : a.credentials,
+    };
+  });
+  return { organisations, accounts };
+}
+
+/** After a restart: interrupted jobs end FAILED, deployments load again. */
+function recover(ctx: PlatformContext): void {
+  const message =
+    "The local platform restarted while this job ran, so the job was stopped; create the job again.";
+  for (const kind of JOB_KINDS) {
+    for (const job of ctx.store.all(kind)) {
+      if (job.body.status !== "STARTING" && job.body.status !== "RUNNING") {
+        continue;
+      }
+      updateRecord(ctx.store, kind, job.id, { status: "FAILED", message });
+      for (
+        const [artifactKind, key] of [["datasources", "datasource"], [
+          "datasets",
+          "dataset",
+        ], ["models", "model"]]
+      ) {
+        const ref = job.body[key] as { id: string } | undefined;
+        const artifact = ref && ctx.store.get(artifactKind, ref.id);
+        if (ref && artifact?.body.status === "PENDING") {
+          updateRecord(ctx.store, artifactKind, ref.id, { status: "FAILED" }, {
+            failure: message,
+          });
+        }
+      }
+    }
+  }
+  for (const dm of ctx.store.all("deployedModels")) {
+    if (dm.body.status === "RUNNING" || dm.body.status === "STARTING") {
+      updateRecord(ctx.store, "deployedModels", dm.id, { status: "STARTING" });
+      ctx.serving.deploy(dm.id);
+    }
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}

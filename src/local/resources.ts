@@ -1,0 +1,248 @@
+/**
+ * Generic resource operations of the local platform: building a new record
+ * with the fields every resource carries (SPEC.md section 2), looking up an
+ * owned resource (404 across accounts), paging, updating, and finding the
+ * dependants that block a delete.
+ *
+ * @module
+ */
+import type { Caller } from "./auth.ts";
+import type { PlatformContext } from "./context.ts";
+import { conflict, notFound } from "./http_errors.ts";
+import { type KindName, KINDS } from "./kinds.ts";
+import type { StoredRecord } from "./store.ts";
+import { newId, timestamp } from "./time.ts";
+import type { Dependant, ListQuery } from "../schemas/mod.ts";
+
+/** A `{ id, name }` reference. */
+export interface Ref {
+  id: string;
+  name: string;
+}
+
+/**
+ * The `{ id, name }` reference of a record.
+ *
+ * @example
+ * ```ts
+ * import { refOf } from "./resources.ts";
+ * const r = refOf({ kind: "models", id: "m", account: "a", body: { name: "x" }, internal: {} });
+ * if (r.id !== "m" || r.name !== "x") throw new Error();
+ * ```
+ */
+export function refOf(record: StoredRecord): Ref {
+  return { id: record.id, name: String(record.body.name ?? "") };
+}
+
+/**
+ * Refuses a second resource of the same kind with the same name in the
+ * account (409 conflict body).
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./store.ts";
+ * import { assertUniqueName } from "./resources.ts";
+ * const store = new MemoryStore();
+ * store.put({ kind: "workspaces", id: "w", account: "a", body: { name: "x" }, internal: {} });
+ * const status = (() => { try { assertUniqueName(store, "workspaces", "a", "x"); } catch (e) { return (e as { status: number }).status; } })();
+ * if (status !== 409) throw new Error();
+ * ```
+ */
+export function assertUniqueName(
+  store: PlatformContext["store"],
+  kind: KindName,
+  account: string,
+  name: string,
+): void {
+  const clash = store.list(kind, account).find((r) => r.body.name === name);
+  if (clash) {
+    throw conflict(
+      `A ${
+        KINDS[kind].noun
+      } named "${name}" already exists in this account (id ${clash.id}); choose another name or use the existing one.`,
+    );
+  }
+}
+
+/**
+ * Builds and stores a new resource: id, `account`, `created_at`,
+ * `updated_at` (null), `created_by`, then `fields`. Checks the name is free.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./store.ts";
+ * import { createRecord } from "./resources.ts";
+ * const store = new MemoryStore();
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const rec = createRecord(store, caller as never, "workspaces", { name: "lab" });
+ * if (!rec.id.startsWith("ws_") || rec.body.created_by === undefined) throw new Error();
+ * ```
+ */
+export function createRecord(
+  store: PlatformContext["store"],
+  caller: Pick<Caller, "account" | "user">,
+  kind: KindName,
+  fields: Record<string, unknown> & { name: string },
+  internal: Record<string, unknown> = {},
+): StoredRecord {
+  assertUniqueName(store, kind, caller.account.id, fields.name);
+  const id = newId(KINDS[kind].prefix);
+  const record: StoredRecord = {
+    kind,
+    id,
+    account: caller.account.id,
+    body: {
+      id,
+      account: { id: caller.account.id, name: caller.account.name },
+      created_at: timestamp(),
+      updated_at: null,
+      created_by: { ...caller.user },
+      ...fields,
+    },
+    internal,
+  };
+  store.put(record);
+  return record;
+}
+
+/**
+ * A resource of the caller's account, or 404. Another account's resource is
+ * also 404: answering 403 would confirm to a stranger that the id exists.
+ *
+ * @param field The request field that named the id, for the message.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./store.ts";
+ * import { findOwned } from "./resources.ts";
+ * const store = new MemoryStore();
+ * store.put({ kind: "models", id: "m", account: "other", body: {}, internal: {} });
+ * const status = (() => { try { findOwned(store, "mine", "models", "m"); } catch (e) { return (e as { status: number }).status; } })();
+ * if (status !== 404) throw new Error();
+ * ```
+ */
+export function findOwned(
+  store: PlatformContext["store"],
+  account: string,
+  kind: KindName,
+  id: string,
+  field?: string,
+): StoredRecord {
+  const record = store.get(kind, id);
+  if (!record || record.account !== account) {
+    const e = notFound(KINDS[kind].noun, id);
+    if (field) e.body.message = `${e.body.message} (from ${field})`;
+    throw e;
+  }
+  return record;
+}
+
+/**
+ * Applies `patch` to a record's body, stamps `updated_at` and stores it.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./store.ts";
+ * import { updateRecord } from "./resources.ts";
+ * const store = new MemoryStore();
+ * store.put({ kind: "models", id: "m", account: "a", body: { status: "PENDING" }, internal: {} });
+ * updateRecord(store, "models", "m", { status: "READY" });
+ * if (store.get("models", "m")?.body.status !== "READY") throw new Error();
+ * ```
+ */
+export function updateRecord(
+  store: PlatformContext["store"],
+  kind: string,
+  id: string,
+  patch: Record<string, unknown>,
+  internal?: Record<string, unknown>,
+): StoredRecord | undefined {
+  const record = store.get(kind, id);
+  if (!record) return undefined; // deleted meanwhile: nothing to update
+  const next: StoredRecord = {
+    ...record,
+    body: { ...record.body, ...patch, updated_at: timestamp() },
+    internal: internal ? { ...record.internal, ...internal } : record.internal,
+  };
+  store.put(next);
+  return next;
+}
+
+/**
+ * One page of records in the list envelope (DESIGN.md: 1-based pages).
+ *
+ * @example
+ * ```ts
+ * import { pageOf } from "./resources.ts";
+ * const page = pageOf([1, 2, 3], { page: 2, items_per_page: 2 });
+ * if (page.data[0] !== 3 || page.pagination.total_pages !== 2) throw new Error();
+ * ```
+ */
+export function pageOf<T>(
+  items: T[],
+  query: Required<ListQuery>,
+): { data: T[]; pagination: Record<string, number> } {
+  const per = Number(query.items_per_page);
+  const page = Number(query.page);
+  return {
+    data: items.slice((page - 1) * per, page * per),
+    pagination: {
+      total_items: items.length,
+      items_per_page: per,
+      current_page: page,
+      total_pages: Math.ceil(items.length / per),
+    },
+  };
+}
+
+/**
+ * The resources of the same account that reference `record` in a top-level
+ * `{ id }` field, as SPEC.md's dependants. A job and the artifact it
+ * produced are not each other's dependants (the job is the artifact's history).
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./store.ts";
+ * import { dependantsOf } from "./resources.ts";
+ * const store = new MemoryStore();
+ * const schema = { kind: "dataSchemas", id: "s", account: "a", body: { name: "s" }, internal: {} };
+ * store.put(schema);
+ * store.put({ kind: "ingestionConfigurations", id: "i", account: "a", body: { name: "i", data_schema: { id: "s" } }, internal: {} });
+ * if (dependantsOf(store, schema)[0]?.dependant_type !== "DATA_PROCESSING_INGESTION_CONFIGURATION") throw new Error();
+ * ```
+ */
+export function dependantsOf(
+  store: PlatformContext["store"],
+  record: StoredRecord,
+): Dependant[] {
+  const out: Dependant[] = [];
+  // A job and its artifact reference each other; neither blocks the other.
+  const own = KINDS[record.kind as KindName] as
+    | { produces?: string }
+    | undefined;
+  const produced = own?.produces
+    ? (record.body[own.produces] as { id?: string } | undefined)?.id
+    : undefined;
+  for (const other of store.inAccount(record.account)) {
+    if (
+      other.id === record.id || other.id === produced || !(other.kind in KINDS)
+    ) continue;
+    const kind = KINDS[other.kind as KindName] as {
+      type: Dependant["dependant_type"];
+      produces?: string;
+    };
+    const uses = Object.entries(other.body).some(([key, value]) =>
+      key !== "account" && key !== "created_by" && key !== kind.produces &&
+      typeof value === "object" && value !== null &&
+      (value as { id?: unknown }).id === record.id
+    );
+    if (uses) {
+      out.push({
+        id: other.id,
+        name: String(other.body.name ?? ""),
+        dependant_type: kind.type,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+/**
+ * A persistent {@linkcode Store}: every write goes to an SQLite file
+ * (`node:sqlite`, built into Deno 2.9 and Node 22.5+) and reads come from the
+ * in-memory copy loaded at startup, so a restart loses nothing and reads stay
+ * as fast as with the memory store.
+ *
+ * @example
+ * ```ts
+ * import { openSqliteStore } from "./sqlite_store.ts";
+ * const dir = await Deno.makeTempDir();
+ * const store = await openSqliteStore(dir);
+ * store.setMeta("hello", "world");
+ * store.close();
+ * const again = await openSqliteStore(dir);
+ * if (again.getMeta("hello") !== "world") throw new Error("not persisted");
+ * again.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+import { MemoryStore, type Store, type StoredRecord } from "./store.ts";
+
+/** The file the store writes inside the data directory. */
+export const DATABASE_FILE = "mlplatform-local.sqlite";
+
+interface Statement {
+  run(...args: unknown[]): unknown;
+  all(...args: unknown[]): Record<string, unknown>[];
+}
+interface Database {
+  exec(sql: string): void;
+  prepare(sql: string): Statement;
+  close(): void;
+}
+
+/**
+ * Opens (or creates) the store in `dir`, creating the directory if needed.
+ *
+ * @throws {Error} When `node:sqlite` is not available (Node older than 22.5),
+ * saying to upgrade or to run without a data directory.
+ *
+ * @example
+ * ```ts
+ * import { openSqliteStore } from "./sqlite_store.ts";
+ * const dir = await Deno.makeTempDir();
+ * (await openSqliteStore(dir)).close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function openSqliteStore(dir: string): Promise<Store> {
+  let DatabaseSync: new (path: string) => Database;
+  try {
+    ({ DatabaseSync } = await import("node:sqlite") as unknown as {
+      DatabaseSync: new (path: string) => Database;
+    });
+  } catch (cause) {
+    throw new Error(
+      "Persistence needs node:sqlite (Deno 2.2+ or Node 22.5+). Upgrade the runtime, or run the local platform without a data directory (state then lives in memory).",
+      { cause },
+    );
+  }
+  const { mkdir } = await import("node:fs/promises");
+  const { join } = await import("node:path");
+  await mkdir(dir, { recursive: true });
+  const db = new DatabaseSync(join(dir, DATABASE_FILE));
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE IF NOT EXISTS records (
+      kind TEXT NOT NULL, id TEXT NOT NULL, account TEXT NOT NULL,
+      seq INTEGER NOT NULL, body TEXT NOT NULL, internal TEXT NOT NULL,
+      PRIMARY KEY (kind, id));
+    CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `);
+  return new SqliteStore(db);
+}
+
+/** Memory store with write-through to SQLite. */
+class SqliteStore extends MemoryStore {
+  #db: Database;
+  #putRecord: Statement;
+  #deleteRecord: Statement;
+  #putBlob: Statement;
+  #deleteBlob: Statement;
+  #putMeta: Statement;
+
+  constructor(db: Database) {
+    super();
+    this.#db = db;
+    this.#putRecord = db.prepare(
+      "INSERT OR REPLACE INTO records (kind, id, account, seq, body, internal) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    this.#deleteRecord = db.prepare(
+      "DELETE FROM records WHERE kind = ? AND id = ?",
+    );
+    this.#putBlob = db.prepare(
+      "INSERT OR REPLACE INTO blobs (key, value) VALUES (?, ?)",
+    );
+    this.#deleteBlob = db.prepare("DELETE FROM blobs WHERE key = ?");
+    this.#putMeta = db.prepare(
+      "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+    );
+    // Load everything once; super's maps then serve every read.
+    const rows = db.prepare("SELECT * FROM records ORDER BY seq").all();
+    for (const row of rows) {
+      super.put({
+        kind: String(row.kind),
+        id: String(row.id),
+        account: String(row.account),
+        seq: Number(row.seq),
+        body: JSON.parse(String(row.body)),
+        internal: JSON.parse(String(row.internal)),
+      });
+    }
+    for (const row of db.prepare("SELECT * FROM blobs").all()) {
+      super.putBlob(String(row.key), JSON.parse(String(row.value)));
+    }
+    for (const row of db.prepare("SELECT * FROM meta").all()) {
+      super.setMeta(String(row.key), JSON.parse(String(row.value)));
+    }
+  }
+
+  override put(record: StoredRecord): void {
+    super.put(record);
+    const saved = this.get(record.kind, record.id)!;
+    this.#putRecord.run(
+      saved.kind,
+      saved.id,
+      saved.account,
+      saved.seq,
+      JSON.stringify(saved.body),
+      JSON.stringify(saved.internal),
+    );
+  }
+
+  override remove(kind: string, id: string): void {
+    super.remove(kind, id);
+    this.#deleteRecord.run(kind, id);
+  }
+
+  override putBlob(key: string, value: unknown): void {
+    super.putBlob(key, value);
+    this.#putBlob.run(key, JSON.stringify(value));
+  }
+
+  override deleteBlob(key: string): void {
+    super.deleteBlob(key);
+    this.#deleteBlob.run(key);
+  }
+
+  override setMeta(key: string, value: unknown): void {
+    super.setMeta(key, value);
+    this.#putMeta.run(key, JSON.stringify(value));
+  }
+
+  override close(): void {
+    this.#db.close();
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * Helpers of the local platform tests: a client on an in-process platform,
+ * the penguins schema, and polling until a job or deployment is ready.
+ *
+ * @module
+ */
+import { Client } from "../../src/client.ts";
+import {
+  createLocalPlatform,
+  type LocalPlatform,
+} from "../../src/local/platform.ts";
+import type { LocalPlatformOptions } from "../../src/local/options.ts";
+
+/** Folder of the shared datasets. */
+export const DATASETS =
+  new URL("../../../shared/datasets/", import.meta.url).pathname;
+
+/** A platform and a client on it (retries off so error statuses surface). */
+export async function setup(
+  options: LocalPlatformOptions = {},
+  clientOptions: Record<string, unknown> = {},
+) {
+  const platform = await createLocalPlatform({
+    buckets: { demo: DATASETS },
+    logger: () => {},
+    ...options,
+  });
+  return {
+    platform,
+    client: clientFor(platform, platform.credentials, clientOptions),
+  };
+}
+
+/** A client with the given credentials on the platform's own fetch. */
+export function clientFor(
+  platform: LocalPlatform,
+  credentials: { clientId: string; clientSecret: string },
+  extra: Record<string, unknown> = {},
+): Client {
+  return new Client({
+    baseUrl: platform.baseUrl,
+    ...credentials,
+    fetch: (input, init) => platform.fetch(new Request(input, init)),
+    maxRetries: 0,
+    pollInterval: 10,
+    ...extra,
+  });
+}
+
+/** The penguins columns: species is the target, island and sex categorical. */
+export const PENGUIN_FIELDS = [
+  ["species", "STRING", "TARGET"],
+  ["island", "STRING", "FEATURE"],
+  ["bill_length_mm", "NUMBER", "FEATURE"],
+  ["bill_depth_mm", "NUMBER", "FEATURE"],
+  ["flipper_length_mm", "NUMBER", "FEATURE"],
+  ["body_mass_g", "NUMBER", "FEATURE"],
+  ["sex", "STRING", "FEATURE"],
+].map(([name, type, designation]) => ({
+  name,
+  data_type: type === "NUMBER"
+    ? { data_type: "NUMBER" as const, format: "FLOAT64" as const }
+    : { data_type: "STRING" as const, format: null },
+  designation: designation as "TARGET" | "FEATURE",
+  semantic_type: type === "NUMBER"
+    ? "CONTINUOUS" as const
+    : "CATEGORICAL" as const,
+}));
+
+/** Polls `get` until `done(value)` (at most `tries` polls, 20 ms apart). */
+export async function until<T>(
+  get: () => Promise<T>,
+  done: (value: T) => boolean,
+  tries = 1500,
+): Promise<T> {
+  let value = await get();
+  for (let i = 0; i < tries && !done(value); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    value = await get();
+  }
+  return value;
+}
+
+/** Whether a job status is final. */
+export const ended = (job: { status: string }) =>
+  job.status === "COMPLETED" || job.status === "FAILED";
+
+/** Runs the steps up to an ingested penguins datasource; returns the ids. */
+export async function ingestPenguins(
+  client: Client,
+  suffix = "",
+  dataPath = "penguins.csv",
+) {
+  const storage = await client.storageConnectors.create({
+    name: `demo${suffix}`,
+    bucket_name: "demo",
+  });
+  const cpu = await client.computeConfigurations.create({
+    name: `cpu${suffix}`,
+    machine_type: "ml.m5.large",
+    compute_type: "PROCESSING",
+  });
+  const schema = await client.dataSchemas.create({
+    name: `penguins${suffix}`,
+    fields: PENGUIN_FIELDS,
+  });
+  const config = await client.ingestionConfigurations.create({
+    name: `ingest${suffix}`,
+    data_schema_id: schema.id,
+  });
+  const job = await client.ingestionJobs.create({
+    name: `ingest-job${suffix}`,
+    compute_configuration_id: cpu.id,
+    data_processing_configuration_id: config.id,
+    storage_connector_id: storage.id,
+    data_path: dataPath,
+    datasource_name: `penguins-source${suffix}`,
+  });
+  const done = await until(() => client.ingestionJobs.get(job.id), ended);
+  return { storage, cpu, schema, config, job, done };
+}
+
+/** A token for the credentials, from the token endpoint. */
+export async function tokenFor(
+  platform: LocalPlatform,
+  credentials: { clientId: string; clientSecret: string } =
+    platform.credentials,
+): Promise<string> {
+  const res = await platform.fetch(
+    new Request(`${platform.baseUrl}/oauth/token`, {
+      method: "POST",
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      }),
+    }),
+  );
+  if (res.status !== 200) {
+    throw new Error(`token call answered ${res.status}: ${await res.text()}`);
+  }
+  return (await res.json()).access_token;
+}
+
+/** A raw call to the app (no client): status, headers and parsed body. */
+export async function raw(
+  platform: LocalPlatform,
+  method: string,
+  path: string,
+  options: {
+    token?: string;
+    body?: unknown;
+    text?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<
+  {
+    status: number;
+    headers: Headers;
+    body: Record<string, unknown> & {
+      errors?: { path: string; message: string }[];
+    };
+  }
+> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.text;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] = "application/json";
+  }
+  const res = await platform.fetch(
+    new Request(`${platform.baseUrl}${path}`, { method, headers, body }),
+  );
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : {},
+  };
+}
+
+/** Ingests, onboards, trains and deploys penguins; returns the client ids. */
+export async function deployPenguins(
+  client: Client,
+  deployment: { maximum_concurrency?: number } = {},
+) {
+  const { cpu, done } = await ingestPenguins(client);
+  const oc = await client.onboardingConfigurations.create({
+    name: "onboard",
+    targets: ["species"],
+  });
+  const oj = await client.onboardingJobs.create({
+    name: "onboard-job",
+    compute_configuration_id: cpu.id,
+    data_processing_configuration_id: oc.id,
+    datasource_id: done.datasource.id,
+    dataset_name: "dataset",
+  });
+  const onboarded = await until(() => client.onboardingJobs.get(oj.id), ended);
+  const ws = await client.workspaces.create({ name: "lab" });
+  const gpu = await client.computeConfigurations.create({
+    name: "gpu",
+    machine_type: "g5",
+    compute_type: "TRAINING",
+  });
+  const tc = await client.trainingConfigurations.create({
+    name: "ebm",
+    max_rounds: 40,
+  });
+  const tj = await client.trainingJobs.create({
+    name: "train",
+    dataset_id: onboarded.dataset.id,
+    training_configuration_id: tc.id,
+    compute_configuration_id: gpu.id,
+    model_name: "model",
+  }, { workspaceId: ws.id });
+  const trained = await until(() => client.trainingJobs.get(tj.id), ended);
+  if (trained.status !== "COMPLETED") {
+    throw new Error(`training failed: ${trained.message}`);
+  }
+  const dc = await client.deploymentConfigurations.create({
+    name: "dc",
+    ...deployment,
+  });
+  const dm = await client.deployedModels.create({
+    name: "live",
+    model_id: trained.model.id,
+    deployment_configuration_id: dc.id,
+  });
+  return { dm, model: trained.model, job: trained, dataset: onboarded.dataset };
+}
+
+/** A penguin query of `n` rows (cycling over a few real rows). */
+export function penguinQuery(n: number) {
+  const rows = [
+    ["Biscoe", 48.0, 15.0, 220, 5200, "male"],
+    ["Dream", 50.0, 19.0, 195, 3800, null],
+    ["Torgersen", 39.0, 18.5, 185, 3600, "female"],
+  ] as const;
+  const names = [
+    "island",
+    "bill_length_mm",
+    "bill_depth_mm",
+    "flipper_length_mm",
+    "body_mass_g",
+    "sex",
+  ];
+  return Object.fromEntries(
+    names.map((name, c) => [
+      name,
+      Array.from({ length: n }, (_, i) => rows[i % 3][c]),
+    ]),
+  ) as Record<string, (string | number | null)[]>;
+}
