@@ -16,12 +16,12 @@
  * import { local } from "./mod.ts";
  *
  * const ml = await local({ buckets: { data: "../shared/datasets" }, progress: false });
- * const { deployedModel } = await ml.quickstart({
+ * const { deployment } = await ml.quickstart({
  *   bucket: "data",
  *   path: "penguins.csv",
  *   target: "species",
  * });
- * const result = await deployedModel.views({
+ * const result = await deployment.views({
  *   island: ["Biscoe"],
  *   bill_length_mm: [45.2],
  *   bill_depth_mm: [14.8],
@@ -38,6 +38,7 @@
 import type { ClientOptions } from "./src/client.ts";
 import type { LocalPlatformOptions } from "./src/local/options.ts";
 import type { LocalPlatform } from "./src/local/platform.ts";
+import type { LocalClient } from "./src/local/mod.ts";
 import { MLPlatform, type MLPlatformOptions } from "./src/platform.ts";
 
 export { connect, MLPlatform } from "./src/platform.ts";
@@ -112,9 +113,14 @@ export async function local(
 ): Promise<LocalMLPlatform> {
   const { createLocalClient } = await import("./src/local/mod.ts");
   const { client, progress, ...platformOptions } = options;
-  const ml = await createLocalClient(
+  const ml: LocalClient<MLPlatform> = await createLocalClient(
     { ...platformOptions, client },
-    (o) => new MLPlatform({ ...o, progress }),
+    (o) =>
+      new MLPlatform({
+        ...o,
+        progress,
+        readObject: (bucket, path) => ml.platform.readObject(bucket, path),
+      }),
   );
   return Object.defineProperty(ml, "close", {
     value: () => ml.platform.close(),

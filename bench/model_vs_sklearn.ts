@@ -18,7 +18,7 @@
  * @module
  */
 
-import { parseCsv } from "../src/local/csv.ts";
+import { parseCsv } from "../src/csv.ts";
 import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import { train } from "../src/local/model/ebm.ts";
 import {

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { parseCsv } from "../src/local/csv.ts";
+import { parseCsv } from "../src/csv.ts";
 import { createLocalPlatform } from "../src/local/platform.ts";
 import { connect, MLPlatform } from "../src/platform.ts";
 

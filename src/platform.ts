@@ -78,6 +78,12 @@ import {
 export interface MLPlatformOptions extends ClientOptions {
   /** Progress of awaited jobs: `false` silences the terminal bar; a factory draws your own. */
   progress?: ProgressOption;
+  /**
+   * Reads a bucket object as text, so `quickstart()` can infer a schema
+   * from the file it is about to ingest. `local()` sets it; with the hosted
+   * service, pass `sample` to `quickstart()` instead.
+   */
+  readObject?: (bucket: string, path: string) => Promise<string>;
 }
 
 /** Options of {@linkcode MLPlatform.ingest}. */
@@ -200,11 +206,13 @@ export class MLPlatform extends Client {
   readonly #computes = new Map<ComputeType, Promise<ComputeConfiguration>>();
   #workspace?: Promise<Workspace>;
   readonly #defaultWorkspaceId?: string;
+  readonly #readObject?: (bucket: string, path: string) => Promise<string>;
 
   /** A platform client; see `ClientOptions`. */
   constructor(options: MLPlatformOptions) {
     super(options);
     this.progress = options.progress;
+    this.#readObject = options.readObject;
     this.#defaultWorkspaceId = options.workspaceId;
   }
 
@@ -506,7 +514,13 @@ export class MLPlatform extends Client {
           'e.g. ml.quickstart({ bucket: "demo", path: "data.csv", target: "y" })',
       });
     }
-    const draft = await this.inferSchema(options.sample ?? options.path, {
+    // Infer from what ingestion will read: the bucket object when this
+    // client can read it (local platform), else the path on this machine.
+    const sample = options.sample ??
+      (options.bucket && this.#readObject
+        ? new Blob([await this.#readObject(options.bucket, options.path)])
+        : options.path);
+    const draft = await this.inferSchema(sample, {
       target: options.target,
       name: uniqueName(base),
       exclude: options.exclude,

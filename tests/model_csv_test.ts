@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "@std/assert";
-import { CsvError, parseCsv } from "../src/local/csv.ts";
+import { CsvError, parseCsv } from "../src/csv.ts";
 import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import type { SchemaField } from "../src/local/model/encoding.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";

@@ -6,7 +6,7 @@ import {
   assertRejects,
   assertThrows,
 } from "@std/assert";
-import { parseCsv } from "../src/local/csv.ts";
+import { parseCsv } from "../src/csv.ts";
 import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import { train, trainAsync } from "../src/local/model/ebm.ts";
 import {

@@ -11,7 +11,7 @@ import {
 } from "../src/local/model/encoding.ts";
 import { ModelParamError } from "../src/local/model/errors.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
-import { parseCsv } from "../src/local/csv.ts";
+import { parseCsv } from "../src/csv.ts";
 import { columnsFromCsv } from "../src/local/model/datasource.ts";
 
 const table = parseCsv(

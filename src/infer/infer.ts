@@ -10,7 +10,7 @@
 import type { BuilderClient } from "../builders/client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
-import { parseCsv } from "../local/csv.ts";
+import { parseCsv } from "../csv.ts";
 import { type ColumnReport, inferColumn } from "./columns.ts";
 
 /** Anything a schema can be inferred from. */

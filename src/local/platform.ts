@@ -21,6 +21,7 @@
  */
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
+import { resolveDataPath } from "./buckets.ts";
 import { TokenService } from "./auth.ts";
 import type { PlatformContext } from "./context.ts";
 import { FaultInjector } from "./faults.ts";
@@ -50,6 +51,11 @@ export interface LocalPlatform {
   credentials: { clientId: string; clientSecret: string };
   /** The operator setup in force (accounts, credentials). */
   operator: Operator;
+  /**
+   * Reads an object of a bucket as text, with the same path checks as
+   * ingestion (so schema inference sees exactly what a job would read).
+   */
+  readObject(bucket: string, path: string): Promise<string>;
   /** Stops jobs (they end FAILED), waits for them, closes the store. */
   close(): Promise<void>;
 }
@@ -135,6 +141,11 @@ function start(
     baseUrl: (o.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
     credentials: { clientId: first.clientId, clientSecret: first.clientSecret },
     operator,
+    async readObject(bucket, path) {
+      const file = await resolveDataPath(ctx.buckets, bucket, path);
+      const { readFile } = await import("node:fs/promises");
+      return await readFile(file, "utf8");
+    },
     async close() {
       await ctx.runner.close();
       await ctx.serving.idle();

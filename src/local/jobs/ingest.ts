@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { parseCsv } from "../csv.ts";
+import { parseCsv } from "../../csv.ts";
 import { columnsFromCsv } from "../model/datasource.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import type { Store } from "../store.ts";

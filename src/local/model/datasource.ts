@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { parseCsv } from "../csv.ts";
+ * import { parseCsv } from "../../csv.ts";
  * import { columnsFromCsv } from "./datasource.ts";
  *
  * const cols = columnsFromCsv(parseCsv("a,b\n1,x\n,y\n"), [
@@ -18,7 +18,7 @@
  * @module
  */
 
-import type { CsvTable } from "../csv.ts";
+import type { CsvTable } from "../../csv.ts";
 import type { RawColumns, RawValue, SchemaField } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 
@@ -31,7 +31,7 @@ import { ModelDataError } from "./errors.ts";
  *
  * @example
  * ```ts
- * import { parseCsv } from "../csv.ts";
+ * import { parseCsv } from "../../csv.ts";
  * import { columnsFromCsv } from "./datasource.ts";
  * import { ModelDataError } from "./errors.ts";
  *
