@@ -44,16 +44,49 @@ import { MLPlatform, type MLPlatformOptions } from "./src/platform.ts";
 export { connect, MLPlatform } from "./src/platform.ts";
 export type * from "./src/platform.ts";
 export { Client, resolveClientOptions } from "./src/client.ts";
-export type { ClientOptions, RequestOptions } from "./src/client.ts";
+export type {
+  ClientOptions,
+  RequestOptions,
+  TrainingJobCreateOptions,
+} from "./src/client.ts";
+export type {
+  CallOptions,
+  RouteResult,
+  Transport,
+} from "./src/http/transport.ts";
+export type { Accounts } from "./src/resources/accounts.ts";
+export type {
+  Collection,
+  CrudRoutes,
+  ReadOnlyCollection,
+  ReadRoutes,
+} from "./src/resources/collection.ts";
+export type { DeployedModels } from "./src/resources/deployed_models.ts";
+export type { Models } from "./src/resources/models.ts";
+export type { TrainingJobs } from "./src/resources/training_jobs.ts";
+export type {
+  AccountConfig,
+  Credential,
+  CredentialConfig,
+  LocalPlatformOptions,
+  Operator,
+  OperatorAccount,
+  OperatorConfig,
+  OrganisationConfig,
+} from "./src/local/options.ts";
+export type { FaultOptions } from "./src/local/faults.ts";
+export type { LocalPlatform } from "./src/local/platform.ts";
 
 export * from "./src/http/errors.ts";
 export * from "./src/jobs/mod.ts";
 export * from "./src/builders/mod.ts";
 export * from "./src/infer/mod.ts";
 export {
+  type Cell as FrameCell,
   type ChunkContext,
   ChunkError,
   type ChunkProgress,
+  type Columns,
   type Danfo,
   DEFAULT_CHUNK_SIZE,
   FrameError,

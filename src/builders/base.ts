@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * What every builder shares: it is immutable (each setter returns a new
  * builder, so a half-built one can be reused as a template), it shows the

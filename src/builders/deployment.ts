@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * Deployment: the deployed model builder (a job that resolves once the
  * model is `RUNNING`) and {@linkcode Deployment}, the handle it resolves

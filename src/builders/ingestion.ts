@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * Ingestion: the configuration naming the data schema, and the job that
  * reads a file from a storage connector into a new datasource.

@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * Base of the builders that start a job: `create()` sends the one request
  * that starts it and returns a {@linkcode Job} at once; awaiting the

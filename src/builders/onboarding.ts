@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * Onboarding: the configuration saying how a datasource is encoded for a
  * prediction task, and the job that turns a datasource into a dataset.

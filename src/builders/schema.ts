@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * The data schema builder: columns and their roles, with the feature and
  * target names kept in the types so that later steps (onboarding targets,

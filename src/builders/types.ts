@@ -12,14 +12,19 @@
  */
 import type { Cell } from "../schemas/views.ts";
 
-declare const FEATURES: unique symbol;
-declare const TARGETS: unique symbol;
+/** Type-only key of the feature names a value carries. */
+export declare const FEATURES: unique symbol;
+/** Type-only key of the target names a value carries. */
+export declare const TARGETS: unique symbol;
 
 /**
  * Marks a value with the feature names `F` and target names `T` of its data.
  * Untyped values (`F = string`) are accepted everywhere.
  */
-export interface Columns<F extends string = string, T extends string = string> {
+export interface ColumnNames<
+  F extends string = string,
+  T extends string = string,
+> {
   /** Type-only: the feature names. Never present at run time. */
   readonly [FEATURES]?: F;
   /** Type-only: the target names. Never present at run time. */
@@ -29,12 +34,12 @@ export interface Columns<F extends string = string, T extends string = string> {
 /** A resource `R` carrying the column names of its data. */
 export type Typed<R, F extends string = string, T extends string = string> =
   & R
-  & Columns<F, T>;
+  & ColumnNames<F, T>;
 
 /** Feature names of a typed value. */
-export type FeaturesOf<X> = X extends Columns<infer F, string> ? F : string;
+export type FeaturesOf<X> = X extends ColumnNames<infer F, string> ? F : string;
 /** Target names of a typed value. */
-export type TargetsOf<X> = X extends Columns<string, infer T> ? T : string;
+export type TargetsOf<X> = X extends ColumnNames<string, infer T> ? T : string;
 
 /** A views query in column form: each feature's values, one per row. */
 export type QueryColumns<F extends string> = { [K in F]?: Cell[] };
@@ -63,6 +68,7 @@ export type RefLike = string | { readonly id: string };
  * ```
  */
 export function idOf(ref: RefLike): string;
+/** The id of a reference, or `undefined` when there is none. */
 export function idOf(ref: RefLike | undefined): string | undefined;
 export function idOf(ref: RefLike | undefined): string | undefined {
   return typeof ref === "string" ? ref : ref?.id;

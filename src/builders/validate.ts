@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * Checks a request body with its zod schema before anything is sent, and
  * turns zod's issues into the SDK's {@linkcode ValidationError}: one issue

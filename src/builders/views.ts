@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * The views builder: a query (columns, rows or a danfo DataFrame) for a
  * running deployed model, the classes to explain, and `create()` that

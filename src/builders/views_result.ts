@@ -8,6 +8,14 @@
 import { splitToColumns, splitToRows } from "../frames/split.ts";
 import type { SplitTable } from "../frames/types.ts";
 import type { ViewColumn } from "./types.ts";
+import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
+import { viewsTable } from "../notebook/views_table.ts";
+import {
+  type Chart,
+  explanationChart,
+  type ExplanationChartOptions,
+  probabilityHistogram,
+} from "../notebook/charts.ts";
 
 /** A cell of a views result. */
 export type ResultCell = string | number | boolean | null;
@@ -67,10 +75,32 @@ export class ViewsResult<T extends string = string> {
     return splitToColumns(this.table) as Record<ViewColumn<T>, ResultCell[]>;
   }
 
+  // deno-doc-ignore private-type-ref -- danfo's own DataFrame class (an optional peer dependency)
   /** A danfo DataFrame of the table (danfo is loaded on first use). */
   async toDataFrame(): Promise<import("danfojs-node").DataFrame> {
     const { toDataFrame } = await import("../frames/danfo.ts");
     return toDataFrame(this.table);
+  }
+
+  /**
+   * A Vega-Lite chart of one row's explanation: from `bias` through each
+   * term's contribution to the explained class's log-odds (a waterfall by
+   * default). Shown as a chart when it is a notebook cell's value.
+   */
+  explanationChart(row = 0, options: ExplanationChartOptions = {}): Chart {
+    return explanationChart(this.table, row, options);
+  }
+
+  /** A Vega-Lite histogram of the predicted probabilities (last class by default). */
+  probabilityHistogram(
+    options: { column?: string; bins?: number } = {},
+  ): Chart {
+    return probabilityHistogram(this.table, options);
+  }
+
+  /** Renders as an HTML table in Jupyter, contributions coloured by sign and size. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return viewsTable(this.table);
   }
 
   /** The predicted class of each row, for `target` (default: the first). */

@@ -25,9 +25,13 @@ export interface ChunkContext {
 
 /** Progress reported after each chunk completes. */
 export interface ChunkProgress {
+  /** Rows scored so far. */
   rowsDone: number;
+  /** Rows in the whole query. */
   rows: number;
+  /** Chunks scored so far. */
   chunksDone: number;
+  /** Chunks in the whole query. */
   chunks: number;
 }
 

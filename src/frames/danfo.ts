@@ -55,6 +55,7 @@ export interface ToDataFrameOptions {
   index?: "keep" | "reset";
 }
 
+// deno-doc-ignore private-type-ref -- danfo's own DataFrame class (an optional peer dependency)
 /**
  * Converts a split table to a danfo DataFrame with the same column order and
  * index. Numbers stay numbers (dtype `int32` or `float32`), booleans stay

@@ -8,6 +8,7 @@ import type { DataFrame } from "danfojs-node";
 import { FrameError } from "./errors.ts";
 import type { Cell, SplitTable, ViewsQuery } from "./types.ts";
 
+// deno-doc-ignore private-type-ref -- danfo's own DataFrame class (an optional peer dependency)
 /** Anything {@linkcode toViewsQuery} accepts. */
 export type QueryInput =
   | readonly Record<string, unknown>[]

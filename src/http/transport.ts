@@ -510,6 +510,7 @@ export class Transport {
   }
 }
 
+// deno-doc-ignore private-type-ref -- the output type of the route's zod response schema
 /** The parsed answer of a route: its response schema's output, or undefined. */
 export type RouteResult<R extends Route> = R extends
   { response: infer S extends z.ZodType } ? z.output<S>

@@ -28,6 +28,8 @@ import { JobFailedError, JobTimeoutError } from "./errors.ts";
 import { pickProgress, type ProgressOption } from "./progress.ts";
 import { backoff, type PollOptions, sleep } from "./sleep.ts";
 import { classifyStatus, type JobSnapshot } from "./status.ts";
+import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
+import { resourceCard } from "../notebook/card.ts";
 
 /** Options of a single request made while waiting. */
 export interface JobRequestOptions {
@@ -120,6 +122,16 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
     // A start failure is reported to whoever awaits the job; without this an
     // unawaited job would crash the process with an unhandled rejection.
     this.created.catch(() => {});
+  }
+
+  /**
+   * Renders as a card of the latest snapshot in Jupyter (status, progress,
+   * stage); await the job for a live progress bar.
+   */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    const snapshot = this.#snapshot ?? { status: "creating" };
+    const card = resourceCard(snapshot, { kind: this.kind });
+    return { "text/html": card.html, "text/plain": card.text };
   }
 
   /** The job id, once the create request has answered. */

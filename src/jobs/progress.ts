@@ -142,7 +142,9 @@ export function terminalProgress(
  * reporter?.end();
  * ```
  */
-export const defaultProgress: ProgressFactory = (title) => {
+export const defaultProgress: ProgressFactory = (
+  title: string,
+): ProgressReporter | undefined => {
   const notebook = notebookProgress(title);
   if (notebook) {
     // The notebook bar wants `undefined`, not `null`, for absent fields.

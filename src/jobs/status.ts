@@ -14,6 +14,8 @@ import { FAILURE_STATUSES } from "../schemas/jobs.ts";
 export interface JobSnapshot {
   /** The job's id. */
   id: string;
+  /** The job's name. */
+  name?: string | null;
   /** Its status, e.g. `STARTING`, `RUNNING`, `COMPLETED`, `FAILED`. */
   status: string;
   /** Overall progress from 0 to 1. */

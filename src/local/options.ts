@@ -86,24 +86,35 @@ export interface LocalPlatformOptions extends OperatorConfig {
 
 /** A credential pair after defaults. */
 export interface Credential {
+  /** The client id (`client_id` of the token call). */
   clientId: string;
+  /** The client secret (`client_secret` of the token call). */
   clientSecret: string;
+  /** The user the credentials act as (`created_by` of what they create). */
   user: { id: string; name: string };
 }
 
 /** An account after defaults. */
 export interface OperatorAccount {
+  /** Account id. */
   id: string;
+  /** Account name. */
   name: string;
+  /** `ACTIVE`, or any other status (which the platform answers 403 for). */
   status: string;
+  /** The organisation the account belongs to. */
   organisation: { id: string; name: string };
+  /** When the account was set up (ISO 8601). */
   created_at: string;
+  /** The credential pairs that act in this account. */
   credentials: Credential[];
 }
 
 /** The operator setup after defaults. */
 export interface Operator {
+  /** Every organisation. */
   organisations: { id: string; name: string }[];
+  /** Every account, with its credentials. */
   accounts: OperatorAccount[];
 }
 

@@ -43,6 +43,7 @@ import { MemoryStore, type Store } from "./store.ts";
 export interface LocalPlatform {
   /** The app's fetch handler: give it to a client as its `fetch`. */
   fetch: (request: Request) => Promise<Response>;
+  // deno-doc-ignore private-type-ref -- Hono's own app class
   /** The Hono app (serve it with `Deno.serve(app.fetch)` or any runtime). */
   app: Hono;
   /** The base URL the app answers under (any URL works for in-process fetch). */

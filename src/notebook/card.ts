@@ -10,7 +10,9 @@ import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 
 /** A rendered card: the same content as HTML and as plain text. */
 export interface Card {
+  /** The card as escaped HTML. */
   html: string;
+  /** The same in plain text, for consoles and `text/plain`. */
   text: string;
 }
 

@@ -20,7 +20,9 @@ export type VegaLiteSpec = { $schema: string; [key: string]: unknown };
 
 /** A chart: a MIME bundle with the spec and a plain-text summary. */
 export interface Chart {
+  /** The Vega-Lite v5 specification, data included. */
   [VEGALITE_MIME]: VegaLiteSpec;
+  /** A one-line summary for consoles. */
   "text/plain": string;
 }
 

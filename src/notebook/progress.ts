@@ -8,10 +8,7 @@
 import { escapeHtml, maskSecretText } from "./html.ts";
 import { getJupyter, type JupyterLike, type MimeBundle } from "./jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
-import type { JobSnapshot as BaseJobSnapshot } from "../jobs/status.ts";
-
-/** The fields of a job or deployment snapshot that the bar shows (plus its name). */
-export type JobSnapshot = BaseJobSnapshot & { name?: string | null };
+import type { JobSnapshot } from "../jobs/status.ts";
 
 /** A live progress display; see {@linkcode notebookProgress}. */
 export interface NotebookProgress {

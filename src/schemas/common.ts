@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * Building blocks shared by every wire shape: identifiers, timestamps,
  * `{id,name}` references, open enumerations and the paginated list envelope.

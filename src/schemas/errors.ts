@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * Error bodies of SPEC.md section 7, plus the validation body DESIGN.md adds
  * for 400 answers. The client parses failed responses with these; the local

@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * Ingestion: a configuration naming the data schema, and jobs that read a
  * file from a storage connector into a new datasource.

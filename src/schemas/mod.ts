@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * The zod schemas of every wire shape: resources, request bodies, list
  * envelopes and error bodies, plus the route table. One source of truth for

@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * Onboarding: a configuration saying how a datasource is encoded for a
  * prediction task, and jobs that turn a datasource into a dataset.

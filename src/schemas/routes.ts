@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * The route table: every operation of SPEC.md section 4 and the gaps
  * DESIGN.md fills, in one place. The client builds its requests from it and

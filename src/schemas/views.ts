@@ -1,3 +1,4 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * Views: querying a deployed model for predictions and explanations, and the
  * split-orientation table it answers with.
