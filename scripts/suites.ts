@@ -11,6 +11,7 @@
 
 import { type Counts, parseDenoTest, parseNodeTest } from "./lib/counts.ts";
 import { runTee } from "./lib/run.ts";
+import { parseSummary } from "./notebooks.ts";
 
 /** What every suite is given. */
 export interface SuiteContext {
@@ -140,5 +141,13 @@ export const nodeSuite: Suite = commandSuite(
   parseNodeTest,
 );
 
+/** Runs every notebook in Jupyter's Deno kernel and checks the executed copies. */
+export const notebooksSuite: Suite = commandSuite(
+  "notebooks",
+  "scripts/notebooks.ts: run notebooks/*.ipynb in the Deno kernel and check their outputs",
+  [Deno.execPath(), "run", "-A", "scripts/notebooks.ts"],
+  parseSummary,
+);
+
 /** Every suite, in the order they run. */
-export const SUITES: Suite[] = [denoSuite, nodeSuite];
+export const SUITES: Suite[] = [denoSuite, nodeSuite, notebooksSuite];

@@ -21,6 +21,8 @@
  * @module
  */
 import type { Dependant, FieldIssue } from "../schemas/errors.ts";
+import { toMimeBundle } from "../notebook/displayable.ts";
+import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
 
 /** What every error of the SDK may carry. */
 export interface MLPlatformErrorInit {
@@ -69,6 +71,22 @@ export class MLPlatformError extends Error {
     this.errorCode = init.errorCode;
     this.requestId = init.requestId;
     this.body = init.body;
+  }
+
+  /**
+   * How Deno's Jupyter kernel renders the error when it is a cell's value: a
+   * red card with the class, message, status, `error_code` and request id.
+   * A prototype method, so no instance carries an extra property.
+   *
+   * @example
+   * ```ts
+   * import { NotFoundError } from "./errors.ts";
+   * const error = new NotFoundError({ status: 404, message: "No model m_9", errorCode: "NOT_FOUND" });
+   * error[Symbol.for("Jupyter.display") as never] !== undefined; // true
+   * ```
+   */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    return toMimeBundle(this);
   }
 }
 

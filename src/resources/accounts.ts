@@ -12,6 +12,9 @@ import { NotFoundError } from "../http/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
 import { listQuery } from "./collection.ts";
+import { displayPage, displayResource, kindOf } from "./display.ts";
+
+const ACCOUNT = kindOf(routes.accounts.get);
 
 /**
  * The accounts these credentials see.
@@ -48,7 +51,7 @@ export class Accounts {
       ...options,
       query: listQuery(query, "GET /accounts"),
     });
-    return page;
+    return displayPage(page, ACCOUNT);
   }
 
   /** Every account, page after page. */
@@ -74,6 +77,6 @@ export class Accounts {
         hint: "List the accounts with client.accounts.list() to see the ids",
       });
     }
-    return account;
+    return displayResource(account, ACCOUNT);
   }
 }

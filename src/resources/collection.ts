@@ -15,6 +15,7 @@ import type { Route } from "../schemas/routes.ts";
 import { ValidationError } from "../http/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
+import { displayPage, displayResource, kindOf } from "./display.ts";
 
 /** The routes of a collection that can be read and deleted. */
 export interface ReadRoutes {
@@ -61,19 +62,23 @@ export class ReadOnlyCollection<T> {
   protected readonly transport: Transport;
   /** This collection's routes. */
   protected readonly routes: ReadRoutes;
+  /** What an item is called on its notebook card, e.g. `"Training job"`. */
+  protected readonly kind: string;
 
   /** Binds a route group to a transport. */
   constructor(transport: Transport, routes: ReadRoutes) {
     this.transport = transport;
     this.routes = routes;
+    this.kind = kindOf(routes.get);
   }
 
   /** Retrieves one item by id (404 gives `NotFoundError`). */
-  get(id: string, options?: RequestOptions): Promise<T> {
-    return this.transport.call(this.routes.get, {
+  async get(id: string, options?: RequestOptions): Promise<T> {
+    const item = await this.transport.call(this.routes.get, {
       ...options,
       params: { id },
-    }) as Promise<T>;
+    });
+    return displayResource(item as T, this.kind);
   }
 
   /** One page of the collection (`page` from 1, `items_per_page` up to 100). */
@@ -85,7 +90,7 @@ export class ReadOnlyCollection<T> {
       ...options,
       query: listQuery(query, `GET ${this.routes.list.path}`),
     });
-    return page as Page<T>;
+    return displayPage(page as Page<T>, this.kind);
   }
 
   /** Every item of every page from `query.page` on: `for await (const x of c.iterate())`. */
@@ -134,11 +139,12 @@ export class Collection<TCreate, T> extends ReadOnlyCollection<T> {
    * Creates an item. The body is validated (and defaults applied) before
    * sending; a create is not repeated once it may have reached the service.
    */
-  create(body: TCreate, options?: RequestOptions): Promise<T> {
-    return this.transport.call(this.routes.create, {
+  async create(body: TCreate, options?: RequestOptions): Promise<T> {
+    const item = await this.transport.call(this.routes.create, {
       ...options,
       body,
-    }) as Promise<T>;
+    });
+    return displayResource(item as T, this.kind);
   }
 }
 

@@ -12,6 +12,7 @@ import type { SplitTable, ViewsRequest } from "../schemas/views.ts";
 import { routes } from "../schemas/routes.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
 import { Collection } from "./collection.ts";
+import { displayTable } from "./display.ts";
 
 /**
  * Deployed models and their views.
@@ -47,15 +48,16 @@ export class DeployedModels
    * Predictions and explanations for the rows of `body.query` (SPEC.md
    * endpoint 13), as a split-orientation table. The model must be `RUNNING`.
    */
-  views(
+  async views(
     id: string,
     body: ViewsRequest,
     options?: RequestOptions,
   ): Promise<SplitTable> {
-    return this.transport.call(routes.deployedModels.views, {
+    const table = await this.transport.call(routes.deployedModels.views, {
       ...options,
       params: { id },
       body,
     });
+    return displayTable(table);
   }
 }

@@ -8,6 +8,7 @@ import type { GlobalExplanation, Model } from "../schemas/artifacts.ts";
 import { routes } from "../schemas/routes.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
 import { ReadOnlyCollection } from "./collection.ts";
+import { displayExplanation } from "./display.ts";
 
 /**
  * Models and their global explanations.
@@ -34,13 +35,14 @@ export class Models extends ReadOnlyCollection<Model> {
   }
 
   /** How every term of the model shapes its prediction. */
-  explanation(
+  async explanation(
     id: string,
     options?: RequestOptions,
   ): Promise<GlobalExplanation> {
-    return this.transport.call(routes.models.explanation, {
+    const explanation = await this.transport.call(routes.models.explanation, {
       ...options,
       params: { id },
     });
+    return displayExplanation(explanation);
   }
 }

@@ -8,6 +8,7 @@ import type { TrainingJob, TrainingJobCreate } from "../schemas/training.ts";
 import { routes } from "../schemas/routes.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
 import { Collection } from "./collection.ts";
+import { displayResource } from "./display.ts";
 
 /** Options of `trainingJobs.create`: the workspace, and the usual request options. */
 export interface TrainingJobCreateOptions extends RequestOptions {
@@ -39,13 +40,14 @@ export class TrainingJobs extends Collection<TrainingJobCreate, TrainingJob> {
   }
 
   /** Starts a training job in `options.workspaceId` (or the client's default workspace). */
-  override create(
+  override async create(
     body: TrainingJobCreate,
     options: TrainingJobCreateOptions = {},
   ): Promise<TrainingJob> {
-    return this.transport.call(routes.trainingJobs.create, {
+    const job = await this.transport.call(routes.trainingJobs.create, {
       ...options,
       body,
     });
+    return displayResource(job, this.kind);
   }
 }
