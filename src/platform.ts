@@ -136,7 +136,7 @@ export interface DeployOptions extends JobControl {
   maximumConcurrency?: number;
   /** Memory in MB (default 2048). */
   memorySize?: number;
-  /** Deployed model name (default: the model's name). */
+  /** Deployed model name (default: the model's name plus a unique suffix). */
   name?: string;
 }
 
@@ -484,8 +484,12 @@ export class MLPlatform extends Client {
         poll: options.poll,
         model,
         configuration: config,
+        // Unique by default: deploying the same model twice (a re-run
+        // notebook cell) must not collide on the name.
         name: options.name ??
-          (typeof model === "string" ? uniqueName("deployed") : undefined),
+          uniqueName(
+            typeof model === "string" ? "deployed" : model.name ?? "deployed",
+          ),
       }).toDefinition();
     });
   }

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
+import { resourceCard } from "../notebook/card.ts";
 import type { z } from "zod";
 import type { Model } from "../schemas/artifacts.ts";
 import {
@@ -63,6 +65,12 @@ export class Deployment<F extends string = string, T extends string = string> {
     this.resource = resource;
     this.features = model?.features;
     this.targets = model?.targets;
+  }
+
+  /** Renders as the deployed model's card in Jupyter. */
+  [JUPYTER_DISPLAY](): MimeBundle {
+    const card = resourceCard(this.resource, { kind: "deployed model" });
+    return { "text/html": card.html, "text/plain": card.text };
   }
 
   /** The deployed model's id. */

@@ -6,6 +6,8 @@
  * @module
  */
 import type { DataFrame } from "danfojs-node";
+import { JUPYTER_DISPLAY } from "../notebook/jupyter.ts";
+import { viewsTable } from "../notebook/views_table.ts";
 import { FrameError } from "./errors.ts";
 import { scanSplitTable } from "./scan.ts";
 import type { SplitTable } from "./types.ts";
@@ -88,7 +90,9 @@ export async function toDataFrame(
     : scanned.index;
   if (options.index !== "reset") assertUniqueIndex(index);
   const { DataFrame } = await loadDanfo();
-  if (rows.length === 0) return new DataFrame([], { columns: names, dtypes });
+  if (rows.length === 0) {
+    return displayFrame(new DataFrame([], { columns: names, dtypes }));
+  }
   // danfo keeps rows and a transposed column copy. Built from row arrays with
   // explicit dtypes it skips inference, but it still transposes with
   // Array.push; we already hold the columns, so we build in low-memory mode
@@ -114,9 +118,25 @@ export async function toDataFrame(
   ) {
     internals.$dataIncolumnFormat = columns;
     internals.$config.setIsLowMemoryMode(false);
-    if (internals.$config.isLowMemoryMode === false) return df;
+    if (internals.$config.isLowMemoryMode === false) return displayFrame(df);
   }
-  return new DataFrame(rows, { index, columns: names, dtypes });
+  return displayFrame(new DataFrame(rows, { index, columns: names, dtypes }));
+}
+
+// danfo frames print as plain text in Deno's kernel; give the ones we make
+// the SDK's HTML table (built only when Jupyter asks for it).
+function displayFrame(df: DataFrame): DataFrame {
+  Object.defineProperty(df, JUPYTER_DISPLAY, {
+    value: () =>
+      viewsTable({
+        columns: df.columns,
+        index: df.index as (number | string)[],
+        data: df.values as unknown[][],
+      }),
+    enumerable: false,
+    configurable: true,
+  });
+  return df;
 }
 
 function assertUniqueIndex(index: (number | string)[]): void {

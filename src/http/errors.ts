@@ -181,7 +181,10 @@ export class ValidationError extends MLPlatformError {
   /** Builds the error; the issues are listed in the message. */
   constructor(init: MLPlatformErrorInit & { issues?: FieldIssue[] }) {
     const issues = init.issues ?? [];
-    const listed = issues.map((i) => `${i.path || "(body)"}: ${i.message}`)
+    // A service message often lists the issues already; don't say them twice.
+    const listed = issues
+      .filter((i) => !init.message.includes(i.message))
+      .map((i) => `${i.path || "(body)"}: ${i.message}`)
       .join("; ");
     super({
       ...init,

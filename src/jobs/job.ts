@@ -268,10 +268,12 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
       const result = await this.#definition.resolve(last!, {
         signal: options.signal,
       });
-      reporter?.end(last);
+      await reporter?.end(last);
       return result;
     } catch (error) {
-      reporter?.end(last ?? this.#snapshot, error);
+      // A display that fails to draw must not hide the job's own error.
+      await Promise.resolve(reporter?.end(last ?? this.#snapshot, error))
+        .catch(() => {});
       throw error;
     }
   }

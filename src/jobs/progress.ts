@@ -13,8 +13,12 @@ import type { JobSnapshot } from "./status.ts";
 export interface ProgressReporter {
   /** A new snapshot arrived. */
   update(snapshot: JobSnapshot): void;
-  /** The wait ended: with the last snapshot, and the error if it failed. */
-  end(snapshot?: JobSnapshot, error?: unknown): void;
+  /**
+   * The wait ended: with the last snapshot, and the error if it failed. The
+   * job awaits a returned promise, so a display's final state is certain to
+   * be drawn before the job's result is handed on.
+   */
+  end(snapshot?: JobSnapshot, error?: unknown): void | Promise<void>;
 }
 
 /** Makes a reporter for a job titled `title`; `undefined` means no display. */
@@ -147,16 +151,7 @@ export const defaultProgress: ProgressFactory = (
 ): ProgressReporter | undefined => {
   const notebook = notebookProgress(title);
   if (notebook) {
-    // The notebook bar wants `undefined`, not `null`, for absent fields.
-    const clean = (s: JobSnapshot) => ({
-      ...s,
-      stage: s.stage ?? undefined,
-      message: s.message ?? undefined,
-    });
-    return {
-      update: (s) => notebook.update(clean(s)),
-      end: (s, error) => void notebook.end(s && clean(s), error),
-    };
+    return notebook;
   }
   const sink = terminalStderr();
   return sink ? terminalProgress(title, sink) : undefined;
