@@ -60,7 +60,7 @@ import type { Workspace, WorkspaceCreate } from "./schemas/workspaces.ts";
 import { routes } from "./schemas/routes.ts";
 import { ConfigurationError } from "./http/errors.ts";
 import { isBrowserLike, readEnv } from "./http/environment.ts";
-import { sleep } from "./http/retry.ts";
+import { sleep } from "./abort.ts";
 import { Transport } from "./http/transport.ts";
 import { Accounts } from "./resources/accounts.ts";
 import { Collection, ReadOnlyCollection } from "./resources/collection.ts";

@@ -7,6 +7,7 @@
  */
 import { FrameError } from "./errors.ts";
 import type { SplitTable, ViewsQuery } from "./types.ts";
+import { sleep } from "../abort.ts";
 
 /** Rows per chunk when `chunkSize` is not given: ~1,000 rows keeps each request well under a megabyte for tens of features. */
 export const DEFAULT_CHUNK_SIZE = 1000;
@@ -314,19 +315,4 @@ function positiveInteger(name: string, value: number): number {
 function defaultRetryDelay(attempt: number): number {
   const base = Math.min(5000, 250 * 2 ** (attempt - 1));
   return base / 2 + Math.random() * (base / 2); // jitter spreads retries of concurrent chunks
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

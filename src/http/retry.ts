@@ -61,31 +61,6 @@ export function backoffDelay(
 }
 
 /**
- * Resolves after `ms` milliseconds, or rejects with the signal's reason as
- * soon as it aborts.
- *
- * @example
- * ```ts
- * import { sleep } from "./retry.ts";
- * await sleep(1);
- * ```
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
  * True when a `fetch` failure proves the request never reached the server
  * (refused connection, unknown host): only then may a create be repeated.
  * Deno and Node word these errors differently, so both the message chain and

@@ -10,6 +10,7 @@
  * @module
  */
 import type { TokenResponse } from "../schemas/auth.ts";
+import { abortable } from "../abort.ts";
 
 /** How a {@linkcode TokenManager} gets its token and tells the time. */
 export interface TokenManagerOptions {
@@ -121,16 +122,4 @@ export class TokenManager {
   toJSON(): { clientId: string } {
     return { clientId: this.#clientId };
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() =>
-      signal.removeEventListener("abort", onAbort)
-    );
-  });
 }

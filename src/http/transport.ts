@@ -35,6 +35,7 @@ import {
   RETRYABLE_STATUSES,
 } from "./retry.ts";
 import { TokenManager } from "./token.ts";
+import { abortable } from "../abort.ts";
 
 /** Per-call options every resource method takes last. */
 export interface RequestOptions {
@@ -130,7 +131,7 @@ const MAX_REDIRECTS = 10;
  * ```ts
  * import { Transport } from "./transport.ts";
  * import { routes } from "../schemas/routes.ts";
- * import { sleep } from "./retry.ts";
+ * import { sleep } from "../abort.ts";
  * const transport = new Transport({
  *   baseUrl: "https://mlp.invalid",
  *   clientId: "id",
@@ -427,8 +428,8 @@ export class Transport {
         ? custom(new Request(outgoing.url, init))
         : fetch(outgoing.url, init);
       // Racing the abort also stops in-process fetch handlers that ignore it.
-      const response = await untilAborted(pending, controller.signal);
-      const text = await untilAborted(response.text(), controller.signal);
+      const response = await abortable(pending, controller.signal);
+      const text = await abortable(response.text(), controller.signal);
       return {
         status: response.status,
         headers: response.headers,
@@ -597,17 +598,6 @@ function redirected(
   const headers = { ...outgoing.headers };
   delete headers["content-type"];
   return { method: "GET", url, headers };
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() =>
-      signal.removeEventListener("abort", onAbort)
-    );
-  });
 }
 
 /** The most specific message of an error chain (Deno and Node say "fetch failed" outside). */

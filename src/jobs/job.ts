@@ -26,7 +26,8 @@
 import { RateLimitError } from "../http/errors.ts";
 import { JobFailedError, JobTimeoutError } from "./errors.ts";
 import { pickProgress, type ProgressOption } from "./progress.ts";
-import { backoff, type PollOptions, sleep } from "./sleep.ts";
+import { backoff, type PollOptions } from "./sleep.ts";
+import { abortable, sleep } from "../abort.ts";
 import { classifyStatus, type JobSnapshot } from "./status.ts";
 import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
 import { resourceCard } from "../notebook/card.ts";
@@ -318,16 +319,4 @@ function fingerprint(s: JobSnapshot): string {
   return `${s.status}|${s.stage ?? ""}|${s.progress ?? ""}|${
     s.stage_progress ?? ""
   }`;
-}
-
-function abortable<V>(promise: Promise<V>, signal?: AbortSignal): Promise<V> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() =>
-      signal.removeEventListener("abort", onAbort)
-    );
-  });
 }

@@ -37,31 +37,3 @@ export function* backoff(options: PollOptions = {}): Generator<number, never> {
     delay = Math.min(max, delay * factor);
   }
 }
-
-/**
- * Resolves after `ms` milliseconds, or rejects with the signal's reason as
- * soon as it aborts (the timer is cleared, so nothing keeps the process up).
- *
- * @example
- * ```ts
- * import { sleep } from "./sleep.ts";
- * await sleep(1);
- * const controller = new AbortController();
- * controller.abort(new Error("stop"));
- * await sleep(10_000, controller.signal).catch((e) => e.message); // "stop"
- * ```
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
