@@ -4,11 +4,14 @@
  * and over HTTP (Deno.serve on a free port).
  *
  * `deno task bench` runs the Deno.bench cases; `deno run -A
- * bench/local_views_bench.ts` prints rows per second for both.
+ * bench/local_views_bench.ts` prints rows per second for both. (The SDK's
+ * own views, in-process and against the CLI server over HTTP, beside raw
+ * fetch: bench/api_views.ts, run by `deno task bench:model`.)
  *
  * @module
  */
 import { createLocalPlatform } from "../src/local/platform.ts";
+import { compareRowsPerSecond } from "./api_views.ts";
 import {
   clientFor,
   DATASETS,
@@ -69,20 +72,16 @@ Deno.bench(
 Deno.bench(`views ${ROWS} rows over HTTP`, { group: "views" }, overHttp);
 
 if (import.meta.main) {
-  for (
-    const [name, run] of [["in-process", inProcess], [
-      "over HTTP",
-      overHttp,
-    ]] as const
-  ) {
-    for (let i = 0; i < 5; i++) await run(); // warm-up
-    const n = 40;
-    const start = performance.now();
-    for (let i = 0; i < n; i++) await run();
-    const seconds = (performance.now() - start) / 1000;
+  // The same interleaved measurement as bench/api_benchmark.ts's views table.
+  const measured = await compareRowsPerSecond(
+    { "in-process": inProcess, "over HTTP": overHttp },
+    ROWS,
+    { warmup: 5 },
+  );
+  for (const [name, t] of Object.entries(measured)) {
     console.log(
-      `${name}: ${Math.round((n * ROWS) / seconds)} rows/s (${
-        ((seconds / n) * 1000).toFixed(1)
+      `${name}: ${Math.round(t.rowsPerSecond)} rows/s (${
+        t.msPerCall.toFixed(1)
       } ms per ${ROWS}-row request)`,
     );
   }
