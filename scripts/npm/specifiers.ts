@@ -68,6 +68,7 @@ export interface Rewritten {
  * if (rewriteSpecifier("danfo", imports).specifier !== "danfojs-node") throw new Error();
  * if (rewriteSpecifier("npm:jose@6/jwt", imports).specifier !== "jose/jwt") throw new Error();
  * if (rewriteSpecifier("./a.ts", imports).specifier !== "./a.ts") throw new Error();
+ * if (rewriteSpecifier("zod/v4/core", imports).specifier !== "zod/v4/core") throw new Error();
  * ```
  */
 export function rewriteSpecifier(
@@ -89,12 +90,17 @@ export function rewriteSpecifier(
       const prefix = Object.keys(imports)
         .filter((key) => key.endsWith("/") && specifier.startsWith(key))
         .sort((a, b) => b.length - a.length)[0];
-      if (prefix === undefined) {
+      // Deno resolves `pkg/sub` through a plain `pkg` -> `npm:pkg@1` entry
+      // (tsc also writes such subpaths into declarations, e.g. zod/v4/core).
+      const name = specifier.match(/^(?:@[^/]+\/)?[^/]+/)?.[0] ?? specifier;
+      const base = imports[name];
+      if (prefix === undefined && base?.startsWith("npm:")) {
+        target = base + specifier.slice(name.length);
+      } else if (prefix === undefined) {
         throw new Error(
           `"${specifier}" is not in deno.json's imports, so Node could not resolve it in the npm build. Add it to deno.json "imports" as an npm: specifier.`,
         );
-      }
-      target = imports[prefix] + specifier.slice(prefix.length);
+      } else target = imports[prefix] + specifier.slice(prefix.length);
     }
   }
   const npm = parseNpm(target);
