@@ -139,7 +139,13 @@ async function buildWithDnt(
   const build = dnt.build as (options: unknown) => Promise<void>;
   step("building with dnt");
   await build({
-    entryPoints: entryPoints.map((p) => `./${p}`),
+    // dnt names every entry after the first as a subpath export.
+    entryPoints: entryPoints.map((p, i) =>
+      i === 0 ? `./${p}` : {
+        name: `./${p.split("/").pop()!.replace(/\.ts$/, "")}`,
+        path: `./${p}`,
+      }
+    ),
     outDir,
     importMap: `${root}/deno.json`,
     shims: {},
@@ -170,7 +176,11 @@ async function main(): Promise<number> {
   const args = new Set(Deno.args);
   const entries = Deno.args.filter((a) => a.startsWith("--entry="))
     .map((a) => a.slice("--entry=".length));
-  const entryPoints = entries.length > 0 ? entries : ["mod.ts"];
+  // The training worker is loaded by URL, not imported, so tsc would not see
+  // it from mod.ts alone.
+  const entryPoints = entries.length > 0
+    ? entries
+    : ["mod.ts", "src/local/model/train_worker.ts"];
   for (const entry of entryPoints) {
     try {
       await Deno.stat(`${root}/${entry}`);

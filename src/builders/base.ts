@@ -43,6 +43,30 @@ export abstract class BodyBuilder<S extends z.ZodType> {
       Object.entries(this.raw()).filter(([, v]) => v !== undefined),
     );
   }
+
+  /**
+   * `console.log(builder)` in Deno shows what it would send, not its
+   * internals (the client, the zod schema).
+   */
+  [Symbol.for("Deno.customInspect")](
+    inspect: (value: unknown, options?: unknown) => string,
+    options?: unknown,
+  ): string {
+    return `${this.constructor.name} ${inspect(this.toJSON(), options)}`;
+  }
+
+  /**
+   * The same for Node's `util.inspect`. Also keeps deep inspection away from
+   * the zod schema: inspecting one with `showHidden` and `getters` before its
+   * first use breaks every later parse in zod 4.
+   */
+  [Symbol.for("nodejs.util.inspect.custom")](
+    _depth: number,
+    options: unknown,
+    inspect: (value: unknown, options?: unknown) => string,
+  ): string {
+    return `${this.constructor.name} ${inspect(this.toJSON(), options)}`;
+  }
 }
 
 /** Options of every `create()`: request options (signal, timeout, headers). */

@@ -98,7 +98,10 @@ function composeMessage(init: MLPlatformErrorInit): string {
   ].filter(Boolean);
   let text = init.message;
   if (facts.length) text += ` (${facts.join(", ")})`;
-  if (init.hint) text += `. ${init.hint}`;
+  // Services (ours included) often give the same advice; say it once.
+  if (init.hint && !init.message.includes(init.hint.slice(0, 24))) {
+    text += `. ${init.hint}`;
+  }
   return text;
 }
 

@@ -107,9 +107,15 @@ export function trainInBackground(
   }
   return new Promise<Model>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const worker = new Worker(new URL("./train_worker.ts", import.meta.url), {
-      type: "module",
-    });
+    // The npm build compiles both files to .js side by side: follow our own
+    // extension so Deno running the package, or Bun, finds the worker too.
+    const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
+    const worker = new Worker(
+      new URL(`./train_worker.${ext}`, import.meta.url),
+      {
+        type: "module",
+      },
+    );
     const finish = () => {
       worker.terminate();
       signal?.removeEventListener("abort", onAbort);
