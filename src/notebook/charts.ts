@@ -265,6 +265,9 @@ export function shapeChart(
   return chart(
     {
       title,
+      // A numeric feature can have hundreds of bins: cap the width so the
+      // chart fits a notebook page, and let Vega-Lite thin the labels.
+      width: Math.min(640, Math.max(160, values.length * 18)),
       data: { values },
       mark: "bar",
       encoding: {
@@ -273,6 +276,7 @@ export function shapeChart(
           type: "nominal",
           sort: null,
           title: options.term ?? null,
+          axis: { labelOverlap: true },
         },
         y: { field: "score", type: "quantitative", title: "score (log-odds)" },
         color: signColor,
