@@ -90,6 +90,7 @@ export {
   type Danfo,
   DEFAULT_CHUNK_SIZE,
   FrameError,
+  isMissing,
   isRetryableError,
   loadDanfo,
   type QueryInput,

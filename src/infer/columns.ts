@@ -16,6 +16,7 @@ import {
   number,
 } from "../builders/fields.ts";
 import type { ReviewNote } from "../builders/schema.ts";
+import { isMissing } from "../frames/missing.ts";
 
 /** What inference found in one column. */
 export interface ColumnReport {
@@ -144,21 +145,6 @@ export function inferColumn(
     });
   }
   return report(integer());
-}
-
-/**
- * Whether a cell is missing: null, undefined, NaN, or empty/blank text.
- *
- * @example
- * ```ts
- * import { isMissing } from "./columns.ts";
- * [isMissing(""), isMissing(" "), isMissing(NaN), isMissing(0)]; // [true, true, true, false]
- * ```
- */
-export function isMissing(value: unknown): boolean {
-  return value === null || value === undefined ||
-    (typeof value === "number" && Number.isNaN(value)) ||
-    (typeof value === "string" && value.trim() === "");
 }
 
 function toNumber(value: unknown): number | undefined {
