@@ -142,20 +142,15 @@ export function wireFields(
 }
 
 /**
- * A one-request builder with an options object: immutable (`with()` returns
- * a new builder), `body()` to see what it sends, `create()` to send it, and
- * awaitable (`await builder` creates once).
+ * A builder bound to a client with an immutable options object: `with()`
+ * returns a new builder. Shared by the one-request and the job builders.
  */
-export abstract class OptionsBuilder<
-  O extends object,
-  S extends z.ZodType,
-  R,
-> extends BodyBuilder<S> implements PromiseLike<R> {
+export abstract class ClientBuilder<O extends object, S extends z.ZodType>
+  extends BodyBuilder<S> {
   /** The options given so far. */
   readonly options: Readonly<O>;
   /** The client `create()` sends through. */
   protected readonly client: BuilderClient | undefined;
-  readonly #once = new Once<R>();
 
   /** A builder bound to `client` with `options`. */
   constructor(client: BuilderClient | undefined, options: O) {
@@ -172,6 +167,19 @@ export abstract class OptionsBuilder<
     ) => this;
     return new Ctor(this.client, { ...this.options, ...patch });
   }
+}
+
+/**
+ * A one-request builder with an options object: immutable (`with()` returns
+ * a new builder), `body()` to see what it sends, `create()` to send it, and
+ * awaitable (`await builder` creates once).
+ */
+export abstract class OptionsBuilder<
+  O extends object,
+  S extends z.ZodType,
+  R,
+> extends ClientBuilder<O, S> implements PromiseLike<R> {
+  readonly #once = new Once<R>();
 
   /** Sends the validated body. */
   protected abstract send(

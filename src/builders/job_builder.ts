@@ -12,7 +12,7 @@ import { Job, type JobDefinition } from "../jobs/job.ts";
 import type { ProgressOption } from "../jobs/progress.ts";
 import type { PollOptions } from "../jobs/sleep.ts";
 import type { JobSnapshot } from "../jobs/status.ts";
-import { BodyBuilder, type CreateOptions } from "./base.ts";
+import { ClientBuilder, type CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
 
 /** Options every job builder takes besides its own. */
@@ -29,28 +29,8 @@ export abstract class JobBuilder<
   S extends z.ZodType,
   J extends JobSnapshot,
   T,
-> extends BodyBuilder<S> implements PromiseLike<T> {
-  /** The options given so far. */
-  readonly options: Readonly<O>;
-  /** The client the job's requests go through. */
-  protected readonly client: BuilderClient | undefined;
+> extends ClientBuilder<O, S> implements PromiseLike<T> {
   #job?: Job<J, T>;
-
-  /** A builder bound to `client` with `options`. */
-  constructor(client: BuilderClient | undefined, options: O) {
-    super();
-    this.client = client;
-    this.options = Object.freeze({ ...options });
-  }
-
-  /** A new builder with `patch` merged over these options. */
-  with(patch: Partial<O>): this {
-    const Ctor = this.constructor as new (
-      client: BuilderClient | undefined,
-      options: O,
-    ) => this;
-    return new Ctor(this.client, { ...this.options, ...patch });
-  }
 
   /** How this kind of job is started, retrieved and resolved. */
   protected abstract definition(
