@@ -78,7 +78,7 @@ export const OnboardingConfigurationCreateSchema = z.object({
     "name at least one target column",
   ),
   /** Categories rarer than this fraction of rows share one bucket. */
-  infrequency_threshold: fraction.default(0),
+  infrequency_threshold: fraction.default(0.005),
   mask_category_fraction: fraction.optional(),
   mask_fraction: fraction.optional(),
   mask_median_fraction: fraction.optional(),

@@ -50,6 +50,9 @@
  * @module
  */
 
+import type { z } from "zod";
+import type { SchemaField as WireSchemaField } from "../../schemas/data_schemas.ts";
+import { OnboardingConfigurationCreateSchema } from "../../schemas/onboarding.ts";
 import { ModelDataError, ModelInputError } from "./errors.ts";
 import { createRng, shuffle } from "./rng.ts";
 
@@ -59,37 +62,59 @@ export type RawValue = number | string | null;
 /** A datasource as columns of raw values, keyed by column name. */
 export type RawColumns = Record<string, ReadonlyArray<RawValue>>;
 
-/** A data schema field as in SPEC.md (the create-request part). */
-export interface SchemaField {
-  name: string;
-  data_type: { data_type: string; format?: string | null };
-  designation: string;
-  semantic_type: string;
-}
+/** The parts of a data schema field (SPEC.md) that encoding reads. */
+export type SchemaField =
+  & Pick<WireSchemaField, "name" | "designation" | "semantic_type">
+  & {
+    /** The column type; `format` may be left out (encoding does not read it). */
+    data_type:
+      & Pick<WireSchemaField["data_type"], "data_type">
+      & { format?: string | null };
+  };
 
-/** The onboarding configuration fields the encoder uses (SPEC.md names). */
-export interface OnboardingOptions {
-  targets?: string[];
-  prediction_type?: string;
-  one_hot_encoding_max_categories?: number;
-  infrequency_threshold?: number;
-  strip_categories?: boolean;
-  handle_unseen_categories?: boolean;
-  impute?: boolean;
-  /** Seed of the stratified row order (not in SPEC.md; default 0). */
-  seed?: number;
-}
+/**
+ * The onboarding configuration fields the encoder uses, as the wire schema
+ * types them, plus the seed of the stratified row order (not in SPEC.md).
+ */
+export type OnboardingOptions =
+  & Partial<
+    Pick<
+      z.output<typeof OnboardingConfigurationCreateSchema>,
+      | "targets"
+      | "one_hot_encoding_max_categories"
+      | "infrequency_threshold"
+      | "strip_categories"
+      | "handle_unseen_categories"
+      | "impute"
+    >
+  >
+  & {
+    /** Any stored value is accepted here; the encoder refuses what it can't do. */
+    prediction_type?: string;
+    /** Seed of the stratified row order. */
+    seed?: number;
+  };
 
-/** Documented defaults of {@link OnboardingOptions}. */
-export const ONBOARDING_DEFAULTS = {
-  prediction_type: "CLASSIFICATION",
-  one_hot_encoding_max_categories: 32,
-  infrequency_threshold: 0.005,
-  strip_categories: true,
-  handle_unseen_categories: true,
-  impute: false,
+// The defaults are the create schema's, so a configuration made through the
+// API and the encoder called directly encode the same way.
+const schemaDefaults = OnboardingConfigurationCreateSchema.parse({
+  name: "defaults",
+  targets: ["target"],
+});
+
+/** Documented defaults of {@link OnboardingOptions} (the create schema's). */
+export const ONBOARDING_DEFAULTS: Readonly<
+  Required<Omit<OnboardingOptions, "targets">>
+> = {
+  prediction_type: schemaDefaults.prediction_type,
+  one_hot_encoding_max_categories:
+    schemaDefaults.one_hot_encoding_max_categories,
+  infrequency_threshold: schemaDefaults.infrequency_threshold,
+  strip_categories: schemaDefaults.strip_categories,
+  handle_unseen_categories: schemaDefaults.handle_unseen_categories,
+  impute: schemaDefaults.impute,
   seed: 0,
-} as const;
+};
 
 /** Encoding of a numeric (CONTINUOUS) feature. */
 export interface NumericEncoding {
