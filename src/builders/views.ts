@@ -12,6 +12,7 @@ import type { z } from "zod";
 import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
 import { toViewsQuery } from "../frames/query.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
+import type { DeployedModel } from "../schemas/deployments.ts";
 import { BodyBuilder, type CreateOptions, Once } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
 import {
@@ -51,7 +52,10 @@ export interface ViewsOptions<
   features?: readonly string[];
   /** Rows per request (default 1000); larger queries are sent in chunks. */
   chunkSize?: number;
-  /** Chunk requests in flight at once (default 1). */
+  /**
+   * Chunk requests in flight at once (default: the deployment's
+   * `maximum_concurrency`, read from its deployment configuration).
+   */
   concurrency?: number;
 }
 
@@ -160,9 +164,11 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
         await client.deployedModels.views(id, body, options),
       );
     }
+    const concurrency = this.options.concurrency ??
+      await maximumConcurrency(client, this.options.deployment, options);
     const table = await scoreInChunks(body.query, {
       chunkSize,
-      concurrency: this.options.concurrency ?? 1,
+      concurrency,
       retries: 0, // the transport already retries each request
       signal: options.signal,
       score: (chunk, context) =>
@@ -206,3 +212,21 @@ function sliceTargets(
 }
 
 export type { QueryColumns, QueryRows };
+
+// As many chunks in flight as the deployment serves at once: more would only
+// queue (or be refused with 429) on the service side.
+async function maximumConcurrency(
+  client: BuilderClient,
+  deployment: RefLike,
+  options: CreateOptions,
+): Promise<number> {
+  const resource = typeof deployment === "object" &&
+      "deployment_configuration" in deployment
+    ? deployment as Pick<DeployedModel, "deployment_configuration">
+    : await client.deployedModels.get(idOf(deployment), options);
+  const config = await client.deploymentConfigurations.get(
+    resource.deployment_configuration.id,
+    options,
+  );
+  return Math.max(1, config.maximum_concurrency);
+}
