@@ -263,6 +263,12 @@ Deno.test("toViewsQuery rejects ragged rows, uneven columns and unsendable value
     FrameError,
     "not a query value",
   );
+  // The views endpoint refuses booleans: say so here, naming the cell.
+  assertThrows(
+    () => toViewsQuery([{ a: 1 }, { a: true }]),
+    FrameError,
+    'column "a", row 1: the views endpoint takes no booleans',
+  );
   assertThrows(
     () => toViewsQuery({ a: [new Date(NaN)] } as never),
     FrameError,

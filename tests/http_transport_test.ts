@@ -17,7 +17,9 @@ import {
   RateLimitError,
   ServerError,
   TimeoutError,
+  ValidationError,
 } from "../src/http/errors.ts";
+import { ViewsRequestSchema } from "../src/schemas/views.ts";
 import {
   hang,
   json,
@@ -564,4 +566,24 @@ Deno.test("headers: X-Active-Workspace and X-Views-Cache-Control", async () => {
     other.api.map((r) => r.headers.get("x-views-cache-control")),
     [null, "no-cache"],
   );
+});
+
+Deno.test("views: a body the caller parsed (validated: true) is not parsed again", async () => {
+  const table = { columns: [], index: [], data: [] };
+  await using server = startScriptedServer({
+    steps: [{ respond: () => json(table) }, { respond: () => json(table) }],
+  });
+  const { client } = clientFor(server);
+  const parsed = ViewsRequestSchema.parse({ query: { a: [1] } });
+  await client.deployedModels.views("dm", parsed, { validated: true });
+  assertEquals(JSON.parse(server.api[0].body), parsed);
+  // Without the flag the body is checked here; with it, it goes as it is.
+  const unchecked = { query: { a: [true] } } as never;
+  await assertRejects(
+    () => client.deployedModels.views("dm", unchecked),
+    ValidationError,
+  );
+  await client.deployedModels.views("dm", unchecked, { validated: true });
+  assertEquals(JSON.parse(server.api[1].body), { query: { a: [true] } });
+  assertEquals(server.api.length, 2);
 });

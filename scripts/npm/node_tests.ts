@@ -1,15 +1,18 @@
 /**
- * Runs the Node tests of the built package: copies `tests/node/*.test.mjs`
- * into `<outDir>/test/` (so they import the package by its name, through
- * package self-reference) and runs them with `node --test`.
+ * Runs the Node tests of the built package: copies the scripts of
+ * `tests/node/` (the `*.test.mjs` files and the helpers they import) into
+ * `<outDir>/test/` (so they import the package by its name, through package
+ * self-reference) and runs the tests with `node --test`.
  *
  * @module
  */
 
 import { runTee } from "../lib/run.ts";
 
-/** File names the Node test folder may hold. */
+/** File names of the Node tests. */
 export const NODE_TEST_FILE = /\.test\.(mjs|js|cjs)$/;
+/** Scripts of the Node test folder: the tests and their helpers, all copied. */
+const NODE_SCRIPT = /\.(mjs|js|cjs)$/;
 
 /**
  * Copies the Node tests next to the built package and runs them with the
@@ -51,13 +54,9 @@ export async function runNodeTests(
   await Deno.mkdir(target, { recursive: true });
   const files: string[] = [];
   for await (const entry of Deno.readDir(testsDir)) {
-    if (entry.isFile && NODE_TEST_FILE.test(entry.name)) {
-      await Deno.copyFile(
-        `${testsDir}/${entry.name}`,
-        `${target}/${entry.name}`,
-      );
-      files.push(`test/${entry.name}`);
-    }
+    if (!entry.isFile || !NODE_SCRIPT.test(entry.name)) continue;
+    await Deno.copyFile(`${testsDir}/${entry.name}`, `${target}/${entry.name}`);
+    if (NODE_TEST_FILE.test(entry.name)) files.push(`test/${entry.name}`);
   }
   if (files.length === 0) {
     throw new Error(

@@ -6,7 +6,8 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { FrameError } from "./errors.ts";
-import type { Cell, SplitTable, ViewsQuery } from "./types.ts";
+import type { Cell } from "../schemas/views.ts";
+import type { SplitTable, ViewsQuery } from "./types.ts";
 
 // deno-doc-ignore private-type-ref -- danfo's own DataFrame class (an optional peer dependency)
 /** Anything {@linkcode toViewsQuery} accepts. */
@@ -26,7 +27,8 @@ export interface ToViewsQueryOptions {
  * Converts rows (objects), columns, a split table or a danfo DataFrame to a
  * views query. Missing cells (`null`, `undefined`, `NaN`, `""`) become `null`;
  * `Date`s become ISO strings. Throws a {@linkcode FrameError} for ragged rows,
- * columns of different lengths, infinite numbers and values JSON cannot carry.
+ * columns of different lengths, infinite numbers, booleans (the views
+ * endpoint takes numbers, strings and null only) and values JSON cannot carry.
  *
  * @example
  * ```ts
@@ -205,7 +207,10 @@ function toCell(value: unknown, column: string, row: number): Cell {
     case "string":
       return value === "" ? null : value;
     case "boolean":
-      return value;
+      throw new FrameError(
+        `column "${column}", row ${row}: the views endpoint takes no booleans; ` +
+          `send ${value} as the value the model was trained on (a string such as "${value}", or 1/0)`,
+      );
     case "undefined":
       return null;
     case "bigint":
@@ -227,7 +232,7 @@ function toCell(value: unknown, column: string, row: number): Cell {
     `column "${column}", row ${row}: a ${
       describe(value)
     } is not a query value; ` +
-      "use numbers, strings, booleans or null",
+      "use numbers, strings or null",
   );
 }
 

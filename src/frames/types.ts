@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ViewsRequest } from "../schemas/views.ts";
 
 /** One cell value as it travels in JSON. Missing values are `null`. */
 export type Cell = string | number | boolean | null;
@@ -23,6 +24,7 @@ export type Row = Record<string, Cell>;
 
 /**
  * A views query: each feature name maps to its values, one per row to score,
- * all arrays of the same length. Missing values are `null`.
+ * all arrays of the same length; cells are numbers, strings, or `null` for
+ * missing. Its wire shape is `ViewsRequest["query"]` in `src/schemas/views.ts`.
  */
-export type ViewsQuery = Record<string, Cell[]>;
+export type ViewsQuery = ViewsRequest["query"];

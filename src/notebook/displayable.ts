@@ -58,11 +58,28 @@ export function displayable<T extends object>(
   value: T,
   options: { kind?: string } = {},
 ): Displayable<T> {
+  return attachDisplay(value, () => toMimeBundle(value, options));
+}
+
+/**
+ * Attaches `render` as the non-enumerable `[Symbol.for("Jupyter.display")]`
+ * method of `value` (a frozen object gets a wrapper instead) and returns it:
+ * the mechanism under {@linkcode displayable}, for renderers of their own.
+ *
+ * @example
+ * ```ts
+ * import { attachDisplay } from "./displayable.ts";
+ * const page = attachDisplay({ total: 3 }, () => ({ "text/plain": "3 items" }));
+ * if (JSON.stringify(page) !== '{"total":3}') throw new Error("changed");
+ * ```
+ */
+export function attachDisplay<T extends object>(
+  value: T,
+  render: () => MimeBundle,
+): Displayable<T> {
   const target = Object.isExtensible(value) ? value : Object.create(value);
   Object.defineProperty(target, JUPYTER_DISPLAY, {
-    value: function (this: T) {
-      return toMimeBundle(value, options);
-    },
+    value: render,
     enumerable: false,
     configurable: true,
     writable: true,

@@ -9,6 +9,7 @@ import { escapeHtml, maskSecretText } from "./html.ts";
 import { getJupyter, type JupyterLike, type MimeBundle } from "./jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 import type { JobSnapshot } from "../jobs/status.ts";
+import { FAILURE_STATUSES } from "../schemas/jobs.ts";
 
 /** A live progress display; see {@linkcode notebookProgress}. */
 export interface NotebookProgress {
@@ -28,7 +29,6 @@ export interface NotebookProgressOptions {
   now?: () => number;
 }
 
-const FAILED = new Set(["FAILED", "ERROR", "CANCELLED", "CANCELED"]);
 const DONE = new Set(["COMPLETED", "SUCCEEDED"]);
 
 /**
@@ -117,7 +117,9 @@ export function notebookProgress(
         { id: "", status: error ? "FAILED" : "COMPLETED" };
       const final: JobSnapshot = error === undefined ? base : {
         ...base,
-        status: FAILED.has(base.status.toUpperCase()) ? base.status : "FAILED",
+        status: FAILURE_STATUSES.includes(base.status.toUpperCase())
+          ? base.status
+          : "FAILED",
         message: error instanceof Error ? error.message : String(error),
       };
       return send(progressBundle(title, final, { final: true }));
@@ -143,7 +145,7 @@ export function progressBundle(
 ): { "text/html": string; "text/plain": string } {
   const status = snapshot.status ?? "UNKNOWN";
   const upper = status.toUpperCase();
-  const failed = FAILED.has(upper);
+  const failed = FAILURE_STATUSES.includes(upper);
   // A final state that is not a failure is complete (a deployment ends RUNNING).
   const done = DONE.has(upper) || (options.final === true && !failed);
   const fraction = done ? 1 : clamp(snapshot.progress ?? 0);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { FAILURE_STATUSES } from "../schemas/jobs.ts";
 
 /**
  * Badge colour of a status: green when done or serving, red when failed, amber while working.
@@ -19,9 +20,7 @@ export function statusColor(status: string): string {
   if (
     s === "COMPLETED" || s === "RUNNING" || s === "ACTIVE" || s === "SUCCEEDED"
   ) return "#15803d";
-  if (
-    s === "FAILED" || s === "ERROR" || s === "CANCELLED" || s === "CANCELED"
-  ) return "#b91c1c";
+  if (FAILURE_STATUSES.includes(s)) return "#b91c1c";
   return "#b45309";
 }
 

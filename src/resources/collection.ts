@@ -6,15 +6,19 @@
  *
  * @module
  */
+import type { z } from "zod";
 import {
   type ListQuery,
   ListQuerySchema,
   type Page,
 } from "../schemas/common.ts";
 import type { Route } from "../schemas/routes.ts";
-import { ValidationError } from "../http/errors.ts";
 import { paginate } from "../http/pagination.ts";
-import type { RequestOptions, Transport } from "../http/transport.ts";
+import {
+  parseRequest,
+  type RequestOptions,
+  type Transport,
+} from "../http/transport.ts";
 import { displayPage, displayResource, kindOf } from "./display.ts";
 
 /** The routes of a collection that can be read and deleted. */
@@ -161,14 +165,10 @@ export class Collection<TCreate, T> extends ReadOnlyCollection<T> {
 export function listQuery(
   query: ListQuery,
   operation: string,
-): { page: number; items_per_page: number } {
-  const parsed = ListQuerySchema.safeParse(query);
-  if (parsed.success) return parsed.data;
-  throw new ValidationError({
-    message: `Invalid list parameters for ${operation}, nothing was sent`,
-    issues: parsed.error.issues.map((i) => ({
-      path: i.path.join("."),
-      message: i.message,
-    })),
-  });
+): z.output<typeof ListQuerySchema> {
+  return parseRequest(
+    ListQuerySchema,
+    query,
+    `list parameters for ${operation}`,
+  );
 }

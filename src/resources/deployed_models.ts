@@ -10,7 +10,11 @@ import type {
 } from "../schemas/deployments.ts";
 import type { SplitTable, ViewsRequest } from "../schemas/views.ts";
 import { routes } from "../schemas/routes.ts";
-import type { RequestOptions, Transport } from "../http/transport.ts";
+import type {
+  CallOptions,
+  RequestOptions,
+  Transport,
+} from "../http/transport.ts";
 import { Collection } from "./collection.ts";
 import { displayTable } from "./display.ts";
 
@@ -47,11 +51,13 @@ export class DeployedModels
   /**
    * Predictions and explanations for the rows of `body.query` (SPEC.md
    * endpoint 13), as a split-orientation table. The model must be `RUNNING`.
+   * Pass `validated: true` only with a body that is already the output of
+   * `ViewsRequestSchema` (the views builder's), to skip parsing it again.
    */
   async views(
     id: string,
     body: ViewsRequest,
-    options?: RequestOptions,
+    options?: RequestOptions & Pick<CallOptions, "validated">,
   ): Promise<SplitTable> {
     const table = await this.transport.call(routes.deployedModels.views, {
       ...options,

@@ -12,10 +12,10 @@ import type { Page } from "../schemas/common.ts";
 import type { Route } from "../schemas/routes.ts";
 import type { GlobalExplanation } from "../schemas/artifacts.ts";
 import type { SplitTable } from "../frames/types.ts";
-import { displayable } from "../notebook/displayable.ts";
+import { attachDisplay, displayable } from "../notebook/displayable.ts";
 import { importanceChart } from "../notebook/charts.ts";
 import { escapeHtml } from "../notebook/html.ts";
-import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
+import type { MimeBundle } from "../notebook/jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "../notebook/style.ts";
 
 /**
@@ -128,17 +128,9 @@ function isExtensible<T>(value: T): value is T & object {
     Object.isExtensible(value);
 }
 
-// Same property shape as `displayable`: non-enumerable, so invisible to
-// JSON, spreads and deep equality.
+// Non-enumerable, so invisible to JSON, spreads and deep equality.
 function attach<T>(value: T, render: () => MimeBundle): T {
-  if (!isExtensible(value)) return value;
-  Object.defineProperty(value, JUPYTER_DISPLAY, {
-    value: render,
-    enumerable: false,
-    configurable: true,
-    writable: true,
-  });
-  return value;
+  return isExtensible(value) ? attachDisplay(value, render) : value;
 }
 
 const CELL =

@@ -8,7 +8,6 @@ import type { TrainingJob, TrainingJobCreate } from "../schemas/training.ts";
 import { routes } from "../schemas/routes.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
 import { Collection } from "./collection.ts";
-import { displayResource } from "./display.ts";
 
 /** Options of `trainingJobs.create`: the workspace, and the usual request options. */
 export interface TrainingJobCreateOptions extends RequestOptions {
@@ -40,14 +39,11 @@ export class TrainingJobs extends Collection<TrainingJobCreate, TrainingJob> {
   }
 
   /** Starts a training job in `options.workspaceId` (or the client's default workspace). */
-  override async create(
+  override create(
     body: TrainingJobCreate,
     options: TrainingJobCreateOptions = {},
   ): Promise<TrainingJob> {
-    const job = await this.transport.call(routes.trainingJobs.create, {
-      ...options,
-      body,
-    });
-    return displayResource(job, this.kind);
+    // The generic create passes `workspaceId` on to the transport with the other options.
+    return super.create(body, options);
   }
 }

@@ -81,6 +81,23 @@ function isErrorClass(value: unknown): value is ErrorClass<Error> {
     (value.prototype instanceof Error || value.prototype === Error.prototype);
 }
 
+/** Tells the `(fn, ErrorClass, msgIncludes?, msg?)` and `(fn, msg?)` overloads of `assertThrows`/`assertRejects` apart. */
+function overload<E extends Error>(
+  name: string,
+  errorClassOrMsg: ErrorClass<E> | string | undefined,
+  msgIncludesOrMsg: string | undefined,
+  msg: string | undefined,
+): { ErrorClass?: ErrorClass<E>; msgIncludes?: string; msg?: string } {
+  if (typeof errorClassOrMsg === "string") return { msg: errorClassOrMsg };
+  if (errorClassOrMsg === undefined) return { msg: msgIncludesOrMsg ?? msg };
+  if (!isErrorClass(errorClassOrMsg)) {
+    throw new TypeError(
+      `${name}: the second argument must be an Error class or a message string.`,
+    );
+  }
+  return { ErrorClass: errorClassOrMsg, msgIncludes: msgIncludesOrMsg, msg };
+}
+
 /**
  * Runs `fn` and asserts that it throws; returns what it threw.
  *
@@ -129,19 +146,12 @@ export function assertThrows<E extends Error = Error>(
 ): E | unknown {
   let ErrorClass: ErrorClass<E> | undefined;
   let msgIncludes: string | undefined;
-  if (typeof errorClassOrMsg === "string") {
-    msg = errorClassOrMsg;
-  } else if (errorClassOrMsg !== undefined) {
-    if (!isErrorClass(errorClassOrMsg)) {
-      throw new TypeError(
-        "assertThrows: the second argument must be an Error class or a message string.",
-      );
-    }
-    ErrorClass = errorClassOrMsg as ErrorClass<E>;
-    msgIncludes = msgIncludesOrMsg;
-  } else {
-    msg = msgIncludesOrMsg ?? msg;
-  }
+  ({ ErrorClass, msgIncludes, msg } = overload(
+    "assertThrows",
+    errorClassOrMsg,
+    msgIncludesOrMsg,
+    msg,
+  ));
   try {
     fn();
   } catch (error) {
@@ -212,17 +222,12 @@ export async function assertRejects<E extends Error = Error>(
 ): Promise<E | unknown> {
   let ErrorClass: ErrorClass<E> | undefined;
   let msgIncludes: string | undefined;
-  if (typeof errorClassOrMsg === "string") {
-    msg = errorClassOrMsg;
-  } else if (errorClassOrMsg !== undefined) {
-    if (!isErrorClass(errorClassOrMsg)) {
-      throw new TypeError(
-        "assertRejects: the second argument must be an Error class or a message string.",
-      );
-    }
-    ErrorClass = errorClassOrMsg as ErrorClass<E>;
-    msgIncludes = msgIncludesOrMsg;
-  }
+  ({ ErrorClass, msgIncludes, msg } = overload(
+    "assertRejects",
+    errorClassOrMsg,
+    msgIncludesOrMsg,
+    msg,
+  ));
   let promise: PromiseLike<unknown>;
   try {
     promise = fn();

@@ -23,24 +23,12 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { datasetsDir } from "./_datasets.mjs";
 
 const pkgDir = fileURLToPath(new URL("../", import.meta.url));
 const pkg = JSON.parse(await readFile(join(pkgDir, "package.json"), "utf8"));
-
-function datasetsDir() {
-  if (process.env.MLP_DATASETS) return resolve(process.env.MLP_DATASETS);
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "deno.json"))) {
-    const up = dirname(dir);
-    if (up === dir) {
-      throw new Error("no deno.json above this test: set MLP_DATASETS");
-    }
-    dir = up;
-  }
-  return resolve(dir, "../shared/datasets");
-}
 
 function run(command, args, options) {
   return new Promise((resolvePromise) => {

@@ -7,7 +7,7 @@
  *
  * The datasets folder is `MLP_DATASETS` when set, else `../shared/datasets`
  * from the repository root, found by walking up from this file to deno.json
- * (so it works from tests/node/ and from the copy in npm/test/).
+ * (see _datasets.mjs).
  *
  * @module
  */
@@ -17,8 +17,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { datasetsDir } from "./_datasets.mjs";
 import {
   ConflictError,
   local,
@@ -26,23 +26,6 @@ import {
   NotFoundError,
   ValidationError,
 } from "@mlplatform/sdk";
-
-function datasetsDir() {
-  if (process.env.MLP_DATASETS) return resolve(process.env.MLP_DATASETS);
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "deno.json"))) {
-    const up = dirname(dir);
-    if (up === dir) {
-      throw new Error(
-        `no deno.json above ${
-          fileURLToPath(import.meta.url)
-        }: set MLP_DATASETS to the datasets folder`,
-      );
-    }
-    dir = up;
-  }
-  return resolve(dir, "../shared/datasets");
-}
 
 const DATASETS = datasetsDir();
 const PENGUINS = join(DATASETS, "penguins.csv");
