@@ -367,7 +367,7 @@ export class MLPlatform extends Client {
     path: string,
     options: IngestOptions<F, T>,
   ): Job<JobSnapshot, Typed<Datasource, F, T>> {
-    return this.#deferred("ingestion job", undefined, async () => {
+    return this.#deferred("ingestion job", undefined, options, async () => {
       const base = baseName(path);
       const configuration = options.configuration ??
         await this.ingestionConfiguration(
@@ -376,8 +376,6 @@ export class MLPlatform extends Client {
         ).create();
       const compute = options.compute ?? await this.#compute("PROCESSING");
       return this.ingestionJob<F, T>({
-        progress: options.progress,
-        poll: options.poll,
         configuration: idOf(configuration),
         storage: options.storage,
         compute,
@@ -396,14 +394,14 @@ export class MLPlatform extends Client {
     source: Typed<{ id: string }, F, T> | string,
     options: OnboardOptions<NoInfer<T>> = {},
   ): Job<JobSnapshot, Typed<Dataset, F, T>> {
-    return this.#deferred("onboarding job", undefined, async () => {
+    return this.#deferred("onboarding job", undefined, options, async () => {
       const {
         targets,
         compute,
         configuration,
         datasetName,
-        progress,
-        poll,
+        progress: _progress, // progress and poll: the Job's, not the body's
+        poll: _poll,
         ...encoding
       } = options;
       let config = configuration;
@@ -415,8 +413,6 @@ export class MLPlatform extends Client {
         ).with({ schemaTargets }).create();
       }
       return this.onboardingJob<F, T>({
-        progress,
-        poll,
         datasource: source,
         configuration: config,
         compute: compute ?? await this.#compute("PROCESSING"),
@@ -434,15 +430,15 @@ export class MLPlatform extends Client {
     dataset: Typed<{ id: string }, F, T> | string,
     options: TrainOptions = {},
   ): Job<JobSnapshot, Typed<Model, F, T>> {
-    return this.#deferred("training job", undefined, async () => {
+    return this.#deferred("training job", undefined, options, async () => {
       const {
         workspace,
         configuration,
         compute,
         modelName,
         managedSpotTraining,
-        progress,
-        poll,
+        progress: _progress, // progress and poll: the Job's, not the body's
+        poll: _poll,
         ...hyperparameters
       } = options;
       const config = configuration ??
@@ -452,8 +448,6 @@ export class MLPlatform extends Client {
         )
           .create();
       return this.trainingJob<F, T>({
-        progress,
-        poll,
         dataset,
         configuration: config,
         compute: compute ?? await this.#compute("TRAINING"),
@@ -473,15 +467,13 @@ export class MLPlatform extends Client {
     model: Typed<{ id: string; name?: string | null }, F, T> | string,
     options: DeployOptions = {},
   ): Job<JobSnapshot, Deployment<F, T>> {
-    return this.#deferred("deployed model", ["RUNNING"], async () => {
+    return this.#deferred("deployed model", ["RUNNING"], options, async () => {
       const config = options.configuration ??
         await this.deploymentConfiguration(uniqueName("deployment"), {
           maximumConcurrency: options.maximumConcurrency,
           memorySize: options.memorySize,
         }).create();
       return this.deployedModel<F, T>({
-        progress: options.progress,
-        poll: options.poll,
         model,
         configuration: config,
         // Unique by default: deploying the same model twice (a re-run
@@ -565,10 +557,12 @@ export class MLPlatform extends Client {
 
   // One Job over several steps: the preparatory creates run first (at once,
   // like any Job's start), then the job itself; polling and the result
-  // come from the real job's definition.
+  // come from the real job's definition, the progress display and poll
+  // schedule from the step's options (known before anything is sent).
   #deferred<S extends JobSnapshot, T>(
     kind: string,
     readyStatuses: readonly string[] | undefined,
+    control: JobControl,
     prepare: () => Promise<JobDefinition<S, T>>,
   ): Job<S, T> {
     let definition: Promise<JobDefinition<S, T>> | undefined;
@@ -576,7 +570,8 @@ export class MLPlatform extends Client {
     return new Job<S, T>({
       kind,
       readyStatuses,
-      progress: this.progress,
+      progress: control.progress ?? this.progress,
+      poll: control.poll,
       start: async () => (await get()).start(),
       retrieve: async (id, o) => (await get()).retrieve(id, o),
       resolve: async (s, o) => (await get()).resolve(s, o),

@@ -264,3 +264,36 @@ Deno.test("job: a deployed model is ready when RUNNING and resolves to a Deploym
   assertEquals(live.status, "RUNNING");
   assertEquals(live.features, ["tenure"]);
 });
+
+Deno.test("job: a one-call step uses its own progress and poll options", async () => {
+  const { ml } = scripted({
+    "POST /data-processing-ingestion-jobs": [created()],
+    "GET /data-processing-ingestion-jobs/ij_1": [
+      status("RUNNING")(),
+      status("COMPLETED")(),
+    ],
+    "GET /datasources/ds_1": [datasource()],
+  });
+  const seen: string[] = [];
+  const started = Date.now();
+  const source = await ml.ingest("churn.csv", {
+    storage: "sc",
+    schema: "sch",
+    configuration: "ic",
+    compute: "cc",
+    // The platform's own progress is false: the step's factory wins.
+    progress: (title) => ({
+      update: (s) => void seen.push(`${title}:${s.status}`),
+      end: () => {},
+    }),
+    poll: { initialDelay: 1, maxDelay: 1 },
+  });
+  assertEquals(source.id, "ds_1");
+  assertEquals(seen, [
+    "ingestion job:STARTING",
+    "ingestion job:RUNNING",
+    "ingestion job:COMPLETED",
+  ]);
+  // Two polls at the default schedule would take at least 250 + 375 ms.
+  assert(Date.now() - started < 600, `took ${Date.now() - started} ms`);
+});

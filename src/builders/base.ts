@@ -167,6 +167,19 @@ export abstract class ClientBuilder<O extends object, S extends z.ZodType>
     ) => this;
     return new Ctor(this.client, { ...this.options, ...patch });
   }
+
+  /**
+   * The client, or a clear error for a builder made without one; `action`
+   * ends the message ("create anything", "start a job").
+   */
+  protected requireClient(action = "create anything"): BuilderClient {
+    if (this.client) return this.client;
+    throw new ConfigurationError({
+      message:
+        `This ${this.what} builder has no client, so it cannot ${action}`,
+      hint: "Start from a connected MLPlatform (connect() or local())",
+    });
+  }
 }
 
 /**
@@ -199,15 +212,5 @@ export abstract class OptionsBuilder<
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#once.run(() => this.create()).then(onfulfilled, onrejected);
-  }
-
-  /** The client, or a clear error for a builder made without one. */
-  protected requireClient(): BuilderClient {
-    if (this.client) return this.client;
-    throw new ConfigurationError({
-      message:
-        `This ${this.what} builder has no client, so it cannot create anything`,
-      hint: "Start from a connected MLPlatform (connect() or local())",
-    });
   }
 }

@@ -1,46 +1,13 @@
 /**
  * The part of the client the builders use, as a structural type: every
- * `Client` satisfies it, and tests can hand in a small fake.
+ * `Client` satisfies it, and tests can hand in a small fake. Each
+ * collection is the `Client`'s own, narrowed to the methods the builders
+ * call, so the request and resource types follow the client's.
  *
  * @module
  */
+import type { Client } from "../client.ts";
 import type { RequestOptions } from "../http/transport.ts";
-import type { Dataset, Datasource, Model } from "../schemas/artifacts.ts";
-import type {
-  ComputeConfiguration,
-  ComputeConfigurationCreate,
-} from "../schemas/compute.ts";
-import type { DataSchema, DataSchemaCreate } from "../schemas/data_schemas.ts";
-import type {
-  DeployedModel,
-  DeployedModelCreate,
-  DeploymentConfiguration,
-  DeploymentConfigurationCreate,
-} from "../schemas/deployments.ts";
-import type {
-  IngestionConfiguration,
-  IngestionConfigurationCreate,
-  IngestionJob,
-  IngestionJobCreate,
-} from "../schemas/ingestion.ts";
-import type {
-  OnboardingConfiguration,
-  OnboardingConfigurationCreate,
-  OnboardingJob,
-  OnboardingJobCreate,
-} from "../schemas/onboarding.ts";
-import type {
-  StorageConnector,
-  StorageConnectorCreate,
-} from "../schemas/storage.ts";
-import type {
-  TrainingConfiguration,
-  TrainingConfigurationCreate,
-  TrainingJob,
-  TrainingJobCreate,
-} from "../schemas/training.ts";
-import type { SplitTable, ViewsRequest } from "../schemas/views.ts";
-import type { Workspace, WorkspaceCreate } from "../schemas/workspaces.ts";
 
 export type { RequestOptions };
 
@@ -59,62 +26,54 @@ export interface Creatable<B, R> extends Readable<R> {
 /** The client calls the builders make. */
 export interface BuilderClient {
   /** Storage connectors. */
-  readonly storageConnectors: Creatable<
-    StorageConnectorCreate,
-    StorageConnector
+  readonly storageConnectors: Pick<
+    Client["storageConnectors"],
+    "get" | "create"
   >;
   /** Compute configurations. */
-  readonly computeConfigurations: Creatable<
-    ComputeConfigurationCreate,
-    ComputeConfiguration
+  readonly computeConfigurations: Pick<
+    Client["computeConfigurations"],
+    "get" | "create"
   >;
   /** Data schemas. */
-  readonly dataSchemas: Creatable<DataSchemaCreate, DataSchema>;
+  readonly dataSchemas: Pick<Client["dataSchemas"], "get" | "create">;
   /** Ingestion configurations. */
-  readonly ingestionConfigurations: Creatable<
-    IngestionConfigurationCreate,
-    IngestionConfiguration
+  readonly ingestionConfigurations: Pick<
+    Client["ingestionConfigurations"],
+    "get" | "create"
   >;
   /** Ingestion jobs. */
-  readonly ingestionJobs: Creatable<IngestionJobCreate, IngestionJob>;
+  readonly ingestionJobs: Pick<Client["ingestionJobs"], "get" | "create">;
   /** Onboarding configurations. */
-  readonly onboardingConfigurations: Creatable<
-    OnboardingConfigurationCreate,
-    OnboardingConfiguration
+  readonly onboardingConfigurations: Pick<
+    Client["onboardingConfigurations"],
+    "get" | "create"
   >;
   /** Onboarding jobs. */
-  readonly onboardingJobs: Creatable<OnboardingJobCreate, OnboardingJob>;
+  readonly onboardingJobs: Pick<Client["onboardingJobs"], "get" | "create">;
   /** Workspaces. */
-  readonly workspaces: Creatable<WorkspaceCreate, Workspace>;
+  readonly workspaces: Pick<Client["workspaces"], "get" | "create">;
   /** Training configurations. */
-  readonly trainingConfigurations: Creatable<
-    TrainingConfigurationCreate,
-    TrainingConfiguration
+  readonly trainingConfigurations: Pick<
+    Client["trainingConfigurations"],
+    "get" | "create"
   >;
   /** Training jobs: `create` takes the workspace. */
-  readonly trainingJobs: Readable<TrainingJob> & {
-    create(
-      body: TrainingJobCreate,
-      options?: RequestOptions & { workspaceId?: string },
-    ): Promise<TrainingJob>;
-  };
+  readonly trainingJobs: Pick<Client["trainingJobs"], "get" | "create">;
   /** Deployment configurations. */
-  readonly deploymentConfigurations: Creatable<
-    DeploymentConfigurationCreate,
-    DeploymentConfiguration
+  readonly deploymentConfigurations: Pick<
+    Client["deploymentConfigurations"],
+    "get" | "create"
   >;
   /** Deployed models, and their views. */
-  readonly deployedModels: Creatable<DeployedModelCreate, DeployedModel> & {
-    views(
-      id: string,
-      body: ViewsRequest,
-      options?: RequestOptions,
-    ): Promise<SplitTable>;
-  };
+  readonly deployedModels: Pick<
+    Client["deployedModels"],
+    "get" | "create" | "views"
+  >;
   /** Datasources (made by ingestion jobs). */
-  readonly datasources: Readable<Datasource>;
+  readonly datasources: Pick<Client["datasources"], "get">;
   /** Datasets (made by onboarding jobs). */
-  readonly datasets: Readable<Dataset>;
+  readonly datasets: Pick<Client["datasets"], "get">;
   /** Models (made by training jobs). */
-  readonly models: Readable<Model>;
+  readonly models: Pick<Client["models"], "get">;
 }

@@ -47,10 +47,7 @@ export class ComputeBuilder extends OptionsBuilder<
   protected readonly schema = ComputeConfigurationCreateSchema;
   /** Wire -> option names. */
   protected override optionNames(): Record<string, string> {
-    return {
-      machine_type: "machineType",
-      compute_type: "computeType",
-    };
+    return wireFields(this.options).names;
   }
   /** The body as given. */
   protected raw(): Record<string, unknown> {

@@ -45,11 +45,7 @@ export class DeploymentConfigurationBuilder extends OptionsBuilder<
   protected readonly schema = DeploymentConfigurationCreateSchema;
   /** Wire -> option names. */
   protected override optionNames(): Record<string, string> {
-    return {
-      maximum_concurrency: "maximumConcurrency",
-      memory_size: "memorySize",
-      deployment_type: "deploymentType",
-    };
+    return wireFields(this.options).names;
   }
   /** The body as given. */
   protected raw(): Record<string, unknown> {

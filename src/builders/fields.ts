@@ -5,17 +5,21 @@
  *
  * @module
  */
-import type { NUMBER_FORMATS } from "../schemas/data_schemas.ts";
+import type {
+  DATA_TYPES,
+  NUMBER_FORMATS,
+  SEMANTIC_TYPES,
+} from "../schemas/data_schemas.ts";
 
 /** A column type: what `data_type` and `semantic_type` a field gets. */
 export interface FieldType {
   /** `{ data_type: "NUMBER" | "STRING", format }` (format null for strings). */
   readonly data_type: {
-    readonly data_type: "NUMBER" | "STRING";
+    readonly data_type: typeof DATA_TYPES[number];
     readonly format: typeof NUMBER_FORMATS[number] | null;
   };
   /** `CONTINUOUS` (ordered numbers) or `CATEGORICAL` (labels). */
-  readonly semantic_type: "CONTINUOUS" | "CATEGORICAL";
+  readonly semantic_type: typeof SEMANTIC_TYPES[number];
 }
 
 /** Options of {@linkcode number}. */

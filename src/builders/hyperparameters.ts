@@ -7,8 +7,12 @@
  *
  * @module
  */
-import type { HyperparameterName } from "../schemas/training.ts";
-import { snakeCase } from "./base.ts";
+import type { z } from "zod";
+import type {
+  HyperparameterName,
+  hyperparameterShape,
+} from "../schemas/training.ts";
+import { wireFields } from "./base.ts";
 
 /** Hyperparameters of a training configuration. */
 export interface Hyperparameters {
@@ -90,13 +94,21 @@ export interface Hyperparameters {
   randomSeed?: number;
 }
 
-// Compile-time check: the camelCase names are exactly SPEC.md's names.
-type Snake<S extends string> = S extends `${infer H}${infer R}`
-  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<R>}`
+// Compile-time check: the camelCase names and their value types are exactly
+// those of the schema's `hyperparameterShape` (SPEC.md's names), so the two
+// cannot drift; the interface above stays hand-written for its docs.
+type Camel<S extends string> = S extends `${infer H}_${infer R}`
+  ? `${H}${Capitalize<Camel<R>>}`
   : S;
+type FromSchema = {
+  [K in HyperparameterName as Camel<K>]?: z.input<
+    typeof hyperparameterShape[K]
+  >;
+};
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _names: Same<Snake<keyof Hyperparameters>, HyperparameterName> = true;
-void _names;
+const _names: Same<keyof Hyperparameters, keyof FromSchema> = true;
+const _types: Same<Hyperparameters, FromSchema> = true;
+void _names, _types;
 
 /**
  * The snake_case wire fields of `hyperparameters` (undefined ones left out).
@@ -111,9 +123,5 @@ void _names;
 export function hyperparameterFields(
   hyperparameters: Hyperparameters,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(hyperparameters)) {
-    if (value !== undefined) out[snakeCase(key)] = value;
-  }
-  return out;
+  return wireFields(hyperparameters).body;
 }

@@ -13,7 +13,7 @@ import {
   type IngestionJob,
   IngestionJobCreateSchema,
 } from "../schemas/ingestion.ts";
-import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
+import { type CreateOptions, OptionsBuilder } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
 import { JobBuilder, type JobControl } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
@@ -134,7 +134,7 @@ export class IngestionJobBuilder<
   protected raw(): Record<string, unknown> {
     const o = this.options;
     return {
-      ...wireFields({ jobType: o.jobType }).body,
+      job_type: o.jobType,
       name: o.name ??
         (o.datasourceName ? `ingest-${o.datasourceName}` : undefined),
       compute_configuration_id: idOf(o.compute),

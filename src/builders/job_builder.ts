@@ -7,7 +7,6 @@
  * @module
  */
 import type { z } from "zod";
-import { ConfigurationError } from "../http/errors.ts";
 import { Job, type JobDefinition } from "../jobs/job.ts";
 import type { ProgressOption } from "../jobs/progress.ts";
 import type { PollOptions } from "../jobs/sleep.ts";
@@ -45,16 +44,8 @@ export abstract class JobBuilder<
    */
   toDefinition(options?: CreateOptions): JobDefinition<J, T> {
     const body = this.body();
-    const client = this.client;
-    if (!client) {
-      throw new ConfigurationError({
-        message:
-          `This ${this.what} builder has no client, so it cannot start a job`,
-        hint: "Start from a connected MLPlatform (connect() or local())",
-      });
-    }
     return {
-      ...this.definition(client, body, options),
+      ...this.definition(this.requireClient("start a job"), body, options),
       progress: this.options.progress,
       poll: this.options.poll,
     };
@@ -65,20 +56,7 @@ export abstract class JobBuilder<
    * and returns it: `await job` waits for its result.
    */
   create(options?: CreateOptions): Job<J, T> {
-    const body = this.body();
-    const client = this.client;
-    if (!client) {
-      throw new ConfigurationError({
-        message:
-          `This ${this.what} builder has no client, so it cannot start a job`,
-        hint: "Start from a connected MLPlatform (connect() or local())",
-      });
-    }
-    return new Job({
-      ...this.definition(client, body, options),
-      progress: this.options.progress,
-      poll: this.options.poll,
-    });
+    return new Job(this.toDefinition(options));
   }
 
   /** `await builder` starts the job (once) and waits for its result. */

@@ -183,7 +183,7 @@ export class OnboardingJobBuilder<
   protected raw(): Record<string, unknown> {
     const o = this.options;
     return {
-      ...wireFields({ jobType: o.jobType }).body,
+      job_type: o.jobType,
       name: o.name ?? (o.datasetName ? `onboard-${o.datasetName}` : undefined),
       compute_configuration_id: idOf(o.compute),
       data_processing_configuration_id: idOf(o.configuration),

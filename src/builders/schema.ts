@@ -30,7 +30,7 @@ import { invalid } from "./validate.ts";
 export type FieldSpec = {
   readonly name: string;
   readonly data_type: FieldType["data_type"];
-  readonly designation: "FEATURE" | "TARGET";
+  readonly designation: SchemaFieldCreate["designation"];
   readonly semantic_type: FieldType["semantic_type"];
 };
 
@@ -225,10 +225,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
           "Start from ml.schema(...) or ml.inferSchema(...) on a connected MLPlatform",
       });
     }
-    return await this.#client.dataSchemas.create(
-      body as SchemaFieldsBody,
-      options,
-    );
+    return await this.#client.dataSchemas.create(body, options);
   }
 
   #add(
@@ -270,8 +267,6 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     return new SchemaBuilder(this.#client, this.name, fields, review);
   }
 }
-
-type SchemaFieldsBody = { name: string; fields: SchemaFieldCreate[] };
 
 function copyType(
   type: FieldType,

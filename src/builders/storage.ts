@@ -4,8 +4,11 @@
  *
  * @module
  */
-import type { StorageConnector } from "../schemas/storage.ts";
-import { StorageConnectorCreateSchema } from "../schemas/storage.ts";
+import type { z } from "zod";
+import {
+  type StorageConnector,
+  StorageConnectorCreateSchema,
+} from "../schemas/storage.ts";
 import { type CreateOptions, OptionsBuilder } from "./base.ts";
 
 /** Options of a storage connector. */
@@ -45,7 +48,7 @@ export class StorageConnectorBuilder extends OptionsBuilder<
   }
   /** Sends it. */
   protected send(
-    body: StorageConnectorOptions & { bucket_name: string },
+    body: z.output<typeof StorageConnectorCreateSchema>,
     options?: CreateOptions,
   ): Promise<StorageConnector> {
     return this.requireClient().storageConnectors.create(body, options);

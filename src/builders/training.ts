@@ -13,7 +13,7 @@ import {
   type TrainingJob,
   TrainingJobCreateSchema,
 } from "../schemas/training.ts";
-import { type CreateOptions, OptionsBuilder, snakeCase } from "./base.ts";
+import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
 import {
   hyperparameterFields,
@@ -58,9 +58,7 @@ export class TrainingConfigurationBuilder extends OptionsBuilder<
   protected readonly schema = TrainingConfigurationCreateSchema;
   /** Wire -> option names. */
   protected override optionNames(): Record<string, string> {
-    return Object.fromEntries(
-      Object.keys(this.options).map((key) => [snakeCase(key), key]),
-    );
+    return wireFields(this.options).names;
   }
   /** The body as given. */
   protected raw(): Record<string, unknown> {

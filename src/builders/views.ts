@@ -13,7 +13,7 @@ import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
 import { toViewsQuery } from "../frames/query.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
 import type { DeployedModel } from "../schemas/deployments.ts";
-import { BodyBuilder, type CreateOptions, Once } from "./base.ts";
+import { type CreateOptions, OptionsBuilder } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
 import {
   idOf,
@@ -23,7 +23,6 @@ import {
 } from "./types.ts";
 import { invalid } from "./validate.ts";
 import { ViewsResult } from "./views_result.ts";
-import { ConfigurationError } from "../http/errors.ts";
 
 /**
  * What a views query may be given as: columns or rows, checked against the
@@ -74,28 +73,15 @@ export interface ViewsOptions<
  * ```
  */
 export class ViewsBuilder<F extends string = string, T extends string = string>
-  extends BodyBuilder<typeof ViewsRequestSchema>
-  implements PromiseLike<ViewsResult<T>> {
+  extends OptionsBuilder<
+    ViewsOptions<F, T>,
+    typeof ViewsRequestSchema,
+    ViewsResult<T>
+  > {
   /** What is built. */
   readonly what = "views request";
   /** The body schema. */
   protected readonly schema = ViewsRequestSchema;
-  /** The options given so far. */
-  readonly options: Readonly<ViewsOptions<F, T>>;
-  readonly #client?: BuilderClient;
-  readonly #once = new Once<ViewsResult<T>>();
-
-  /** A builder bound to `client` with `options`. */
-  constructor(client: BuilderClient | undefined, options: ViewsOptions<F, T>) {
-    super();
-    this.#client = client;
-    this.options = Object.freeze({ ...options });
-  }
-
-  /** A new builder with `patch` merged over these options. */
-  with(patch: Partial<ViewsOptions<F, T>>): ViewsBuilder<F, T> {
-    return new ViewsBuilder(this.#client, { ...this.options, ...patch });
-  }
 
   /** Explains class `value` of `target` (one for every row, or one per row). */
   explain<K extends T>(target: K, value: Cell | Cell[]): ViewsBuilder<F, T> {
@@ -147,21 +133,20 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
   }
 
   /** Sends the request (in chunks above `chunkSize` rows) and wraps the table. */
-  async create(options: CreateOptions = {}): Promise<ViewsResult<T>> {
-    const body = this.body();
-    const client = this.#client;
-    if (!client) {
-      throw new ConfigurationError({
-        message: "This views builder has no client, so it cannot send",
-        hint: "Start from a connected MLPlatform (connect() or local())",
-      });
-    }
+  protected async send(
+    body: z.output<typeof ViewsRequestSchema>,
+    options: CreateOptions = {},
+  ): Promise<ViewsResult<T>> {
+    const client = this.requireClient("send");
+    // body() has parsed the body with the route's own schema: the transport
+    // need not parse it (or its chunks, slices of it) a second time.
+    const request = { ...options, validated: true };
     const id = idOf(this.options.deployment);
     const rows = Object.values(body.query)[0]?.length ?? 0;
     const chunkSize = this.options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     if (rows <= chunkSize) {
       return new ViewsResult(
-        await client.deployedModels.views(id, body, options),
+        await client.deployedModels.views(id, body, request),
       );
     }
     const concurrency = this.options.concurrency ??
@@ -183,18 +168,10 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
               Object.values(chunk)[0]?.length ?? 0,
             ),
           },
-          { ...options, signal: context.signal },
+          { ...request, signal: context.signal },
         ),
     });
     return new ViewsResult(table);
-  }
-
-  /** `await builder` sends it (once). */
-  then<R1 = ViewsResult<T>, R2 = never>(
-    onfulfilled?: ((value: ViewsResult<T>) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    return this.#once.run(() => this.create()).then(onfulfilled, onrejected);
   }
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { z } from "zod";
 import {
   type Workspace,
   WorkspaceCreateSchema,
@@ -40,7 +41,7 @@ export class WorkspaceBuilder extends OptionsBuilder<
   }
   /** Sends it. */
   protected send(
-    body: { name: string },
+    body: z.output<typeof WorkspaceCreateSchema>,
     options?: CreateOptions,
   ): Promise<Workspace> {
     return this.requireClient().workspaces.create(body, options);

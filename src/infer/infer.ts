@@ -154,7 +154,10 @@ function csvTable(text: string): ReadTable {
   const { header, rows } = parseCsv(text);
   return {
     names: header,
-    column: (n) => rows.map((r) => r[header.indexOf(n)]),
+    column: (n) => {
+      const j = header.indexOf(n);
+      return rows.map((r) => r[j]);
+    },
   };
 }
 
