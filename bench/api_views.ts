@@ -16,6 +16,7 @@
  */
 import { connect, type Deployment, local, type MLPlatform } from "../mod.ts";
 import { parseCsv } from "../src/csv.ts";
+import { randomHex } from "../src/local/time.ts";
 
 /** A views query by columns (what `deployment.views()` takes). */
 export type Query = Record<string, (string | number | null)[]>;
@@ -111,11 +112,6 @@ export interface CliServer {
   credentials: { clientId: string; clientSecret: string };
   /** Stops it (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
   stop(): Promise<void>;
-}
-
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))]
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -304,6 +300,45 @@ export async function rawToken(target: ViewsTarget): Promise<string> {
 }
 
 /**
+ * POSTs one views body (JSON, bearer `token`) the way a raw client would and
+ * returns the parsed table; any answer but 200 throws with its text.
+ *
+ * @example
+ * ```ts
+ * import { inProcessTarget, postViews, rawToken } from "./api_views.ts";
+ * const target = await inProcessTarget({});
+ * const token = await rawToken(target);
+ * const body = JSON.stringify({ query: { x: [1] } });
+ * const failed = await postViews(target.send, target.baseUrl, "dm_none", token, body)
+ *   .then(() => false, (e) => String(e).includes("404"));
+ * await target.close();
+ * if (!failed) throw new Error("an unknown deployed model must answer 404");
+ * ```
+ */
+export async function postViews(
+  send: (request: Request) => Promise<Response>,
+  baseUrl: string,
+  deployedModelId: string,
+  token: string,
+  body: string,
+): Promise<{ data: unknown[][] }> {
+  const res = await send(
+    new Request(`${baseUrl}/deployed-models/${deployedModelId}/views`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+      },
+      body,
+    }),
+  );
+  if (res.status !== 200) {
+    throw new Error(`views answered ${res.status}: ${await res.text()}`);
+  }
+  return await res.json();
+}
+
+/**
  * The feature columns of a CSV's rows (numbers where the schema says
  * NUMBER, null for empty cells), cycled to `n` rows.
  *
@@ -378,25 +413,13 @@ async function measureTarget(
     };
     const raw = async () => {
       for (const body of bodies) {
-        const res = await target.send(
-          new Request(
-            `${target.baseUrl}/deployed-models/${deployment.id}/views`,
-            {
-              method: "POST",
-              headers: {
-                Authorization: `Bearer ${token}`,
-                "Content-Type": "application/json",
-              },
-              body,
-            },
-          ),
+        await postViews(
+          target.send,
+          target.baseUrl,
+          deployment.id,
+          token,
+          body,
         );
-        if (res.status !== 200) {
-          throw new Error(
-            `raw views answered ${res.status}: ${await res.text()}`,
-          );
-        }
-        await res.json();
       }
     };
     const t = await compareRowsPerSecond({ sdk, raw }, rows, options);

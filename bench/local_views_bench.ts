@@ -11,14 +11,14 @@
  * @module
  */
 import { createLocalPlatform } from "../src/local/platform.ts";
-import { compareRowsPerSecond } from "./api_views.ts";
+import { compareRowsPerSecond, postViews } from "./api_views.ts";
 import {
   clientFor,
   DATASETS,
   deployPenguins,
   penguinQuery,
   tokenFor,
-  until,
+  untilRunning,
 } from "../tests/_helpers/local_setup.ts";
 
 const ROWS = 1000;
@@ -28,10 +28,7 @@ const platform = await createLocalPlatform({
 });
 const client = clientFor(platform, platform.credentials);
 const { dm } = await deployPenguins(client);
-await until(
-  () => client.deployedModels.get(dm.id),
-  (d) => d.status === "RUNNING",
-);
+await untilRunning(client, dm.id);
 const token = await tokenFor(platform);
 const body = JSON.stringify({ query: penguinQuery(ROWS) });
 const server = Deno.serve({
@@ -45,20 +42,7 @@ async function views(
   base: string,
   send: (r: Request) => Promise<Response>,
 ): Promise<void> {
-  const res = await send(
-    new Request(`${base}/deployed-models/${dm.id}/views`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${token}`,
-        "Content-Type": "application/json",
-      },
-      body,
-    }),
-  );
-  if (res.status !== 200) {
-    throw new Error(`views answered ${res.status}: ${await res.text()}`);
-  }
-  const table = await res.json();
+  const table = await postViews(send, base, dm.id, token, body);
   if (table.data.length !== ROWS) throw new Error("wrong row count");
 }
 const inProcess = () => views(platform.baseUrl, platform.fetch);

@@ -11,7 +11,7 @@ import {
   deployPenguins,
   penguinQuery,
   tokenFor,
-  until,
+  untilRunning,
 } from "./_helpers/local_setup.ts";
 import { MemoryStore } from "../src/local/store.ts";
 import { openSqliteStore } from "../src/local/sqlite_store.ts";
@@ -23,10 +23,7 @@ Deno.test("local persistence: a restart with a data directory loses nothing", as
     const first = await createLocalPlatform(options);
     const client = clientFor(first, first.credentials);
     const { dm, model } = await deployPenguins(client);
-    await until(
-      () => client.deployedModels.get(dm.id),
-      (d) => d.status === "RUNNING",
-    );
+    await untilRunning(client, dm.id);
     const before = await client.deployedModels.views(dm.id, {
       query: penguinQuery(3),
     });
@@ -72,10 +69,7 @@ Deno.test("local persistence: a restart with a data directory loses nothing", as
         "tokens issued before the restart still work",
       );
       await res.body?.cancel();
-      await until(
-        () => again.deployedModels.get(dm.id),
-        (d) => d.status === "RUNNING",
-      );
+      await untilRunning(again, dm.id);
       const after = await again.deployedModels.views(dm.id, {
         query: penguinQuery(3),
       });

@@ -11,7 +11,7 @@ import {
   raw,
   setup,
   tokenFor,
-  until,
+  untilRunning,
 } from "./_helpers/local_setup.ts";
 
 Deno.test("local views: 409 before RUNNING, 400 naming the column, 202 + Location for large queries", async () => {
@@ -26,10 +26,7 @@ Deno.test("local views: 409 before RUNNING, 400 naming the column, 202 + Locatio
       assert(early instanceof ConflictError);
       assertMatch(early.message, /RUNNING/);
     }
-    await until(
-      () => client.deployedModels.get(dm.id),
-      (d) => d.status === "RUNNING",
-    );
+    await untilRunning(client, dm.id);
     const unknown = await assertRejects(
       () =>
         client.deployedModels.views(dm.id, {
@@ -95,10 +92,7 @@ Deno.test("local views: beyond maximum_concurrency and its queue, 429 with Retry
   });
   try {
     const { dm } = await deployPenguins(client, { maximum_concurrency: 1 });
-    await until(
-      () => client.deployedModels.get(dm.id),
-      (d) => d.status === "RUNNING",
-    );
+    await untilRunning(client, dm.id);
     const token = await tokenFor(platform);
     // Large enough to be computed in several steps, so the requests overlap.
     const body = { query: penguinQuery(8000) };

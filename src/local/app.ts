@@ -12,6 +12,9 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { z } from "zod";
 import {
+  type Account,
+  ERROR_CODES,
+  type ErrorBody,
   ListQuerySchema,
   type Route,
   routes,
@@ -118,6 +121,16 @@ type Answer = {
   headers?: Record<string, string>;
 };
 
+/** `value` parsed by `schema`, or a 400 naming each offending path. */
+function parseOr400<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw fromZodError(parsed.error);
+  return parsed.data;
+}
+
 /** Reads and validates a JSON body; 400 naming the path on failure. */
 async function jsonBody(request: Request, schema: z.ZodType): Promise<unknown> {
   const text = await request.text();
@@ -132,9 +145,7 @@ async function jsonBody(request: Request, schema: z.ZodType): Promise<unknown> {
       }); send a JSON object with Content-Type: application/json`,
     );
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw fromZodError(parsed.error);
-  return parsed.data;
+  return parseOr400(schema, value);
 }
 
 /** Reads the token call's form (or JSON) body. */
@@ -151,15 +162,24 @@ async function tokenBody(request: Request) {
   } else {
     raw = Object.fromEntries(new URLSearchParams(text));
   }
-  const parsed = TokenRequestSchema.safeParse(raw);
-  if (!parsed.success) throw fromZodError(parsed.error);
-  return parsed.data;
+  return parseOr400(TokenRequestSchema, raw);
 }
 
 function listQuery(c: Context) {
-  const parsed = ListQuerySchema.safeParse(c.req.query());
-  if (!parsed.success) throw fromZodError(parsed.error);
-  return parsed.data;
+  return parseOr400(ListQuerySchema, c.req.query());
+}
+
+/** The one page `GET /accounts/{id}` answers with: the list defaults. */
+const FIRST_PAGE = ListQuerySchema.parse({});
+
+/** 202 whose `Location` is where the operation's final answer will be. */
+function accepted(c: Context, operationId: string): Answer {
+  return {
+    status: 202,
+    headers: {
+      Location: new URL(`/operations/${operationId}`, c.req.url).href,
+    },
+  };
 }
 
 function respond(answer: Answer): Response {
@@ -236,7 +256,9 @@ export function createApp(ctx: PlatformContext): Hono {
           respond,
           (e) => errorResponse(e, log, context),
         );
-        return accepted(c, ctx.operations.begin(caller.account.id, later));
+        return respond(
+          accepted(c, ctx.operations.begin(caller.account.id, later)),
+        );
       }
       return respond(await operation(c, caller));
     } catch (error) {
@@ -244,20 +266,12 @@ export function createApp(ctx: PlatformContext): Hono {
     }
   };
 
-  const accepted = (c: Context, operationId: string) =>
-    new Response(null, {
-      status: 202,
-      headers: {
-        Location: new URL(`/operations/${operationId}`, c.req.url).href,
-      },
-    });
-
   app.get("/operations/:id", async (c) => {
     try {
       const caller = await ctx.tokens.verify(c.req.header("Authorization"));
       const op = ctx.operations.lookup(caller.account.id, c.req.param("id"));
       if (!op) throw notFound("operation", c.req.param("id"));
-      if (!op.response) return accepted(c, c.req.param("id"));
+      if (!op.response) return respond(accepted(c, c.req.param("id")));
       return new Response(
         op.response.status === 204 ? null : op.response.body,
         {
@@ -283,12 +297,15 @@ export function createApp(ctx: PlatformContext): Hono {
   }
 
   app.notFound((c) =>
-    Response.json({
-      message: `No operation ${c.req.method} ${
-        new URL(c.req.url).pathname
-      }; see ${new URL("/docs", c.req.url).href} for the API.`,
-      error_code: "NOT_FOUND",
-    }, { status: 404 })
+    Response.json(
+      {
+        message: `No operation ${c.req.method} ${
+          new URL(c.req.url).pathname
+        }; see ${new URL("/docs", c.req.url).href} for the API.`,
+        error_code: ERROR_CODES.notFound,
+      } satisfies ErrorBody,
+      { status: 404 },
+    )
   );
   app.onError((error) => errorResponse(error, log));
   return app;
@@ -337,7 +354,7 @@ function operationTable(ctx: PlatformContext) {
         }
         return {
           status: 200,
-          body: pageOf([accountBody(account)], { page: 1, items_per_page: 10 }),
+          body: pageOf([accountBody(account)], FIRST_PAGE),
         };
       };
     }
@@ -364,13 +381,7 @@ function operationTable(ctx: PlatformContext) {
             (table) => respond({ status: 200, body: table, headers }),
             (e) => errorResponse(e, ctx.log, "views"),
           );
-          const opId = ctx.operations.begin(caller!.account.id, later);
-          return {
-            status: 202,
-            headers: {
-              Location: new URL(`/operations/${opId}`, c.req.url).href,
-            },
-          };
+          return accepted(c, ctx.operations.begin(caller!.account.id, later));
         }
         return { status: 200, body: await run(), headers };
       };
@@ -432,7 +443,9 @@ function operationTable(ctx: PlatformContext) {
   };
 }
 
-function accountBody(a: PlatformContext["operator"]["accounts"][number]) {
+function accountBody(
+  a: PlatformContext["operator"]["accounts"][number],
+): Account {
   return {
     id: a.id,
     name: a.name,

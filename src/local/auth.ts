@@ -18,6 +18,7 @@
  * @module
  */
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { TokenResponse } from "../schemas/mod.ts";
 import { forbidden, unauthorized } from "./http_errors.ts";
 import type { Credential, Operator, OperatorAccount } from "./options.ts";
 
@@ -81,9 +82,7 @@ export class TokenService {
   async issue(
     clientId: string,
     clientSecret: string,
-  ): Promise<
-    { access_token: string; token_type: "Bearer"; expires_in: number }
-  > {
+  ): Promise<TokenResponse> {
     const found = this.#credential(clientId);
     if (!found || !(await sameSecret(found[0].clientSecret, clientSecret))) {
       throw unauthorized(

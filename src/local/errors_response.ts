@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { ERROR_CODES } from "../schemas/mod.ts";
+import { ERROR_CODES, type ServerErrorBody } from "../schemas/mod.ts";
 import { HttpError } from "./http_errors.ts";
 import { newId } from "./time.ts";
 
@@ -44,22 +44,25 @@ export function errorResponse(
     });
   }
   const reference = newId("err");
+  const serverError = (message: string) =>
+    Response.json(
+      {
+        message,
+        error_code: ERROR_CODES.internal,
+        error_reference: reference,
+      } satisfies ServerErrorBody,
+      { status: 500 },
+    );
   if (error instanceof InjectedFault) {
-    return Response.json({
-      message:
-        `Injected server error (fault injection is on); retry the request. Reference ${reference}.`,
-      error_code: ERROR_CODES.internal,
-      error_reference: reference,
-    }, { status: 500 });
+    return serverError(
+      `Injected server error (fault injection is on); retry the request. Reference ${reference}.`,
+    );
   }
   log(
     `[${reference}] unexpected error${context ? ` in ${context}` : ""}`,
     error,
   );
-  return Response.json({
-    message:
-      `The local platform failed unexpectedly; the failure is logged under reference ${reference}. Retry, and report the reference if it persists.`,
-    error_code: ERROR_CODES.internal,
-    error_reference: reference,
-  }, { status: 500 });
+  return serverError(
+    `The local platform failed unexpectedly; the failure is logged under reference ${reference}. Retry, and report the reference if it persists.`,
+  );
 }

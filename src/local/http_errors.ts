@@ -14,6 +14,7 @@
  */
 import type { z } from "zod";
 import {
+  type AnyErrorBody,
   type Dependant,
   ERROR_CODES,
   type FieldIssue,
@@ -24,7 +25,7 @@ export class HttpError extends Error {
   /** HTTP status of the answer. */
   readonly status: number;
   /** JSON body of the answer (`message` and `error_code` at least). */
-  readonly body: Record<string, unknown>;
+  readonly body: AnyErrorBody;
   /** Extra response headers (for example `Retry-After`). */
   readonly headers: Record<string, string>;
 
@@ -40,7 +41,7 @@ export class HttpError extends Error {
    */
   constructor(
     status: number,
-    body: { message: string } & Record<string, unknown>,
+    body: AnyErrorBody & { message: string },
     headers: Record<string, string> = {},
   ) {
     super(body.message);

@@ -17,6 +17,7 @@ import { z } from "zod";
 import {
   ErrorBodySchema,
   IntegrityErrorBodySchema,
+  ListQuerySchema,
   type Route,
   routes,
   ServerErrorBodySchema,
@@ -38,6 +39,26 @@ export interface OpenApiDocument {
 }
 
 let cached: { origin: string; doc: OpenApiDocument } | undefined;
+
+/** One OpenAPI parameter (a string unless `schema` says otherwise). */
+function parameter(
+  name: string,
+  where: "path" | "query" | "header",
+  extra: Json = {},
+): Json {
+  return {
+    name,
+    in: where,
+    ...(where === "path" ? { required: true } : {}),
+    schema: { type: "string" },
+    ...extra,
+  };
+}
+
+/** The path parameters of a route template (`{id}`). */
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, p]) => parameter(p, "path"));
+}
 
 /**
  * Builds (once per origin) the OpenAPI 3.1 document.
@@ -123,48 +144,31 @@ export function openApiDocument(
     ),
   };
 
+  // page and items_per_page, with the bounds and defaults of the schema.
+  const listParameters = Object.entries(
+    schemaOf(ListQuerySchema, "input").properties as Record<string, Json>,
+  ).map(([name, schema]) => parameter(name, "query", { schema }));
+
   const paths: OpenApiDocument["paths"] = {};
   for (const [group, ops] of Object.entries(routes)) {
     for (const [name, route] of Object.entries(ops as Record<string, Route>)) {
-      const parameters: Json[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((
-        [, p],
-      ) => ({
-        name: p,
-        in: "path",
-        required: true,
-        schema: { type: "string" },
-      }));
-      if (route.list) {
+      const parameters = pathParameters(route.path);
+      if (route.list) parameters.push(...listParameters);
+      if (route.workspace) {
         parameters.push(
-          {
-            name: "page",
-            in: "query",
-            schema: { type: "integer", minimum: 1, default: 1 },
-          },
-          {
-            name: "items_per_page",
-            in: "query",
-            schema: { type: "integer", minimum: 1, maximum: 100, default: 10 },
-          },
+          parameter("X-Active-Workspace", "header", {
+            required: true,
+            description: "Workspace id",
+          }),
         );
       }
-      if (route.workspace) {
-        parameters.push({
-          name: "X-Active-Workspace",
-          in: "header",
-          required: true,
-          schema: { type: "string" },
-          description: "Workspace id",
-        });
-      }
       if (route.views) {
-        parameters.push({
-          name: "X-Views-Cache-Control",
-          in: "header",
-          required: false,
-          schema: { type: "string" },
-          example: "no-cache, no-store",
-        });
+        parameters.push(
+          parameter("X-Views-Cache-Control", "header", {
+            required: false,
+            example: "no-cache, no-store",
+          }),
+        );
       }
       const success: Json = route.response
         ? {
@@ -226,12 +230,7 @@ export function openApiDocument(
       operationId: "operations_get",
       summary: "Result of an operation answered 202 (202 again while pending)",
       tags: ["operations"],
-      parameters: [{
-        name: "id",
-        in: "path",
-        required: true,
-        schema: { type: "string" },
-      }],
+      parameters: pathParameters("/operations/{id}"),
       security: [{ bearerAuth: [] }],
       responses: {
         "200": {

@@ -13,6 +13,7 @@
  * @module
  */
 import type { FaultOptions } from "./faults.ts";
+import { randomHex, timestamp } from "./time.ts";
 
 /** One credential pair and the user it acts as (`created_by`). */
 export interface CredentialConfig {
@@ -118,11 +119,6 @@ export interface Operator {
   accounts: OperatorAccount[];
 }
 
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))]
-    .map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /**
  * Fills in the operator setup: one organisation, one ACTIVE account and one
  * random credential pair unless the options say otherwise.
@@ -139,7 +135,7 @@ function randomHex(bytes: number): string {
  */
 export function resolveOperator(
   options: LocalPlatformOptions,
-  createdAt = new Date().toISOString().replace("Z", "000Z"),
+  createdAt = timestamp(),
 ): Operator {
   const organisations =
     (options.organisations?.length

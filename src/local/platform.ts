@@ -38,6 +38,7 @@ import { updateRecord } from "./resources.ts";
 import { Serving } from "./serving.ts";
 import { openSqliteStore } from "./sqlite_store.ts";
 import { MemoryStore, type Store } from "./store.ts";
+import { randomHex } from "./time.ts";
 
 /** A running local platform. */
 export interface LocalPlatform {
@@ -105,9 +106,7 @@ function start(
   store.setMeta("operator", operator);
   let keyHex = store.getMeta("signing_key") as string | undefined;
   if (!keyHex) {
-    keyHex = [...crypto.getRandomValues(new Uint8Array(32))].map((b) =>
-      b.toString(16).padStart(2, "0")
-    ).join("");
+    keyHex = randomHex(32);
     store.setMeta("signing_key", keyHex);
   }
   const key = new Uint8Array(keyHex.match(/../g)!.map((h) => parseInt(h, 16)));

@@ -12,13 +12,8 @@ import { conflict, notFound } from "./http_errors.ts";
 import { type KindName, KINDS } from "./kinds.ts";
 import type { StoredRecord } from "./store.ts";
 import { newId, timestamp } from "./time.ts";
-import type { Dependant, ListQuery } from "../schemas/mod.ts";
-
-/** A `{ id, name }` reference. */
-export interface Ref {
-  id: string;
-  name: string;
-}
+import type { z } from "zod";
+import type { Dependant, ListQuerySchema, Page, Ref } from "../schemas/mod.ts";
 
 /**
  * The `{ id, name }` reference of a record.
@@ -30,7 +25,7 @@ export interface Ref {
  * if (r.id !== "m" || r.name !== "x") throw new Error();
  * ```
  */
-export function refOf(record: StoredRecord): Ref {
+export function refOf(record: StoredRecord): Ref & { name: string } {
   return { id: record.id, name: String(record.body.name ?? "") };
 }
 
@@ -180,10 +175,9 @@ export function updateRecord(
  */
 export function pageOf<T>(
   items: T[],
-  query: Required<ListQuery>,
-): { data: T[]; pagination: Record<string, number> } {
-  const per = Number(query.items_per_page);
-  const page = Number(query.page);
+  query: z.output<typeof ListQuerySchema>,
+): Page<T> {
+  const { items_per_page: per, page } = query;
   return {
     data: items.slice((page - 1) * per, page * per),
     pagination: {

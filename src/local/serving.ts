@@ -15,6 +15,7 @@
  * @module
  */
 import { rateLimited } from "./http_errors.ts";
+import { modelBlobKey } from "./jobs/train.ts";
 import { updateRecord } from "./resources.ts";
 import type { Store } from "./store.ts";
 import type { Model } from "./model/types.ts";
@@ -71,7 +72,7 @@ export class Serving {
       if (!record) return;
       const modelId = (record.body.model as { id: string }).id;
       try {
-        const stored = this.#store.getBlob(`model:${modelId}`);
+        const stored = this.#store.getBlob(modelBlobKey(modelId));
         if (!stored) {
           throw new Error(
             `The model ${modelId} has no trained parameters (was it deleted?); deploy a COMPLETED model.`,

@@ -46,3 +46,17 @@ export function timestamp(): string {
 export function newId(prefix: string): string {
   return `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
 }
+
+/**
+ * `bytes` random bytes as lower-case hex (secrets, signing keys, id suffixes).
+ *
+ * @example
+ * ```ts
+ * import { randomHex } from "./time.ts";
+ * if (!/^[0-9a-f]{8}$/.test(randomHex(4))) throw new Error();
+ * ```
+ */
+export function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -81,6 +81,14 @@ export async function until<T>(
   return value;
 }
 
+/** Polls the deployed model `id` until it is RUNNING. */
+export function untilRunning(client: Client, id: string) {
+  return until(
+    () => client.deployedModels.get(id),
+    (d) => d.status === "RUNNING",
+  );
+}
+
 /** Whether a job status is final. */
 export const ended = (job: { status: string }) =>
   job.status === "COMPLETED" || job.status === "FAILED";

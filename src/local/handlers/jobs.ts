@@ -9,12 +9,14 @@
 import { resolveDataPath } from "../buckets.ts";
 import type { Caller } from "../auth.ts";
 import type { PlatformContext } from "../context.ts";
+import type { OnboardingConfiguration } from "../../schemas/mod.ts";
 import { conflict, invalidField } from "../http_errors.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
 import { trainWork } from "../jobs/train.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import type { TrainingParams } from "../model/params.ts";
+import type { KindName } from "../kinds.ts";
 import {
   assertUniqueName,
   createRecord,
@@ -37,19 +39,25 @@ function newJobFields(ctx: PlatformContext) {
   };
 }
 
-function computeOf(
+/** Finds the caller's `kind` whose id the body's `field` holds. */
+type Lookup = (kind: KindName, field: string) => StoredRecord;
+
+/** A {@linkcode Lookup} in `body`: an unknown or foreign id is a 404 naming the field. */
+function lookupIn(
   ctx: PlatformContext,
   caller: Caller,
-  id: string,
+  body: Record<string, string>,
+): Lookup {
+  return (kind, field) =>
+    findOwned(ctx.store, caller.account.id, kind, body[field], field);
+}
+
+/** The `compute_configuration_id` of the body, which must be of `type`. */
+function computeOf(
+  owned: Lookup,
   type: "PROCESSING" | "TRAINING",
 ): StoredRecord {
-  const cc = findOwned(
-    ctx.store,
-    caller.account.id,
-    "computeConfigurations",
-    id,
-    "compute_configuration_id",
-  );
+  const cc = owned("computeConfigurations", "compute_configuration_id");
   if (cc.body.compute_type !== type) {
     throw invalidField(
       "compute_configuration_id",
@@ -92,26 +100,13 @@ function finishArtifact(
 /** `POST /data-processing-ingestion-jobs`. */
 export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
   const account = caller.account.id;
-  const cc = computeOf(
-    ctx,
-    caller,
-    body.compute_configuration_id,
-    "PROCESSING",
-  );
-  const ic = findOwned(
-    ctx.store,
-    account,
+  const owned = lookupIn(ctx, caller, body);
+  const cc = computeOf(owned, "PROCESSING");
+  const ic = owned(
     "ingestionConfigurations",
-    body.data_processing_configuration_id,
     "data_processing_configuration_id",
   );
-  const sc = findOwned(
-    ctx.store,
-    account,
-    "storageConnectors",
-    body.storage_connector_id,
-    "storage_connector_id",
-  );
+  const sc = owned("storageConnectors", "storage_connector_id");
   const schema = findOwned(
     ctx.store,
     account,
@@ -171,26 +166,13 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
 /** `POST /data-processing-onboarding-jobs`: targets checked against the schema now. */
 export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
   const account = caller.account.id;
-  const cc = computeOf(
-    ctx,
-    caller,
-    body.compute_configuration_id,
-    "PROCESSING",
-  );
-  const oc = findOwned(
-    ctx.store,
-    account,
+  const owned = lookupIn(ctx, caller, body);
+  const cc = computeOf(owned, "PROCESSING");
+  const oc = owned(
     "onboardingConfigurations",
-    body.data_processing_configuration_id,
     "data_processing_configuration_id",
   );
-  const source = findOwned(
-    ctx.store,
-    account,
-    "datasources",
-    body.datasource_id,
-    "datasource_id",
-  );
+  const source = owned("datasources", "datasource_id");
   requireReady(source, "datasource", "ingestion job");
   const fields = source.internal.fields as SchemaField[];
   const targets = oc.body.targets as string[];
@@ -243,7 +225,7 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
     ...newJobFields(ctx),
   });
   let patch: Record<string, unknown> = {};
-  const c = oc.body;
+  const c = oc.body as OnboardingConfiguration;
   ctx.runner.start(
     "onboardingJobs",
     job.id,
@@ -254,13 +236,12 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
       fields,
       options: {
         targets,
-        prediction_type: c.prediction_type as string,
-        one_hot_encoding_max_categories: c
-          .one_hot_encoding_max_categories as number,
-        infrequency_threshold: c.infrequency_threshold as number,
-        strip_categories: c.strip_categories as boolean,
-        handle_unseen_categories: c.handle_unseen_categories as boolean,
-        impute: c.impute as boolean,
+        prediction_type: c.prediction_type,
+        one_hot_encoding_max_categories: c.one_hot_encoding_max_categories,
+        infrequency_threshold: c.infrequency_threshold,
+        strip_categories: c.strip_categories,
+        handle_unseen_categories: c.handle_unseen_categories,
+        impute: c.impute,
       },
     }, (s) => {
       patch = {
@@ -297,22 +278,11 @@ export const createTrainingJob: CreateHandler = (
     workspaceId,
     "X-Active-Workspace",
   );
-  const dataset = findOwned(
-    ctx.store,
-    account,
-    "datasets",
-    body.dataset_id,
-    "dataset_id",
-  );
+  const owned = lookupIn(ctx, caller, body);
+  const dataset = owned("datasets", "dataset_id");
   requireReady(dataset, "dataset", "onboarding job");
-  const tc = findOwned(
-    ctx.store,
-    account,
-    "trainingConfigurations",
-    body.training_configuration_id,
-    "training_configuration_id",
-  );
-  const cc = computeOf(ctx, caller, body.compute_configuration_id, "TRAINING");
+  const tc = owned("trainingConfigurations", "training_configuration_id");
+  const cc = computeOf(owned, "TRAINING");
   assertUniqueName(ctx.store, "trainingJobs", account, body.name);
   assertUniqueName(ctx.store, "models", account, body.model_name);
   const model = createRecord(ctx.store, caller, "models", {
@@ -371,22 +341,10 @@ export const createTrainingJob: CreateHandler = (
 
 /** `POST /deployed-models`: the model must be READY; it loads in the background. */
 export const createDeployedModel: CreateHandler = (ctx, caller, body) => {
-  const account = caller.account.id;
-  const model = findOwned(
-    ctx.store,
-    account,
-    "models",
-    body.model_id,
-    "model_id",
-  );
+  const owned = lookupIn(ctx, caller, body);
+  const model = owned("models", "model_id");
   requireReady(model, "model", "training job");
-  const dc = findOwned(
-    ctx.store,
-    account,
-    "deploymentConfigurations",
-    body.deployment_configuration_id,
-    "deployment_configuration_id",
-  );
+  const dc = owned("deploymentConfigurations", "deployment_configuration_id");
   const record = createRecord(ctx.store, caller, "deployedModels", {
     name: body.name,
     status: "STARTING",

@@ -6,31 +6,33 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type {
+  GlobalExplanation,
+  ViewsRequestSchema,
+} from "../../schemas/mod.ts";
 import type { Caller } from "../auth.ts";
 import type { PlatformContext } from "../context.ts";
 import { conflict, invalidField } from "../http_errors.ts";
 import { macrotask } from "../jobs/ingest.ts";
 import { modelBlobKey } from "../jobs/train.ts";
 import { ModelInputError } from "../model/errors.ts";
-import { globalExplanation, viewsTable } from "../model/explain.ts";
+import {
+  globalExplanation,
+  type SplitTable,
+  viewsTable,
+} from "../model/explain.ts";
 import type { Model } from "../model/types.ts";
 import { findOwned } from "../resources.ts";
 
 /** Rows computed per step; between steps other requests get their turn. */
 const CHUNK_ROWS = 2000;
 
-/** A views request after the route schema parsed it. */
-export interface ParsedViews {
-  query: Record<string, (string | number | null)[]>;
-  targets: Record<string, string | number | null | (string | number | null)[]>;
-}
-
-/** The split table of a views answer. */
-export interface ViewsResult {
-  columns: string[];
-  index: number[];
-  data: unknown[][];
-}
+/** A views request after the route schema parsed it (defaults applied). */
+export type ParsedViews = Pick<
+  z.output<typeof ViewsRequestSchema>,
+  "query" | "targets"
+>;
 
 /**
  * Checks the deployed model can answer and returns what it needs.
@@ -93,7 +95,7 @@ export async function computeViews(
   model: Model,
   body: ParsedViews,
   rows: number,
-): Promise<ViewsResult> {
+): Promise<SplitTable> {
   const slice = (from: number, to: number) => {
     const query: Record<string, unknown[]> = {};
     for (const [k, v] of Object.entries(body.query)) {
@@ -109,9 +111,9 @@ export async function computeViews(
   };
   try {
     if (rows <= CHUNK_ROWS) {
-      return viewsTable(model, body.query, body.targets) as ViewsResult;
+      return viewsTable(model, body.query, body.targets);
     }
-    const out: ViewsResult = { columns: [], index: [], data: [] };
+    const out: SplitTable = { columns: [], index: [], data: [] };
     for (let from = 0; from < rows; from += CHUNK_ROWS) {
       const part = slice(from, Math.min(rows, from + CHUNK_ROWS));
       const t = viewsTable(model, part.query, part.targets);
@@ -145,7 +147,7 @@ export function explanationOf(
   ctx: PlatformContext,
   caller: Caller,
   id: string,
-): Record<string, unknown> {
+): GlobalExplanation {
   const record = findOwned(ctx.store, caller.account.id, "models", id);
   const model = ctx.store.getBlob(modelBlobKey(id)) as Model | undefined;
   if (record.body.status !== "READY" || !model) {
