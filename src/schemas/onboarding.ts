@@ -79,16 +79,16 @@ export const OnboardingConfigurationCreateSchema = z.object({
   ),
   /** Categories rarer than this fraction of rows share one bucket. */
   infrequency_threshold: fraction.default(0.005),
-  mask_category_fraction: fraction.optional(),
-  mask_fraction: fraction.optional(),
-  mask_median_fraction: fraction.optional(),
-  mask_rows_fraction: fraction.optional(),
+  mask_category_fraction: fraction.default(0),
+  mask_fraction: fraction.default(0),
+  mask_median_fraction: fraction.default(0),
+  mask_rows_fraction: fraction.default(0),
   shards: z.string().regex(
     /^\d+(\.\d+)?\s*(B|KB|MB|GB|TB)$/i,
     'a size with a unit, like "128MB"',
-  ).optional(),
-  sharding_strategy: z.enum(SHARDING_STRATEGIES).optional(),
-  feature_groups: z.array(z.unknown()).optional(),
+  ).default("128MB"),
+  sharding_strategy: z.enum(SHARDING_STRATEGIES).default("PROPORTIONATE"),
+  feature_groups: z.array(z.unknown()).default([]),
 }).meta({ id: "OnboardingConfigurationCreate" });
 /** Body of `POST /data-processing-onboarding-configurations`. */
 export type OnboardingConfigurationCreate = z.input<

@@ -86,17 +86,7 @@ export const createOnboardingConfiguration: CreateHandler = (
   ctx,
   caller,
   body,
-) =>
-  createRecord(ctx.store, caller, "onboardingConfigurations", {
-    ...body,
-    feature_groups: body.feature_groups ?? [],
-    mask_category_fraction: body.mask_category_fraction ?? 0,
-    mask_fraction: body.mask_fraction ?? 0,
-    mask_median_fraction: body.mask_median_fraction ?? 0,
-    mask_rows_fraction: body.mask_rows_fraction ?? 0,
-    shards: body.shards ?? "128MB",
-    sharding_strategy: body.sharding_strategy ?? "PROPORTIONATE",
-  });
+) => createRecord(ctx.store, caller, "onboardingConfigurations", { ...body });
 
 /** `POST /workspaces`. */
 export const createWorkspace: CreateHandler = (ctx, caller, body) =>
