@@ -18,6 +18,7 @@
 import { apiTrainer } from "./api_trainer.ts";
 import { printViewsThroughput, viewsThroughput } from "./api_views.ts";
 import { localTrainer, main } from "./model_vs_sklearn.ts";
+import { DATASETS_DIR } from "../tests/_helpers/datasets.ts";
 
 if (import.meta.main) {
   const started = performance.now();
@@ -28,11 +29,7 @@ if (import.meta.main) {
   console.log(
     "\nViews throughput (wa_churn model, RESULTS view; 10,000 rows go as ten 1,000-row requests, SDK and raw alike)",
   );
-  printViewsThroughput(
-    await viewsThroughput(
-      new URL("../../shared/datasets", import.meta.url).pathname,
-    ),
-  );
+  printViewsThroughput(await viewsThroughput(DATASETS_DIR));
   console.log(
     `\nTotal ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

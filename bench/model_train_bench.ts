@@ -7,35 +7,15 @@
  */
 
 import { parseCsv } from "../src/csv.ts";
-import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import { train } from "../src/local/model/ebm.ts";
-import {
-  encodeDataset,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
+import { encodeDataset } from "../src/local/model/encoding.ts";
 import { viewsTable } from "../src/local/model/explain.ts";
+import { CHURN, loadEncoded } from "../tests/_helpers/datasets.ts";
 
-const text = await Deno.readTextFile(
-  new URL("../../shared/datasets/wa_churn.csv", import.meta.url),
-);
-const numeric = ["tenure", "monthly_charges", "total_charges"];
-const table = parseCsv(text);
-const fields: SchemaField[] = table.header.map((name) => ({
-  name,
-  data_type: {
-    data_type: numeric.includes(name) ? "NUMBER" : "STRING",
-    format: null,
-  },
-  designation: name === "churn" ? "TARGET" : "FEATURE",
-  semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
-}));
-const columns = columnsFromCsv(table, fields);
-const data = encodeDataset(columns, fields, { targets: ["churn"] });
+const { text, columns, features, fields, data } = await loadEncoded(CHURN);
 const model = train(data);
 const query = Object.fromEntries(
-  Object.entries(columns).filter(([k]) => k !== "churn").map((
-    [k, v],
-  ) => [k, v.slice(0, 1000)]),
+  Object.entries(features).map(([k, v]) => [k, v.slice(0, 1000)]),
 );
 
 Deno.bench("parseCsv wa_churn.csv (~1 MB)", () => {

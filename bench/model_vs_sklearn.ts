@@ -20,15 +20,19 @@
  * @module
  */
 
-import { parseCsv } from "../src/csv.ts";
-import { columnsFromCsv } from "../src/local/model/datasource.ts";
-import { train } from "../src/local/model/ebm.ts";
+import { auc, train } from "../src/local/model/ebm.ts";
 import {
   encodeDataset,
   type RawColumns,
   type SchemaField,
 } from "../src/local/model/encoding.ts";
 import { predict } from "../src/local/model/explain.ts";
+import {
+  CHURN,
+  DATASETS_DIR,
+  loadDataset,
+  PENGUINS,
+} from "../tests/_helpers/datasets.ts";
 
 /** What a trainer returns: its fit time and a way to get class probabilities for new rows. */
 export interface Trained {
@@ -85,42 +89,7 @@ export function localTrainer(repeats = 3): Trainer {
   };
 }
 
-const DATASETS = {
-  wa_churn: {
-    file: "wa_churn.csv",
-    target: "churn",
-    numeric: ["tenure", "monthly_charges", "total_charges"],
-  },
-  penguins: {
-    file: "penguins.csv",
-    target: "species",
-    numeric: [
-      "bill_length_mm",
-      "bill_depth_mm",
-      "flipper_length_mm",
-      "body_mass_g",
-    ],
-  },
-} as const;
-
-function schemaOf(
-  header: string[],
-  target: string,
-  numeric: readonly string[],
-): SchemaField[] {
-  return header.map((name) => {
-    const isNum = numeric.includes(name);
-    return {
-      name,
-      data_type: {
-        data_type: isNum ? "NUMBER" : "STRING",
-        format: isNum ? "INT64" : null,
-      },
-      designation: name === target ? "TARGET" : "FEATURE",
-      semantic_type: isNum ? "CONTINUOUS" : "CATEGORICAL",
-    };
-  });
-}
+const DATASETS = { wa_churn: CHURN, penguins: PENGUINS };
 
 function take(cols: RawColumns, rows: number[], skip?: string): RawColumns {
   const out: Record<string, RawColumns[string]> = {};
@@ -130,30 +99,6 @@ function take(cols: RawColumns, rows: number[], skip?: string): RawColumns {
     }
   }
   return out;
-}
-
-/**
- * ROC AUC of a positive-class score (ties count one half).
- *
- * @example
- * ```ts
- * import { rocAuc } from "./model_vs_sklearn.ts";
- * if (rocAuc([0.1, 0.4, 0.35, 0.8], [false, false, true, true]) !== 0.75) throw new Error();
- * ```
- */
-export function rocAuc(score: number[], positive: boolean[]): number {
-  const idx = score.map((_, i) => i).sort((a, b) => score[a] - score[b]);
-  let rankSum = 0, nPos = 0;
-  for (let i = 0; i < idx.length;) {
-    let j = i;
-    while (j + 1 < idx.length && score[idx[j + 1]] === score[idx[i]]) j++;
-    for (let q = i; q <= j; q++) {
-      if (positive[idx[q]]) (rankSum += (i + j) / 2 + 1), nPos++;
-    }
-    i = j + 1;
-  }
-  const nNeg = idx.length - nPos;
-  return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
 }
 
 async function runPython(datasetsDir: string, splitDir: string) {
@@ -214,18 +159,12 @@ function printTable(rows: ReportRow[], hgbFit: number, bar?: number): void {
 export async function main(
   trainers: Record<string, Trainer> = { "ours, direct": localTrainer() },
 ): Promise<boolean> {
-  const datasetsDir =
-    new URL("../../shared/datasets", import.meta.url).pathname;
   const splitDir = await Deno.makeTempDir({ prefix: "model_bench_" });
   try {
-    const ref = await runPython(datasetsDir, splitDir);
+    const ref = await runPython(DATASETS_DIR, splitDir);
     let ok = true;
     for (const [name, d] of Object.entries(DATASETS)) {
-      const table = parseCsv(
-        await Deno.readTextFile(`${datasetsDir}/${d.file}`),
-      );
-      const fields = schemaOf(table.header, d.target, d.numeric);
-      const cols = columnsFromCsv(table, fields);
+      const { fields, columns: cols } = await loadDataset(d);
       const split = JSON.parse(
         await Deno.readTextFile(`${splitDir}/${name}.split.json`),
       );
@@ -245,16 +184,18 @@ export async function main(
           const predicted = proba.map((p) =>
             trained.classes[p.indexOf(Math.max(...p))]
           );
-          const aucs = trained.classes.map((c, k) =>
-            rocAuc(proba.map((p) => p[k]), truth.map((t: string) => t === c))
-          );
+          // Binary: the AUC of the second (positive) class; multiclass:
+          // one-vs-rest macro average, as sklearn's multi_class="ovr".
+          const K = trained.classes.length === 2 ? 1 : trained.classes.length;
           rows.push({
             label,
-            // Binary: the AUC of the second (positive) class; multiclass:
-            // one-vs-rest macro average, as sklearn's multi_class="ovr".
-            auc: trained.classes.length === 2
-              ? aucs[1]
-              : aucs.reduce((a, b) => a + b, 0) / aucs.length,
+            auc: auc(
+              Float64Array.from(
+                K === 1 ? proba.map((p) => p[1]) : proba.flat(),
+              ),
+              Int32Array.from(truth, (t: string) => trained.classes.indexOf(t)),
+              K,
+            ),
             accuracy: predicted.filter((c, i) => c === truth[i]).length /
               truth.length,
             fitSeconds: trained.fitSeconds,

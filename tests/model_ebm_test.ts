@@ -6,50 +6,14 @@ import {
   assertRejects,
   assertThrows,
 } from "@std/assert";
-import { parseCsv } from "../src/csv.ts";
-import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import { train, trainAsync } from "../src/local/model/ebm.ts";
-import {
-  encodeDataset,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
 import { ModelDataError, ModelParamError } from "../src/local/model/errors.ts";
 import { predict } from "../src/local/model/explain.ts";
 import { DEFAULT_PARAMS, resolveParams } from "../src/local/model/params.ts";
+import { CHURN, loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
-async function load(file: string, target: string, numeric: string[]) {
-  const table = parseCsv(
-    await Deno.readTextFile(
-      new URL(`../../shared/datasets/${file}`, import.meta.url),
-    ),
-  );
-  const fields: SchemaField[] = table.header.map((name) => ({
-    name,
-    data_type: {
-      data_type: numeric.includes(name) ? "NUMBER" : "STRING",
-      format: null,
-    },
-    designation: name === target ? "TARGET" : "FEATURE",
-    semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
-  }));
-  const columns = columnsFromCsv(table, fields);
-  return {
-    columns,
-    data: encodeDataset(columns, fields, { targets: [target] }),
-  };
-}
-
-const churn = await load("wa_churn.csv", "churn", [
-  "tenure",
-  "monthly_charges",
-  "total_charges",
-]);
-const penguins = await load("penguins.csv", "species", [
-  "bill_length_mm",
-  "bill_depth_mm",
-  "flipper_length_mm",
-  "body_mass_g",
-]);
+const churn = await loadEncoded(CHURN);
+const penguins = await loadEncoded(PENGUINS);
 
 Deno.test("ebm: churn with defaults learns a useful binary model with pairs", () => {
   const m = train(churn.data);

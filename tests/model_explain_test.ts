@@ -4,14 +4,8 @@ import {
   assertEquals,
   assertThrows,
 } from "@std/assert";
-import { parseCsv } from "../src/csv.ts";
-import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import { train } from "../src/local/model/ebm.ts";
-import {
-  encodeDataset,
-  type RawColumns,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
+import type { RawColumns } from "../src/local/model/encoding.ts";
 import { ModelInputError } from "../src/local/model/errors.ts";
 import {
   explain,
@@ -20,43 +14,20 @@ import {
   viewsTable,
 } from "../src/local/model/explain.ts";
 import type { Model } from "../src/local/model/types.ts";
+import {
+  CHURN,
+  type DatasetSpec,
+  loadEncoded,
+  PENGUINS,
+} from "./_helpers/datasets.ts";
 
-async function load(file: string, target: string, numeric: string[]) {
-  const table = parseCsv(
-    await Deno.readTextFile(
-      new URL(`../../shared/datasets/${file}`, import.meta.url),
-    ),
-  );
-  const fields: SchemaField[] = table.header.map((name) => ({
-    name,
-    data_type: {
-      data_type: numeric.includes(name) ? "NUMBER" : "STRING",
-      format: null,
-    },
-    designation: name === target ? "TARGET" : "FEATURE",
-    semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
-  }));
-  const columns = columnsFromCsv(table, fields);
-  const features: RawColumns = Object.fromEntries(
-    Object.entries(columns).filter(([k]) => k !== target),
-  );
-  return {
-    features,
-    model: train(encodeDataset(columns, fields, { targets: [target] })),
-  };
+async function load(spec: DatasetSpec) {
+  const { features, data } = await loadEncoded(spec);
+  return { features, model: train(data) };
 }
 
-const churn = await load("wa_churn.csv", "churn", [
-  "tenure",
-  "monthly_charges",
-  "total_charges",
-]);
-const penguins = await load("penguins.csv", "species", [
-  "bill_length_mm",
-  "bill_depth_mm",
-  "flipper_length_mm",
-  "body_mass_g",
-]);
+const churn = await load(CHURN);
+const penguins = await load(PENGUINS);
 
 /** Logit of each class per row, from explanations: bias + sum of contributions. */
 function logits(model: Model, features: RawColumns, cls: string): number[] {

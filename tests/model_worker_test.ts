@@ -5,38 +5,11 @@ import {
   assertRejects,
 } from "@std/assert";
 import { train } from "../src/local/model/ebm.ts";
-import {
-  encodeDataset,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
 import { ModelParamError } from "../src/local/model/errors.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
-import { parseCsv } from "../src/csv.ts";
-import { columnsFromCsv } from "../src/local/model/datasource.ts";
+import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
-const table = parseCsv(
-  await Deno.readTextFile(
-    new URL("../../shared/datasets/penguins.csv", import.meta.url),
-  ),
-);
-const numeric = [
-  "bill_length_mm",
-  "bill_depth_mm",
-  "flipper_length_mm",
-  "body_mass_g",
-];
-const fields: SchemaField[] = table.header.map((name) => ({
-  name,
-  data_type: {
-    data_type: numeric.includes(name) ? "NUMBER" : "STRING",
-    format: null,
-  },
-  designation: name === "species" ? "TARGET" : "FEATURE",
-  semantic_type: numeric.includes(name) ? "CONTINUOUS" : "CATEGORICAL",
-}));
-const data = encodeDataset(columnsFromCsv(table, fields), fields, {
-  targets: ["species"],
-});
+const { data } = await loadEncoded(PENGUINS);
 const params = { max_rounds: 60, subsample: 0.8 };
 
 Deno.test("worker: the worker, the in-thread fallback and sync training give the same model", async () => {

@@ -1,7 +1,8 @@
 /**
  * Numeric kernels of the boosted additive model: gradients of the log-loss,
- * the small trees fitted on a term's bins in each boosting step, and scoring.
- * Kept apart from the training loop ({@link ./ebm.ts}) so each stays readable.
+ * the gradient histograms of a term's cells, and the small trees fitted on
+ * them in each boosting step. Kept apart from the training loop
+ * ({@link ./ebm.ts}) so each stays readable.
  *
  * @example
  * ```ts
@@ -9,7 +10,8 @@
  *
  * // Two bins with opposite gradients: the step pushes them apart.
  * const out = new Float64Array(3);
- * fitOrderedBins(Float64Array.of(0, 5, -5), Float64Array.of(0, 5, 5), Float64Array.of(0, 20, 20), 1, 0, 3, false, 1, 1, 0, 1, out);
+ * const hist = { G: Float64Array.of(0, 5, -5), H: Float64Array.of(0, 5, 5), C: Float64Array.of(0, 20, 20) };
+ * fitOrderedBins(hist, 1, 0, 3, false, 1, 1, 0, 1, out);
  * if (!(out[1] < 0 && out[2] > 0)) throw new Error("example failed");
  * ```
  *
@@ -98,6 +100,71 @@ export function logLoss(
 }
 
 /**
+ * Gradient histogram of a term: per cell (a main term's bin or a pair term's
+ * cell) and score column `k`, the sums `G[cell * K + k]` of gradients and
+ * `H[cell * K + k]` of hessians, and the row count `C[cell]`.
+ */
+export interface Histogram {
+  G: Float64Array;
+  H: Float64Array;
+  C: Float64Array;
+}
+
+/**
+ * An all-zero {@link Histogram} of `cells` cells and `K` score columns.
+ *
+ * @example
+ * ```ts
+ * import { newHistogram } from "./boost.ts";
+ *
+ * const h = newHistogram(4, 3);
+ * if (!(h.G.length === 12 && h.C.length === 4)) throw new Error("example failed");
+ * ```
+ */
+export function newHistogram(cells: number, K: number): Histogram {
+  return {
+    G: new Float64Array(cells * K),
+    H: new Float64Array(cells * K),
+    C: new Float64Array(cells),
+  };
+}
+
+/**
+ * Fills `hist` (zeroed first) from the rows' gradients and hessians, row `i`
+ * going to cell `cells[i]`; rows with `inSample[i] === 0` are skipped (null =
+ * every row).
+ *
+ * @example
+ * ```ts
+ * import { accumulate, newHistogram } from "./boost.ts";
+ *
+ * const h = newHistogram(2, 1);
+ * accumulate(h, Uint8Array.of(1, 1, 0), Float64Array.of(1, 2, 4), Float64Array.of(1, 1, 1), 1, null);
+ * if (!(h.G[1] === 3 && h.C[0] === 1)) throw new Error("example failed");
+ * ```
+ */
+export function accumulate(
+  hist: Histogram,
+  cells: ArrayLike<number>,
+  g: Float64Array,
+  h: Float64Array,
+  K: number,
+  inSample: Uint8Array | null,
+): void {
+  const { G, H, C } = hist;
+  G.fill(0), H.fill(0), C.fill(0);
+  for (let i = 0; i < cells.length; i++) {
+    if (inSample && !inSample[i]) continue;
+    const q = cells[i];
+    C[q]++;
+    for (let k = 0; k < K; k++) {
+      G[q * K + k] += g[i * K + k];
+      H[q * K + k] += h[i * K + k];
+    }
+  }
+}
+
+/**
  * Fits one boosting step on a main term's bin histogram for score column `k`:
  * a depth-limited tree over the bins in order (numeric) or sorted by their
  * gradient ratio (categorical, where bins have no order), with `minLeaf` rows
@@ -110,14 +177,13 @@ export function logLoss(
  * import { fitOrderedBins } from "./boost.ts";
  *
  * const out = new Float64Array(2);
- * fitOrderedBins(Float64Array.of(4, 0), Float64Array.of(4, 0), Float64Array.of(16, 0), 1, 0, 2, false, 1, 1, 0, 0.5, out);
+ * const hist = { G: Float64Array.of(4, 0), H: Float64Array.of(4, 0), C: Float64Array.of(16, 0) };
+ * fitOrderedBins(hist, 1, 0, 2, false, 1, 1, 0, 0.5, out);
  * if (!(out[0] === -0.5)) throw new Error("example failed");
  * ```
  */
 export function fitOrderedBins(
-  G: Float64Array,
-  H: Float64Array,
-  C: Float64Array,
+  { G, H, C }: Histogram,
   K: number,
   k: number,
   nBins: number,
@@ -199,13 +265,11 @@ export function fitOrderedBins(
  * // XOR-like gradients on a 2x2 grid give a clear interaction gain.
  * const G = Float64Array.of(5, -5, -5, 5), H = Float64Array.of(5, 5, 5, 5), C = Float64Array.of(20, 20, 20, 20);
  * const out = new Float64Array(4);
- * if (!(fitPair(G, H, C, 1, 0, 2, 2, 1, 1, 1, out) > 0 && out[0] < 0 && out[1] > 0)) throw new Error("example failed");
+ * if (!(fitPair({ G, H, C }, 1, 0, 2, 2, 1, 1, 1, out) > 0 && out[0] < 0 && out[1] > 0)) throw new Error("example failed");
  * ```
  */
 export function fitPair(
-  G: Float64Array,
-  H: Float64Array,
-  C: Float64Array,
+  hist: Histogram,
   K: number,
   k: number,
   P0: number,
@@ -216,8 +280,8 @@ export function fitPair(
   out: Float64Array,
 ): number {
   // Marginal sums along each axis for each slice make every candidate cut O(1).
-  const a = bestTwoLevel(G, H, C, K, k, P0, P1, false, minLeaf, lambda);
-  const b = bestTwoLevel(G, H, C, K, k, P0, P1, true, minLeaf, lambda);
+  const a = bestTwoLevel(hist, K, k, P0, P1, false, minLeaf, lambda);
+  const b = bestTwoLevel(hist, K, k, P0, P1, true, minLeaf, lambda);
   const best = a.gain >= b.gain ? a : b;
   out.fill(0);
   if (best.gain <= 0) return 0;
@@ -243,9 +307,7 @@ interface TwoLevel {
 }
 
 function bestTwoLevel(
-  G: Float64Array,
-  H: Float64Array,
-  C: Float64Array,
+  { G, H, C }: Histogram,
   K: number,
   k: number,
   P0: number,

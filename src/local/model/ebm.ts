@@ -30,7 +30,14 @@
  */
 
 import { binColumn, categoricalBins, numericBins } from "./binning.ts";
-import { fitOrderedBins, fitPair, gradients, logLoss } from "./boost.ts";
+import {
+  accumulate,
+  fitOrderedBins,
+  fitPair,
+  gradients,
+  logLoss,
+  newHistogram,
+} from "./boost.ts";
 import type { EncodedDataset } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
@@ -163,11 +170,7 @@ export function* trainSteps(
 
   // ---- main terms ----
   const mains = features.map((b) => new Float64Array(b.nBins * K));
-  const hist = features.map((b) => ({
-    G: new Float64Array(b.nBins * K),
-    H: new Float64Array(b.nBins * K),
-    C: new Float64Array(b.nBins),
-  }));
+  const hist = features.map((b) => newHistogram(b.nBins, K));
   const step = new Float64Array(Math.max(...features.map((b) => b.nBins)));
   const update = new Float64Array(step.length * K);
   const early = earlyStopper(p.early_stopping_patience, nVal > 0);
@@ -176,23 +179,12 @@ export function* trainSteps(
   for (let round = 0; round < p.max_rounds; round++) {
     drawSample();
     for (let j = 0; j < F; j++) {
-      const b = features[j], bins = trBins[j], { G, H, C } = hist[j];
+      const b = features[j];
       gradients(sTr, yTr, K, g, h);
-      G.fill(0), H.fill(0), C.fill(0);
-      for (let i = 0; i < nTrain; i++) {
-        if (!inSample[i]) continue;
-        const bin = bins[i];
-        C[bin]++;
-        for (let k = 0; k < K; k++) {
-          G[bin * K + k] += g[i * K + k];
-          H[bin * K + k] += h[i * K + k];
-        }
-      }
+      accumulate(hist[j], trBins[j], g, h, K, inSample);
       for (let k = 0; k < K; k++) {
         fitOrderedBins(
-          G,
-          H,
-          C,
+          hist[j],
           K,
           k,
           b.nBins,
@@ -205,8 +197,9 @@ export function* trainSteps(
         );
         for (let bin = 0; bin < b.nBins; bin++) update[bin * K + k] = step[bin];
       }
-      applyUpdate(mains[j], update, b.nBins * K, bins, sTr, K);
-      applyUpdate(null, update, 0, vaBins[j], sVa, K);
+      addInto(mains[j], update);
+      addScores(sTr, trBins[j], update, K);
+      addScores(sVa, vaBins[j], update, K);
     }
     mainRounds = round + 1;
     const done = early.observe(nVal ? logLoss(sVa, yVa, K) : 0, mains);
@@ -224,12 +217,9 @@ export function* trainSteps(
     ? "early_stopping"
     : "max_rounds";
   early.restore(mains);
-  const terms: { features: number[]; table: Float64Array }[] = features.map((
-    _,
-    j,
-  ) => ({
+  const terms: RawTerm[] = mains.map((scores, j) => ({
     features: [j],
-    table: mains[j],
+    scores,
   }));
 
   // ---- pairwise terms ----
@@ -237,27 +227,26 @@ export function* trainSteps(
   let pairStop = "none";
   if (pairsWanted > 0 && !stopped.deadline) {
     yield { fraction: mainShare, stage: "interactions" };
-    rescore(terms, features, trBins, intercept, K, sTr);
-    rescore(terms, features, vaBins, intercept, K, sVa);
+    scoreTerms(terms, cellsOf(features, terms, trBins), intercept, K, sTr);
+    scoreTerms(terms, cellsOf(features, terms, vaBins), intercept, K, sVa);
     gradients(sTr, yTr, K, g, h);
     const ranked: { pair: [number, number]; gain: number }[] = [];
     for (let a = 0; a < F; a++) {
       for (let c = a + 1; c < F; c++) {
-        const { G, H, C } = pairHistogram(
-          features[a],
-          features[c],
-          trBins[a],
-          trBins[c],
+        const P0 = features[a].pairBins, P1 = features[c].pairBins;
+        const pairHist = newHistogram(P0 * P1, K);
+        accumulate(
+          pairHist,
+          termCells(features, [a, c], trBins),
           g,
           h,
-          null,
           K,
+          null,
         );
-        const P0 = features[a].pairBins, P1 = features[c].pairBins;
         const scratch = new Float64Array(P0 * P1);
         let gain = 0;
         for (let k = 0; k < K; k++) {
-          gain += fitPair(G, H, C, K, k, P0, P1, minLeaf, lambda, 1, scratch);
+          gain += fitPair(pairHist, K, k, P0, P1, minLeaf, lambda, 1, scratch);
         }
         if (gain > 0) ranked.push({ pair: [a, c], gain });
       }
@@ -273,12 +262,9 @@ export function* trainSteps(
     const tables = pairs.map(([a, c]) =>
       new Float64Array(features[a].pairBins * features[c].pairBins * K)
     );
-    const cellsTr = pairs.map(([a, c]) =>
-      pairCells(features[a], features[c], trBins[a], trBins[c])
-    );
-    const cellsVa = pairs.map(([a, c]) =>
-      pairCells(features[a], features[c], vaBins[a], vaBins[c])
-    );
+    const pairHists = tables.map((t) => newHistogram(t.length / K, K));
+    const cellsTr = pairs.map((pair) => termCells(features, pair, trBins));
+    const cellsVa = pairs.map((pair) => termCells(features, pair, vaBins));
     const pairEarly = earlyStopper(p.early_stopping_patience, nVal > 0);
     pairEarly.observe(nVal ? logLoss(sVa, yVa, K) : 0, tables);
     const cellStep = new Float64Array(
@@ -293,22 +279,14 @@ export function* trainSteps(
           P1 = features[c].pairBins,
           cells = P0 * P1;
         gradients(sTr, yTr, K, g, h);
-        const { G, H, C } = pairHistogram(
-          features[a],
-          features[c],
-          trBins[a],
-          trBins[c],
-          g,
-          h,
-          inSample,
-          K,
-        );
+        accumulate(pairHists[t], cellsTr[t], g, h, K, inSample);
         for (let k = 0; k < K; k++) {
-          fitPair(G, H, C, K, k, P0, P1, minLeaf, lambda, lr, cellStep);
+          fitPair(pairHists[t], K, k, P0, P1, minLeaf, lambda, lr, cellStep);
           for (let q = 0; q < cells; q++) cellUpdate[q * K + k] = cellStep[q];
         }
-        applyUpdate(tables[t], cellUpdate, cells * K, cellsTr[t], sTr, K);
-        applyUpdate(null, cellUpdate, 0, cellsVa[t], sVa, K);
+        addInto(tables[t], cellUpdate);
+        addScores(sTr, cellsTr[t], cellUpdate, K);
+        addScores(sVa, cellsVa[t], cellUpdate, K);
       }
       pairRounds = round + 1;
       const done = pairEarly.observe(nVal ? logLoss(sVa, yVa, K) : 0, tables);
@@ -328,7 +306,7 @@ export function* trainSteps(
       : "max_rounds";
     pairEarly.restore(tables);
     pairs.forEach((pair, t) =>
-      terms.push({ features: pair, table: tables[t] })
+      terms.push({ features: pair, scores: tables[t] })
     );
   }
 
@@ -356,34 +334,56 @@ export function* trainSteps(
   return model;
 }
 
-/** Adds `update[cell]` to a term table and to the scores of the rows in each cell. */
-function applyUpdate(
-  table: Float64Array | null,
-  update: Float64Array,
-  size: number,
-  cells: ArrayLike<number>,
+/** A term while training: its feature indices and its score table. */
+interface RawTerm {
+  features: number[];
+  scores: Float64Array;
+}
+
+/** Adds `update` to `table` (the update may be longer: only the table's cells count). */
+function addInto(table: Float64Array, update: Float64Array): void {
+  for (let q = 0; q < table.length; q++) table[q] += update[q];
+}
+
+/** Adds `table[cells[i]]` (K values per cell) to the scores of every row `i`. */
+function addScores(
   scores: Float64Array,
+  cells: ArrayLike<number>,
+  table: ArrayLike<number>,
   K: number,
 ): void {
-  if (table) { for (let q = 0; q < size; q++) table[q] += update[q]; }
   const n = cells.length;
   if (K === 1) {
-    for (let i = 0; i < n; i++) scores[i] += update[cells[i]];
+    for (let i = 0; i < n; i++) scores[i] += table[cells[i]];
     return;
   }
   for (let i = 0; i < n; i++) {
     const o = cells[i] * K;
-    for (let k = 0; k < K; k++) scores[i * K + k] += update[o + k];
+    for (let k = 0; k < K; k++) scores[i * K + k] += table[o + k];
   }
 }
 
-/** Cell index (coarse0 * P1 + coarse1) of every row for a pair term. */
-function pairCells(
-  f0: FeatureBins,
-  f1: FeatureBins,
-  b0: Bins,
-  b1: Bins,
-): Uint16Array {
+/**
+ * The cell of every row in a term's table: its bin for a main term, for a
+ * pair term `coarse0 * pairBins1 + coarse1` (see `Term.scores`).
+ *
+ * @example
+ * ```ts
+ * import { termCells } from "./ebm.ts";
+ *
+ * const f = { name: "a", kind: "categorical" as const, cuts: [], nBins: 3, labels: [], pairMap: [0, 1, 2], pairBins: 3, pairLabels: [] };
+ * const bins = [Uint8Array.of(1, 2), Uint8Array.of(2, 0)];
+ * if (!(termCells([f, f], [0], bins) === bins[0] && termCells([f, f], [0, 1], bins)[0] === 5)) throw new Error("example failed");
+ * ```
+ */
+export function termCells(
+  features: FeatureBins[],
+  term: ReadonlyArray<number>,
+  bins: ArrayLike<number>[],
+): ArrayLike<number> {
+  if (term.length === 1) return bins[term[0]];
+  const f0 = features[term[0]], f1 = features[term[1]];
+  const b0 = bins[term[0]], b1 = bins[term[1]];
   const out = new Uint16Array(b0.length);
   for (let i = 0; i < b0.length; i++) {
     out[i] = f0.pairMap[b0[i]] * f1.pairBins + f1.pairMap[b1[i]];
@@ -391,31 +391,40 @@ function pairCells(
   return out;
 }
 
-function pairHistogram(
-  f0: FeatureBins,
-  f1: FeatureBins,
-  b0: Bins,
-  b1: Bins,
-  g: Float64Array,
-  h: Float64Array,
-  inSample: Uint8Array | null,
+/**
+ * {@link termCells} of every term.
+ *
+ * @example
+ * ```ts
+ * import { cellsOf } from "./ebm.ts";
+ *
+ * const f = { name: "a", kind: "categorical" as const, cuts: [], nBins: 3, labels: [], pairMap: [0, 1, 2], pairBins: 3, pairLabels: [] };
+ * const cells = cellsOf([f, f], [{ features: [1] }, { features: [0, 1] }], [Uint8Array.of(1), Uint8Array.of(2)]);
+ * if (!(cells[0][0] === 2 && cells[1][0] === 5)) throw new Error("example failed");
+ * ```
+ */
+export function cellsOf(
+  features: FeatureBins[],
+  terms: ReadonlyArray<{ features: number[] }>,
+  bins: ArrayLike<number>[],
+): ArrayLike<number>[] {
+  return terms.map((t) => termCells(features, t.features, bins));
+}
+
+/** Writes into `out` the intercept plus every term's score at each row's cell. */
+function scoreTerms(
+  terms: ReadonlyArray<{ scores: ArrayLike<number> }>,
+  cells: ArrayLike<number>[],
+  intercept: number[],
   K: number,
-): { G: Float64Array; H: Float64Array; C: Float64Array } {
-  const cells = f0.pairBins * f1.pairBins;
-  const G = new Float64Array(cells * K),
-    H = new Float64Array(cells * K),
-    C = new Float64Array(cells);
-  const m0 = f0.pairMap, m1 = f1.pairMap, P1 = f1.pairBins;
-  for (let i = 0; i < b0.length; i++) {
-    if (inSample && !inSample[i]) continue;
-    const q = m0[b0[i]] * P1 + m1[b1[i]];
-    C[q]++;
-    for (let k = 0; k < K; k++) {
-      G[q * K + k] += g[i * K + k];
-      H[q * K + k] += h[i * K + k];
-    }
+  out: Float64Array,
+): Float64Array {
+  const n = out.length / K;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < K; k++) out[i * K + k] = intercept[k];
   }
-  return { G, H, C };
+  terms.forEach((t, j) => addScores(out, cells[j], t.scores, K));
+  return out;
 }
 
 /** Tracks the best validation loss and a snapshot of the tables at that point. */
@@ -442,30 +451,6 @@ function earlyStopper(patience: number, enabled: boolean) {
   };
 }
 
-/** Recomputes scores from the terms (after restoring a snapshot). */
-function rescore(
-  terms: { features: number[]; table: Float64Array }[],
-  features: FeatureBins[],
-  bins: Bins[],
-  intercept: number[],
-  K: number,
-  out: Float64Array,
-): void {
-  const n = out.length / K;
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < K; k++) out[i * K + k] = intercept[k];
-  }
-  for (const t of terms) {
-    const cells = t.features.length === 1 ? bins[t.features[0]] : pairCells(
-      features[t.features[0]],
-      features[t.features[1]],
-      bins[t.features[0]],
-      bins[t.features[1]],
-    );
-    applyUpdate(null, t.table, 0, cells, out, K);
-  }
-}
-
 /**
  * Centres every term to mean 0 over the training rows (moving the mean into
  * the intercept, so `bias` reads as the average prediction) and, for
@@ -473,7 +458,7 @@ function rescore(
  * single prediction.
  */
 function finalize(
-  raw: { features: number[]; table: Float64Array }[],
+  raw: RawTerm[],
   features: FeatureBins[],
   trBins: Bins[],
   intercept: number[],
@@ -485,16 +470,11 @@ function finalize(
   const b0 = [...intercept];
   const nTrain = trBins[0].length;
   const terms: Term[] = raw.map((t) => {
-    const cells = t.features.length === 1 ? trBins[t.features[0]] : pairCells(
-      features[t.features[0]],
-      features[t.features[1]],
-      trBins[t.features[0]],
-      trBins[t.features[1]],
-    );
-    const size = t.table.length / K;
+    const cells = termCells(features, t.features, trBins);
+    const size = t.scores.length / K;
     const counts = new Array<number>(size).fill(0);
     for (let i = 0; i < cells.length; i++) counts[cells[i]]++;
-    const scores = Array.from(t.table);
+    const scores = Array.from(t.scores);
     for (let k = 0; k < K; k++) {
       let mean = 0;
       for (let q = 0; q < size; q++) mean += counts[q] * scores[q * K + k];
@@ -530,35 +510,23 @@ function finalize(
   };
 }
 
-/** Scores binned rows with a finished model (terms as plain arrays). */
-export function scoreBinned(
+/**
+ * Scores `n` rows with a finished model, given the rows' cell in each of its
+ * terms ({@link cellsOf} `(model.features, model.terms, bins)`).
+ */
+export function scoreCells(
   model: Model,
-  bins: ArrayLike<number>[],
+  cells: ArrayLike<number>[],
   n: number,
 ): Float64Array {
   const K = model.scoreColumns;
-  const out = new Float64Array(n * K);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < K; k++) out[i * K + k] = model.intercept[k];
-  }
-  for (const t of model.terms) {
-    const f = t.features;
-    const s = t.scores;
-    if (f.length === 1) {
-      const b = bins[f[0]];
-      for (let i = 0; i < n; i++) {
-        for (let k = 0; k < K; k++) out[i * K + k] += s[b[i] * K + k];
-      }
-    } else {
-      const f0 = model.features[f[0]], f1 = model.features[f[1]];
-      const b0 = bins[f[0]], b1 = bins[f[1]];
-      for (let i = 0; i < n; i++) {
-        const q = f0.pairMap[b0[i]] * f1.pairBins + f1.pairMap[b1[i]];
-        for (let k = 0; k < K; k++) out[i * K + k] += s[q * K + k];
-      }
-    }
-  }
-  return out;
+  return scoreTerms(
+    model.terms,
+    cells,
+    model.intercept,
+    K,
+    new Float64Array(n * K),
+  );
 }
 
 function metrics(
@@ -570,9 +538,11 @@ function metrics(
   K: number,
   extra: { mainRounds: number; pairRounds: number; stopReason: string },
 ): TrainingMetrics {
-  const sTr = scoreBinned(model, trBins, yTr.length);
+  const score = (bins: Bins[], n: number) =>
+    scoreCells(model, cellsOf(model.features, model.terms, bins), n);
+  const sTr = score(trBins, yTr.length);
   const hasVal = yVa.length > 0;
-  const sVa = hasVal ? scoreBinned(model, vaBins, yVa.length) : null;
+  const sVa = hasVal ? score(vaBins, yVa.length) : null;
   return {
     trainRows: yTr.length,
     validationRows: yVa.length,

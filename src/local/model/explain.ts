@@ -27,7 +27,7 @@
  */
 
 import { binColumn } from "./binning.ts";
-import { scoreBinned } from "./ebm.ts";
+import { cellsOf, scoreCells } from "./ebm.ts";
 import { encodeRows } from "./encoding.ts";
 import { ModelInputError } from "./errors.ts";
 import type { Model } from "./types.ts";
@@ -52,7 +52,10 @@ export interface Explanation extends Prediction {
   contributions: number[][];
 }
 
-/** Bins rows given as raw columns, or throws a {@link ModelInputError} naming the column. */
+/**
+ * Bins rows given as raw columns and finds their cell in every term, or
+ * throws a {@link ModelInputError} naming the column.
+ */
 function binRows(model: Model, columns: Record<string, unknown>) {
   if (
     columns === null || typeof columns !== "object" || Array.isArray(columns)
@@ -77,27 +80,32 @@ function binRows(model: Model, columns: Record<string, unknown>) {
   }
   const rows = encodeRows(model.encoder, columns);
   const bins = model.features.map((b, j) => binColumn(b, rows.features[j]));
-  return { n: rows.nRows, bins };
+  return { n: rows.nRows, cells: cellsOf(model.features, model.terms, bins) };
 }
 
-function probabilitiesOf(
+/** Class probabilities of row `i` and the index of the most probable class. */
+function predictRow(
   scores: Float64Array,
   i: number,
   K: number,
-  nClasses: number,
-): number[] {
+): { p: number[]; best: number } {
+  let p: number[];
   if (K === 1) {
-    const p = 1 / (1 + Math.exp(-scores[i]));
-    return [1 - p, p];
+    const p1 = 1 / (1 + Math.exp(-scores[i]));
+    p = [1 - p1, p1];
+  } else {
+    let m = -Infinity;
+    for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
+    const e = Array.from(
+      { length: K },
+      (_, k) => Math.exp(scores[i * K + k] - m),
+    );
+    const z = e.reduce((a, b) => a + b, 0);
+    p = e.map((v) => v / z);
   }
-  let m = -Infinity;
-  for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
-  const e = Array.from(
-    { length: nClasses },
-    (_, k) => Math.exp(scores[i * K + k] - m),
-  );
-  const z = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / z);
+  let best = 0;
+  for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+  return { p, best };
 }
 
 /**
@@ -126,19 +134,12 @@ export function predict(
   model: Model,
   columns: Record<string, unknown>,
 ): Prediction {
-  const { n, bins } = binRows(model, columns);
-  const scores = scoreBinned(model, bins, n);
+  const { n, cells } = binRows(model, columns);
+  const scores = scoreCells(model, cells, n);
   const predicted: string[] = [];
   const probabilities: number[][] = [];
   for (let i = 0; i < n; i++) {
-    const p = probabilitiesOf(
-      scores,
-      i,
-      model.scoreColumns,
-      model.classes.length,
-    );
-    let best = 0;
-    for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+    const { p, best } = predictRow(scores, i, model.scoreColumns);
     predicted.push(model.classes[best]);
     probabilities.push(p);
   }
@@ -177,10 +178,10 @@ export function explain(
   columns: Record<string, unknown>,
   explainClass?: string | number | ReadonlyArray<string | number>,
 ): Explanation {
-  const { n, bins } = binRows(model, columns);
+  const { n, cells } = binRows(model, columns);
   const K = model.scoreColumns;
   const classIndex = resolveClasses(model, explainClass, n);
-  const scores = scoreBinned(model, bins, n);
+  const scores = scoreCells(model, cells, n);
   const out: Explanation = {
     predicted: [],
     probabilities: [],
@@ -190,9 +191,7 @@ export function explain(
     contributions: [],
   };
   for (let i = 0; i < n; i++) {
-    const p = probabilitiesOf(scores, i, K, model.classes.length);
-    let best = 0;
-    for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+    const { p, best } = predictRow(scores, i, K);
     const c = classIndex ? classIndex[i] : best;
     // Binary models hold the logit of classes[1]; explaining classes[0] flips every sign.
     const col = K === 1 ? 0 : c;
@@ -201,15 +200,9 @@ export function explain(
     out.probabilities.push(p);
     out.explainedClass.push(model.classes[c]);
     out.bias.push(sign * model.intercept[col]);
-    out.contributions.push(model.terms.map((t) => {
-      const f = t.features;
-      const cell = f.length === 1
-        ? bins[f[0]][i]
-        : model.features[f[0]].pairMap[bins[f[0]][i]] *
-            model.features[f[1]].pairBins +
-          model.features[f[1]].pairMap[bins[f[1]][i]];
-      return sign * t.scores[cell * K + col];
-    }));
+    out.contributions.push(
+      model.terms.map((t, j) => sign * t.scores[cells[j][i] * K + col]),
+    );
   }
   return out;
 }

@@ -15,136 +15,120 @@
  * @module
  */
 
+import type { z } from "zod";
+import {
+  BINNING_STRATEGIES,
+  BOOSTING_STRATEGIES,
+  type HyperparameterName,
+  type hyperparameterShape,
+} from "../../schemas/training.ts";
 import { ModelParamError } from "./errors.ts";
 
-/**
- * All training-configuration hyperparameters of SPEC.md (plus `seed`).
- * Fields marked "used" drive the local explainable boosted model; the others
- * are accepted, kept and echoed, and reported by {@link resolveParams} as unused.
- */
-export interface TrainingParams {
-  /** Used. `QUANTILE` (equal-count bins, default) or `UNIFORM` (equal-width bins) for numeric features. */
-  binning_strategy: string;
-  /** Used. Cyclic boosting over single features; only `NO_GROUPING` (default) is supported. */
-  boosting_strategy: string;
-  /** Used. L2 regularisation added to the hessian sum of every leaf (default 1). */
-  alpha: number;
-  /** Unused (default 1). */
-  alpha_factor: number;
-  /** Unused (default 0). */
-  bin_min_distance: number;
-  /** Unused (default 0). */
-  estimators_winsorize_level: number;
-  /** Unused (default 0). */
-  l1_ratio: number;
-  /** Unused (default 0). */
-  l1_ratio_delta: number;
-  /** Used. Shrinkage of every boosting step (default 0.1). */
-  learning_rate: number;
-  /** Unused (default 1). */
-  learning_rate_decay: number;
-  /** Unused (default 1). */
-  max_samples: number;
-  /** Unused (default 0). */
-  partition_min_delta: number;
-  /** Unused (default 1). */
-  partition_min_delta_factor: number;
-  /** Unused (default 0). */
-  partition_min_delta_fraction: number;
-  /** Unused (default 0). */
-  prune_threshold: number;
-  /** Used. Fraction of training rows drawn (seeded) for each boosting round (default 1 = all). */
-  subsample: number;
-  /** Used. Fraction of the dataset's stratified order used to fit (default 0.85). */
-  training_size: number;
-  /** Used. Fraction after the training part used for early stopping (default 0.15; 0 = no early stopping). */
-  validation_size: number;
-  /** Used. Maximum bins per numeric feature, 2..254 (default 64); the missing bin comes on top. */
-  bins: number;
-  /** Used. Rounds without validation log-loss improvement before stopping (default 20). */
-  early_stopping_patience: number;
-  /** Alias of `max_rounds`, used only when `max_rounds` is not given. */
-  estimators: number;
-  /** Unused (default 1). */
-  init_depth: number;
-  /** Unused (default 0). */
-  learning_rate_patience: number;
-  /** Used. Progress is reported every `log_interval` boosting rounds (default 5). */
-  log_interval: number;
-  /** Used. Depth of the tree fitted on a term's bins in each boosting step, 1..8 (default 2). */
-  max_depth: number;
-  /** Unused (default 0). */
-  max_depth_momentum: number;
-  /** Used. 1 = single-feature terms only, 2 = also pairwise terms (default 2); more is an error. */
-  max_interaction_degree: number;
-  /** Used. Maximum number of pairwise terms, chosen by a FAST interaction score (default 10). */
-  max_interactions: number;
-  /** Unused (default 100). */
-  max_iterations: number;
-  /** Unused (default 1). */
-  max_polynomial_degree: number;
-  /** Used. Maximum cyclic boosting rounds, for the main terms and again for the pairs (default 1000). */
-  max_rounds: number;
-  /** Unused (default 0). */
-  model_complexity_max_iterations: number;
-  /** Unused (default 0). */
-  model_complexity_patience: number;
-  /** Used. Minimum training rows in every leaf of a boosting step (default 10). */
-  partition_min_samples: number;
-  /** Unused (default 0). */
-  prune_patience: number;
-  /** Unused (default false). */
-  exclude_implicit: boolean;
-  /** Unused (default false). */
-  sparse_model: boolean;
-  /** Used (not in SPEC.md). Seed of the subsampling PRNG (default 0). */
-  seed: number;
-}
+/** The model's name of a wire hyperparameter: only `random_seed` differs (`seed`). */
+type ParamName<K extends HyperparameterName> = K extends "random_seed" ? "seed"
+  : K;
 
-/** Documented defaults of every {@link TrainingParams} field. */
-export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze({
-  binning_strategy: "QUANTILE",
-  boosting_strategy: "NO_GROUPING",
-  alpha: 1,
-  alpha_factor: 1,
-  bin_min_distance: 0,
-  estimators_winsorize_level: 0,
-  l1_ratio: 0,
-  l1_ratio_delta: 0,
-  learning_rate: 0.1,
-  learning_rate_decay: 1,
-  max_samples: 1,
-  partition_min_delta: 0,
-  partition_min_delta_factor: 1,
-  partition_min_delta_fraction: 0,
-  prune_threshold: 0,
-  subsample: 1,
-  training_size: 0.85,
-  validation_size: 0.15,
-  bins: 64,
-  early_stopping_patience: 20,
-  estimators: 1000,
-  init_depth: 1,
-  learning_rate_patience: 0,
-  log_interval: 5,
-  max_depth: 2,
-  max_depth_momentum: 0,
-  max_interaction_degree: 2,
-  max_interactions: 10,
-  max_iterations: 100,
-  max_polynomial_degree: 1,
-  max_rounds: 1000,
-  model_complexity_max_iterations: 0,
-  model_complexity_patience: 0,
-  partition_min_samples: 10,
-  prune_patience: 0,
-  exclude_implicit: false,
-  sparse_model: false,
-  seed: 0,
-});
+/**
+ * All training-configuration hyperparameters: the names and value types of
+ * the wire schema's `hyperparameterShape` (so the two sets cannot drift),
+ * with `random_seed` called `seed`. {@link DEFAULT_PARAMS} documents each one;
+ * the fields marked "used" there drive the local explainable boosted model,
+ * the others are accepted, kept and echoed, and reported by
+ * {@link resolveParams} as unused.
+ */
+export type TrainingParams = {
+  -readonly [K in HyperparameterName as ParamName<K>]: z.output<
+    typeof hyperparameterShape[K]
+  >;
+};
+
+/**
+ * Documented defaults of every {@link TrainingParams} field (`satisfies`: a
+ * name missing here, or one the schema does not have, is a compile error).
+ */
+export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
+  {
+    /** Used. `QUANTILE` (equal-count bins, default) or `UNIFORM` (equal-width bins) for numeric features. */
+    binning_strategy: "QUANTILE",
+    /** Used. Cyclic boosting over single features; only `NO_GROUPING` (default) is supported. */
+    boosting_strategy: "NO_GROUPING",
+    /** Used. L2 regularisation added to the hessian sum of every leaf (default 1). */
+    alpha: 1,
+    /** Unused (default 1). */
+    alpha_factor: 1,
+    /** Unused (default 0). */
+    bin_min_distance: 0,
+    /** Unused (default 0). */
+    estimators_winsorize_level: 0,
+    /** Unused (default 0). */
+    l1_ratio: 0,
+    /** Unused (default 0). */
+    l1_ratio_delta: 0,
+    /** Used. Shrinkage of every boosting step (default 0.1). */
+    learning_rate: 0.1,
+    /** Unused (default 1). */
+    learning_rate_decay: 1,
+    /** Unused (default 1). */
+    max_samples: 1,
+    /** Unused (default 0). */
+    partition_min_delta: 0,
+    /** Unused (default 1). */
+    partition_min_delta_factor: 1,
+    /** Unused (default 0). */
+    partition_min_delta_fraction: 0,
+    /** Unused (default 0). */
+    prune_threshold: 0,
+    /** Used. Fraction of training rows drawn (seeded) for each boosting round (default 1 = all). */
+    subsample: 1,
+    /** Used. Fraction of the dataset's stratified order used to fit (default 0.85). */
+    training_size: 0.85,
+    /** Used. Fraction after the training part used for early stopping (default 0.15; 0 = no early stopping). */
+    validation_size: 0.15,
+    /** Used. Maximum bins per numeric feature, 2..254 (default 64); the missing bin comes on top. */
+    bins: 64,
+    /** Used. Rounds without validation log-loss improvement before stopping (default 20). */
+    early_stopping_patience: 20,
+    /** Alias of `max_rounds`, used only when `max_rounds` is not given. */
+    estimators: 1000,
+    /** Unused (default 1). */
+    init_depth: 1,
+    /** Unused (default 0). */
+    learning_rate_patience: 0,
+    /** Used. Progress is reported every `log_interval` boosting rounds (default 5). */
+    log_interval: 5,
+    /** Used. Depth of the tree fitted on a term's bins in each boosting step, 1..8 (default 2). */
+    max_depth: 2,
+    /** Unused (default 0). */
+    max_depth_momentum: 0,
+    /** Used. 1 = single-feature terms only, 2 = also pairwise terms (default 2); more is an error. */
+    max_interaction_degree: 2,
+    /** Used. Maximum number of pairwise terms, chosen by a FAST interaction score (default 10). */
+    max_interactions: 10,
+    /** Unused (default 100). */
+    max_iterations: 100,
+    /** Unused (default 1). */
+    max_polynomial_degree: 1,
+    /** Used. Maximum cyclic boosting rounds, for the main terms and again for the pairs (default 1000). */
+    max_rounds: 1000,
+    /** Unused (default 0). */
+    model_complexity_max_iterations: 0,
+    /** Unused (default 0). */
+    model_complexity_patience: 0,
+    /** Used. Minimum training rows in every leaf of a boosting step (default 10). */
+    partition_min_samples: 10,
+    /** Unused (default 0). */
+    prune_patience: 0,
+    /** Unused (default false). */
+    exclude_implicit: false,
+    /** Unused (default false). */
+    sparse_model: false,
+    /** Used (the wire's `random_seed`). Seed of the subsampling PRNG (default 0). */
+    seed: 0,
+  } satisfies TrainingParams,
+);
 
 /** Names of the parameters the local model actually uses. */
-export const USED_PARAMS: ReadonlySet<string> = new Set([
+export const USED_PARAMS: ReadonlySet<keyof TrainingParams> = new Set([
   "binning_strategy",
   "boosting_strategy",
   "alpha",
@@ -178,7 +162,14 @@ type Range = {
   minExclusive?: boolean;
   int?: boolean;
 };
-const RANGES: Record<string, Range> = {
+/** The strategies the local model implements: the wire schema's lists. */
+const STRATEGIES = {
+  binning_strategy: BINNING_STRATEGIES,
+  boosting_strategy: BOOSTING_STRATEGIES,
+} as const;
+
+/** The model's own bounds (some tighter than the wire schema's, e.g. `bins`). */
+const RANGES: Partial<Record<keyof TrainingParams, Range>> = {
   alpha: { min: 0 },
   learning_rate: { min: 0, minExclusive: true, max: 10 },
   subsample: { min: 0, minExclusive: true, max: 1 },
@@ -225,15 +216,14 @@ export function resolveParams(
 ): ResolvedParams {
   const params: TrainingParams = { ...DEFAULT_PARAMS };
   const unused: string[] = [];
-  const target = params as unknown as Record<string, unknown>;
+  const target = params as Record<keyof TrainingParams, unknown>;
   for (const [name, value] of Object.entries(input)) {
     if (value === undefined || value === null) continue;
-    if (!(name in DEFAULT_PARAMS)) {
+    if (!isParamName(name)) {
       unused.push(name);
       continue;
     }
-    const expected =
-      typeof (DEFAULT_PARAMS as unknown as Record<string, unknown>)[name];
+    const expected = typeof DEFAULT_PARAMS[name];
     if (
       typeof value !== expected ||
       (expected === "number" && !Number.isFinite(value))
@@ -252,19 +242,17 @@ export function resolveParams(
   if (input.max_rounds == null && typeof input.estimators === "number") {
     params.max_rounds = input.estimators;
   } else params.estimators = params.max_rounds;
-  if (!["QUANTILE", "UNIFORM"].includes(params.binning_strategy)) {
-    throw new ModelParamError(
-      "binning_strategy",
-      "UNSUPPORTED",
-      `binning_strategy '${params.binning_strategy}' is not supported by the local model; use QUANTILE or UNIFORM.`,
-    );
-  }
-  if (params.boosting_strategy !== "NO_GROUPING") {
-    throw new ModelParamError(
-      "boosting_strategy",
-      "UNSUPPORTED",
-      `boosting_strategy '${params.boosting_strategy}' is not supported by the local model; use NO_GROUPING.`,
-    );
+  for (const [name, allowed] of Object.entries(STRATEGIES)) {
+    const value = params[name as keyof typeof STRATEGIES];
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw new ModelParamError(
+        name,
+        "UNSUPPORTED",
+        `${name} '${value}' is not supported by the local model; use ${
+          allowed.join(" or ")
+        }.`,
+      );
+    }
   }
   if (params.training_size + params.validation_size > 1 + 1e-9) {
     throw new ModelParamError(
@@ -274,6 +262,10 @@ export function resolveParams(
     );
   }
   return { params, unused };
+}
+
+function isParamName(name: string): name is keyof TrainingParams {
+  return Object.hasOwn(DEFAULT_PARAMS, name);
 }
 
 function checkRange(name: string, v: number, r: Range): void {

@@ -1,0 +1,98 @@
+/**
+ * The shared datasets the model tests and benchmarks train on, read the way
+ * ingestion reads them: parsed CSV, schema fields (numeric columns NUMBER /
+ * CONTINUOUS, the rest STRING / CATEGORICAL, the target TARGET), datasource
+ * columns and, for {@link loadEncoded}, the onboarded dataset.
+ *
+ * @module
+ */
+import { type CsvTable, parseCsv } from "../../src/csv.ts";
+import { columnsFromCsv } from "../../src/local/model/datasource.ts";
+import {
+  encodeDataset,
+  type EncodedDataset,
+  type RawColumns,
+  type SchemaField,
+} from "../../src/local/model/encoding.ts";
+
+/** Folder of the shared datasets (`../shared/datasets/` beside the checkout). */
+export const DATASETS_DIR: string =
+  new URL("../../../shared/datasets/", import.meta.url).pathname;
+
+/** A shared dataset: its file, its target and its numeric columns. */
+export interface DatasetSpec {
+  file: string;
+  target: string;
+  numeric: readonly string[];
+}
+
+/** wa_churn.csv: binary `churn`. */
+export const CHURN: DatasetSpec = {
+  file: "wa_churn.csv",
+  target: "churn",
+  numeric: ["tenure", "monthly_charges", "total_charges"],
+};
+
+/** penguins.csv: three-class `species`. */
+export const PENGUINS: DatasetSpec = {
+  file: "penguins.csv",
+  target: "species",
+  numeric: [
+    "bill_length_mm",
+    "bill_depth_mm",
+    "flipper_length_mm",
+    "body_mass_g",
+  ],
+};
+
+/** A dataset read from its CSV file. */
+export interface LoadedDataset {
+  spec: DatasetSpec;
+  /** The file's text. */
+  text: string;
+  table: CsvTable;
+  fields: SchemaField[];
+  /** Every column, the target included. */
+  columns: RawColumns;
+  /** The feature columns (every column but the target), as a views query. */
+  features: RawColumns;
+}
+
+/** Schema fields of a CSV header under `spec`. */
+export function fieldsOf(
+  header: readonly string[],
+  spec: DatasetSpec,
+): SchemaField[] {
+  return header.map((name) => {
+    const numeric = spec.numeric.includes(name);
+    return {
+      name,
+      data_type: { data_type: numeric ? "NUMBER" : "STRING", format: null },
+      designation: name === spec.target ? "TARGET" : "FEATURE",
+      semantic_type: numeric ? "CONTINUOUS" : "CATEGORICAL",
+    };
+  });
+}
+
+/** Reads and parses a shared dataset into schema fields and columns. */
+export async function loadDataset(spec: DatasetSpec): Promise<LoadedDataset> {
+  const text = await Deno.readTextFile(`${DATASETS_DIR}${spec.file}`);
+  const table = parseCsv(text);
+  const fields = fieldsOf(table.header, spec);
+  const columns = columnsFromCsv(table, fields);
+  const features = Object.fromEntries(
+    Object.entries(columns).filter(([k]) => k !== spec.target),
+  );
+  return { spec, text, table, fields, columns, features };
+}
+
+/** {@link loadDataset} plus the dataset onboarded with `targets: [target]`. */
+export async function loadEncoded(
+  spec: DatasetSpec,
+): Promise<LoadedDataset & { data: EncodedDataset }> {
+  const d = await loadDataset(spec);
+  return {
+    ...d,
+    data: encodeDataset(d.columns, d.fields, { targets: [spec.target] }),
+  };
+}
