@@ -6,8 +6,8 @@
  * SPEC.md asks readers to treat every training configuration field as
  * optional, so the response schema is fully optional-tolerant. Every
  * hyperparameter is optional in a create request too; the service applies
- * its documented default (on the local platform: `TRAINING_DEFAULTS` of the
- * model module) and echoes the resolved value.
+ * its documented default (on the local platform: `DEFAULT_PARAMS` in
+ * src/local/model/params.ts) and echoes the resolved value.
  *
  * @module
  */
