@@ -4,8 +4,11 @@
  *
  * - {@linkcode connect} talks to the hosted service (credentials from options
  *   or `MLP_BASE_URL`, `MLP_CLIENT_ID`, `MLP_CLIENT_SECRET`).
- * - {@linkcode local} runs the whole platform in-process, offline, on your own
- *   CSV files: a real model, real explanations, no account.
+ * - `local()`, from the `./local` entry (`@mlplatform/sdk/local`), runs the
+ *   whole platform in-process, offline, on your own CSV files. This root
+ *   entry never loads it (no Hono, no jose, no model).
+ * - The `./notebook` entry (`@mlplatform/sdk/notebook`) has the Jupyter
+ *   helpers: views tables, charts, cards.
  *
  * Both return an {@linkcode MLPlatform}: every endpoint as a typed method,
  * fluent builders (`ml.schema("churn").feature(...).target(...)`), and jobs
@@ -13,9 +16,9 @@
  *
  * @example Offline, from a CSV to explained predictions
  * ```ts
- * import { local } from "./mod.ts";
+ * import { local } from "./local.ts";
  *
- * const ml = await local({ buckets: { data: "../shared/datasets" }, progress: false });
+ * const ml = await local({ buckets: { data: "datasets" }, progress: false });
  * const { deployment } = await ml.quickstart({
  *   bucket: "data",
  *   path: "penguins.csv",
@@ -35,12 +38,6 @@
  *
  * @module
  */
-import type { ClientOptions } from "./src/client.ts";
-import type { LocalPlatformOptions } from "./src/local/options.ts";
-import type { LocalPlatform } from "./src/local/platform.ts";
-import type { LocalClient } from "./src/local/mod.ts";
-import { MLPlatform, type MLPlatformOptions } from "./src/platform.ts";
-
 export { connect, MLPlatform } from "./src/platform.ts";
 export type * from "./src/platform.ts";
 export { Client, resolveClientOptions } from "./src/client.ts";
@@ -61,21 +58,13 @@ export type {
   ReadOnlyCollection,
   ReadRoutes,
 } from "./src/resources/collection.ts";
+export type {
+  JobCollection,
+  JobRoutes,
+} from "./src/resources/job_collection.ts";
 export type { DeployedModels } from "./src/resources/deployed_models.ts";
 export type { Models } from "./src/resources/models.ts";
 export type { TrainingJobs } from "./src/resources/training_jobs.ts";
-export type {
-  AccountConfig,
-  Credential,
-  CredentialConfig,
-  LocalPlatformOptions,
-  Operator,
-  OperatorAccount,
-  OperatorConfig,
-  OrganisationConfig,
-} from "./src/local/options.ts";
-export type { FaultOptions } from "./src/local/faults.ts";
-export type { LocalPlatform } from "./src/local/platform.ts";
 
 export * from "./src/http/errors.ts";
 export * from "./src/jobs/mod.ts";
@@ -105,59 +94,12 @@ export {
   type ToViewsQueryOptions,
   type ViewsQuery,
 } from "./src/frames/mod.ts";
-export * from "./src/notebook/mod.ts";
 
 export type * from "./src/schemas/mod.ts";
-
-/** Options of {@linkcode local}: the platform's, plus the client's. */
-export type LocalOptions =
-  & LocalPlatformOptions
-  & Partial<Omit<MLPlatformOptions, keyof ClientOptions>>
-  & {
-    /** Client options (timeouts, retries, ...) for the connected client. */
-    client?: Partial<ClientOptions>;
-  };
-
-/** An {@linkcode MLPlatform} connected to an in-process local platform. */
-export interface LocalMLPlatform extends MLPlatform {
-  /** The platform the client talks to. */
-  readonly platform: LocalPlatform;
-  /** Stops the platform's background work and closes its store. */
-  close(): Promise<void>;
-}
-
-/**
- * Runs the whole platform of SPEC.md in-process (no socket, no account) and
- * returns an {@linkcode MLPlatform} connected to it. Map bucket names to
- * local folders with `buckets`; persist everything with `dataDir`. The
- * local platform (Hono, jose, the model) is loaded only when this is called,
- * so {@linkcode connect} users never pay for it.
- *
- * @example
- * ```ts
- * import { local } from "./mod.ts";
- * const ml = await local({ progress: false });
- * const [account] = (await ml.accounts.list()).data;
- * console.log(account.status); // "ACTIVE"
- * await ml.close();
- * ```
- */
-export async function local(
-  options: LocalOptions = {},
-): Promise<LocalMLPlatform> {
-  const { createLocalClient } = await import("./src/local/mod.ts");
-  const { client, progress, ...platformOptions } = options;
-  const ml: LocalClient<MLPlatform> = await createLocalClient(
-    { ...platformOptions, client },
-    (o) =>
-      new MLPlatform({
-        ...o,
-        progress,
-        readObject: (bucket, path) => ml.platform.readObject(bucket, path),
-      }),
-  );
-  return Object.defineProperty(ml, "close", {
-    value: () => ml.platform.close(),
-    enumerable: false,
-  }) as LocalMLPlatform;
-}
+export type { MimeBundle } from "./src/notebook/jupyter.ts";
+export {
+  type Chart,
+  type ExplanationChartOptions,
+  VEGALITE_MIME,
+  type VegaLiteSpec,
+} from "./src/notebook/charts.ts";

@@ -178,9 +178,14 @@ async function main(): Promise<number> {
     .map((a) => a.slice("--entry=".length));
   // The training worker is loaded by URL, not imported, so tsc would not see
   // it from mod.ts alone.
-  const entryPoints = entries.length > 0
-    ? entries
-    : ["mod.ts", "src/local/model/train_worker.ts"];
+  const deno = JSON.parse(await Deno.readTextFile(`${root}/deno.json`));
+  const exported: string[] = typeof deno.exports === "string"
+    ? [deno.exports]
+    : Object.values(deno.exports ?? { ".": "./mod.ts" });
+  const entryPoints = entries.length > 0 ? entries : [
+    ...exported.map((file) => file.replace(/^\.\//, "")),
+    "src/local/model/train_worker.ts",
+  ];
   for (const entry of entryPoints) {
     try {
       await Deno.stat(`${root}/${entry}`);
@@ -191,7 +196,6 @@ async function main(): Promise<number> {
       return 1;
     }
   }
-  const deno = JSON.parse(await Deno.readTextFile(`${root}/deno.json`));
   const started = performance.now();
   await Deno.remove(`${outDir}/esm`, { recursive: true }).catch(() => {});
   await Deno.mkdir(outDir, { recursive: true });

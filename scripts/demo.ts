@@ -1,6 +1,6 @@
 /**
  * `deno task demo`: the whole SPEC.md workflow on real data
- * (`../shared/datasets/wa_churn.csv`, 7,043 customers, target `churn`).
+ * (`datasets/wa_churn.csv`, 7,043 customers, target `churn`).
  *
  * 20% of the rows (stratified, seeded) are held back: only the other 80%
  * are written to the bucket the platform ingests, so the held-out rows are
@@ -19,9 +19,10 @@
  * @module
  */
 import { parseCsv } from "../src/csv.ts";
-import { connect, local, type MLPlatform } from "../mod.ts";
+import { connect, type MLPlatform } from "../mod.ts";
+import { local } from "../local.ts";
 
-const DATA = new URL("../../shared/datasets/wa_churn.csv", import.meta.url);
+const DATA = new URL("../datasets/wa_churn.csv", import.meta.url);
 const TARGET = "churn";
 const POSITIVE = "Yes";
 

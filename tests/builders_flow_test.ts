@@ -8,7 +8,7 @@ import { createLocalPlatform } from "../src/local/platform.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { ValidationError } from "../src/http/errors.ts";
 
-const datasets = new URL("../../shared/datasets/", import.meta.url);
+const datasets = new URL("../datasets/", import.meta.url);
 
 async function platform() {
   const local = await createLocalPlatform({

@@ -8,7 +8,7 @@ import { assertEquals } from "@std/assert";
 import { MLPlatform } from "../src/platform.ts";
 import { createLocalPlatform } from "../src/local/platform.ts";
 
-const datasets = new URL("../../shared/datasets/", import.meta.url).pathname;
+const datasets = new URL("../datasets/", import.meta.url).pathname;
 
 Deno.test("chunked views run as many requests at once as maximum_concurrency allows", async () => {
   const platform = await createLocalPlatform({ buckets: { d: datasets } });

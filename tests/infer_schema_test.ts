@@ -4,7 +4,7 @@ import { inferSchema } from "../src/infer/infer.ts";
 import { flag } from "../src/builders/fields.ts";
 import { ValidationError } from "../src/http/errors.ts";
 
-const churn = new URL("../../shared/datasets/wa_churn.csv", import.meta.url);
+const churn = new URL("../datasets/wa_churn.csv", import.meta.url);
 
 Deno.test("infer: wa_churn.csv types, formats and review notes", async () => {
   const draft = await inferSchema(churn, { target: "churn" });

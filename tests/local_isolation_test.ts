@@ -73,7 +73,7 @@ Deno.test("local buckets: paths that leave the bucket are refused (.., absolute,
   await Deno.mkdir(`${bucket}/sub`, { recursive: true });
   await Deno.writeTextFile(`${root}/secret.csv`, "species\nx\n");
   await Deno.copyFile(
-    new URL("../../shared/datasets/penguins.csv", import.meta.url),
+    new URL("../datasets/penguins.csv", import.meta.url),
     `${bucket}/sub/penguins.csv`,
   );
   await Deno.symlink(`${root}/secret.csv`, `${bucket}/out.csv`);
@@ -117,7 +117,7 @@ Deno.test("local buckets: paths that leave the bucket are refused (.., absolute,
 Deno.test("local ingestion: a missing column or a wrong value fails the job naming column and line", async () => {
   const bucket = await Deno.makeTempDir();
   const text = await Deno.readTextFile(
-    new URL("../../shared/datasets/penguins.csv", import.meta.url),
+    new URL("../datasets/penguins.csv", import.meta.url),
   );
   const lines = text.trimEnd().split("\n");
   await Deno.writeTextFile(
@@ -151,7 +151,7 @@ Deno.test("local ingestion: a missing column or a wrong value fails the job nami
 Deno.test("local onboarding: impossible configurations are refused at create, data problems fail the job", async () => {
   const bucket = await Deno.makeTempDir();
   const text = await Deno.readTextFile(
-    new URL("../../shared/datasets/penguins.csv", import.meta.url),
+    new URL("../datasets/penguins.csv", import.meta.url),
   );
   // Same file with an empty species column.
   await Deno.writeTextFile(
@@ -159,7 +159,7 @@ Deno.test("local onboarding: impossible configurations are refused at create, da
     text.replace(/^"(Adelie|Chinstrap|Gentoo)"/gm, ""),
   );
   await Deno.copyFile(
-    new URL("../../shared/datasets/penguins.csv", import.meta.url),
+    new URL("../datasets/penguins.csv", import.meta.url),
     `${bucket}/penguins.csv`,
   );
   const { platform, client } = await setup({ buckets: { demo: bucket } });

@@ -41,7 +41,7 @@ Deno.test("csv: malformed input names the line", () => {
 
 Deno.test("csv: the churn file parses to 7043 rows of 20 fields", async () => {
   const text = await Deno.readTextFile(
-    new URL("../../shared/datasets/wa_churn.csv", import.meta.url),
+    new URL("../datasets/wa_churn.csv", import.meta.url),
   );
   const t = parseCsv(text);
   assertEquals(t.header.length, 20);

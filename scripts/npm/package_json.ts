@@ -26,6 +26,25 @@ export interface DenoJson {
   description?: string;
   /** License, if any. */
   license?: string;
+  /** Entry points: `"./mod.ts"` or a map of subpath -> file. */
+  exports?: string | Record<string, string>;
+}
+
+/** The built `./esm/` paths of each deno.json export, by subpath. */
+function esmExports(
+  exports: DenoJson["exports"] = "./mod.ts",
+): Record<string, { types: string; import: string; default: string }> {
+  const map = typeof exports === "string" ? { ".": exports } : exports;
+  return Object.fromEntries(
+    Object.entries(map).map(([subpath, file]) => {
+      const base = `./esm/${file.replace(/^\.\//, "").replace(/\.ts$/, "")}`;
+      return [subpath, {
+        types: `${base}.d.ts`,
+        import: `${base}.js`,
+        default: `${base}.js`,
+      }];
+    }),
+  );
 }
 
 /**
@@ -98,13 +117,7 @@ export function packageJson(
     main: "./esm/mod.js",
     module: "./esm/mod.js",
     types: "./esm/mod.d.ts",
-    exports: {
-      ".": {
-        types: "./esm/mod.d.ts",
-        import: "./esm/mod.js",
-        default: "./esm/mod.js",
-      },
-    },
+    exports: esmExports(deno.exports),
     files: ["esm/", "README.md", "LICENSE"],
     sideEffects: false,
     engines: { node: NODE_ENGINES },

@@ -2,7 +2,7 @@
  * `deno task local`: serves the local platform over HTTP.
  *
  * ```sh
- * deno task local --port 8787 --bucket demo=../shared/datasets --data-dir .mlp
+ * deno task local --port 8787 --bucket demo=datasets --data-dir .mlp
  * ```
  *
  * Flags: `--port` (default 8787), `--host` (default 127.0.0.1), `--bucket

@@ -65,7 +65,13 @@ export async function createLocalClient<C extends object>(
     baseUrl: platform.baseUrl,
     clientId: platform.credentials.clientId,
     clientSecret: platform.credentials.clientSecret,
-    fetch: (input, init) => platform.fetch(new Request(input, init)),
+    // The transport already hands over a Request: no second copy.
+    fetch: (input, init) =>
+      platform.fetch(
+        input instanceof Request && init === undefined
+          ? input
+          : new Request(input, init),
+      ),
   });
   return Object.defineProperty(client, "platform", {
     value: platform,

@@ -15,9 +15,9 @@ import {
   type SchemaField,
 } from "../../src/local/model/encoding.ts";
 
-/** Folder of the shared datasets (`../shared/datasets/` beside the checkout). */
+/** Folder of the datasets (`datasets/` in the repository). */
 export const DATASETS_DIR: string =
-  new URL("../../../shared/datasets/", import.meta.url).pathname;
+  new URL("../../datasets/", import.meta.url).pathname;
 
 /** A shared dataset: its file, its target and its numeric columns. */
 export interface DatasetSpec {

@@ -12,8 +12,7 @@ import {
 import type { LocalPlatformOptions } from "../../src/local/options.ts";
 
 /** Folder of the shared datasets. */
-export const DATASETS =
-  new URL("../../../shared/datasets/", import.meta.url).pathname;
+export const DATASETS = new URL("../../datasets/", import.meta.url).pathname;
 
 /** A platform and a client on it (retries off so error statuses surface). */
 export async function setup(

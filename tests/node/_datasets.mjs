@@ -1,6 +1,6 @@
 /**
  * Where the Node tests find the shared datasets: `MLP_DATASETS` when set,
- * else `../shared/datasets` from the repository root, found by walking up
+ * else `datasets/` at the repository root, found by walking up
  * from this file to deno.json (so it works from tests/node/ and from the copy
  * in npm/test/, where runNodeTests puts it next to the tests).
  *
@@ -26,5 +26,5 @@ export function datasetsDir() {
     }
     dir = up;
   }
-  return resolve(dir, "../shared/datasets");
+  return resolve(dir, "datasets");
 }

@@ -18,10 +18,10 @@ import {
   AuthenticationError,
   ConfigurationError,
   connect,
-  local,
   MLPlatform,
   MLPlatformError,
 } from "@mlplatform/sdk";
+import { local } from "@mlplatform/sdk/local";
 
 const ENV = ["MLP_BASE_URL", "MLP_CLIENT_ID", "MLP_CLIENT_SECRET"];
 

@@ -80,7 +80,8 @@ async function consumer(root, name, tarball, extra = {}) {
 // Runs in the consumer project: imports the SDK by name, as a user would.
 const WORKFLOW = `
 import assert from "node:assert/strict";
-import { local, toDataFrame, FrameError } from "@mlplatform/sdk";
+import { toDataFrame, FrameError } from "@mlplatform/sdk";
+import { local } from "@mlplatform/sdk/local";
 
 const here = new URL("./", import.meta.url).href;
 const resolved = import.meta.resolve("@mlplatform/sdk");

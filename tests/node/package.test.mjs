@@ -202,7 +202,10 @@ test("importing the package loads no local platform, danfo or node:sqlite", () =
 });
 
 test("the documented public API is exported", async () => {
-  const mod = await import("@mlplatform/sdk");
+  const mod = {
+    ...await import("@mlplatform/sdk"),
+    ...await import("@mlplatform/sdk/local"),
+  };
   for (
     const fn of [
       "connect",

@@ -5,7 +5,7 @@
  * up to the log-odds (binary) or softmax logit (3 classes) of the explained
  * class, and the typed errors a user meets on the way.
  *
- * The datasets folder is `MLP_DATASETS` when set, else `../shared/datasets`
+ * The datasets folder is `MLP_DATASETS` when set, else the repository's `datasets/`
  * from the repository root, found by walking up from this file to deno.json
  * (see _datasets.mjs).
  *
@@ -21,11 +21,11 @@ import { join } from "node:path";
 import { datasetsDir } from "./_datasets.mjs";
 import {
   ConflictError,
-  local,
   MLPlatformError,
   NotFoundError,
   ValidationError,
 } from "@mlplatform/sdk";
+import { local } from "@mlplatform/sdk/local";
 
 const DATASETS = datasetsDir();
 const PENGUINS = join(DATASETS, "penguins.csv");

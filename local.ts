@@ -1,0 +1,105 @@
+/**
+ * `@mlplatform/sdk/local`: the whole platform of SPEC.md in-process, offline,
+ * on your own CSV files: a real model, real explanations, no account.
+ *
+ * - {@linkcode local} starts it and returns an {@linkcode MLPlatform}
+ *   connected to it (no socket: the client's fetch is the app's own).
+ * - {@linkcode createLocalPlatform} gives the app itself, to serve over HTTP
+ *   (`deno task local`) or to wire by hand.
+ *
+ * This entry loads Hono, jose and the model; the root entry (`connect()` and
+ * everything a client needs) loads none of them.
+ *
+ * @example Offline, from a CSV to explained predictions
+ * ```ts
+ * import { local } from "./local.ts";
+ *
+ * const ml = await local({ buckets: { data: "datasets" }, progress: false });
+ * const { deployment } = await ml.quickstart({
+ *   bucket: "data",
+ *   path: "penguins.csv",
+ *   target: "species",
+ * });
+ * const result = await deployment.views({
+ *   island: ["Biscoe"],
+ *   bill_length_mm: [45.2],
+ *   bill_depth_mm: [14.8],
+ *   flipper_length_mm: [212],
+ *   body_mass_g: [5200],
+ *   sex: ["female"],
+ * });
+ * console.log(result.rows()[0]["prediction.species"]); // "Gentoo"
+ * await ml.close();
+ * ```
+ *
+ * @module
+ */
+import type { ClientOptions } from "./src/client.ts";
+import type { LocalPlatformOptions } from "./src/local/options.ts";
+import type { LocalPlatform } from "./src/local/platform.ts";
+import { createLocalClient, type LocalClient } from "./src/local/mod.ts";
+import { MLPlatform, type MLPlatformOptions } from "./src/platform.ts";
+
+export { createLocalPlatform } from "./src/local/platform.ts";
+export type { LocalPlatform } from "./src/local/platform.ts";
+export type {
+  AccountConfig,
+  Credential,
+  CredentialConfig,
+  LocalPlatformOptions,
+  Operator,
+  OperatorAccount,
+  OperatorConfig,
+  OrganisationConfig,
+} from "./src/local/options.ts";
+export type { FaultOptions } from "./src/local/faults.ts";
+
+/** Options of {@linkcode local}: the platform's, plus the client's. */
+export type LocalOptions =
+  & LocalPlatformOptions
+  & Partial<Omit<MLPlatformOptions, keyof ClientOptions>>
+  & {
+    /** Client options (timeouts, retries, ...) for the connected client. */
+    client?: Partial<ClientOptions>;
+  };
+
+/** An {@linkcode MLPlatform} connected to an in-process local platform. */
+export interface LocalMLPlatform extends MLPlatform {
+  /** The platform the client talks to. */
+  readonly platform: LocalPlatform;
+  /** Stops the platform's background work and closes its store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the whole platform of SPEC.md in-process (no socket, no account) and
+ * returns an {@linkcode MLPlatform} connected to it. Map bucket names to
+ * local folders with `buckets`; persist everything with `dataDir`.
+ *
+ * @example
+ * ```ts
+ * import { local } from "./local.ts";
+ * const ml = await local({ progress: false });
+ * const [account] = (await ml.accounts.list()).data;
+ * console.log(account.status); // "ACTIVE"
+ * await ml.close();
+ * ```
+ */
+export async function local(
+  options: LocalOptions = {},
+): Promise<LocalMLPlatform> {
+  const { client, progress, ...platformOptions } = options;
+  const ml: LocalClient<MLPlatform> = await createLocalClient(
+    { ...platformOptions, client },
+    (o) =>
+      new MLPlatform({
+        ...o,
+        progress,
+        readObject: (bucket, path) => ml.platform.readObject(bucket, path),
+      }),
+  );
+  return Object.defineProperty(ml, "close", {
+    value: () => ml.platform.close(),
+    enumerable: false,
+  }) as LocalMLPlatform;
+}
