@@ -66,6 +66,8 @@ export interface NotebookSpec {
   cards: string[];
   /** Least number of job progress displays (each must end complete). */
   progress: number;
+  /** Progress displays that must end `CANCELLED` (jobs the notebook cancels; default 0). */
+  cancelled?: number;
   /** Key figures. */
   figures: Figure[];
 }
@@ -153,6 +155,35 @@ export const NOTEBOOKS: NotebookSpec[] = [
       },
     ],
   },
+  {
+    name: "04_jobs",
+    mimes: [HTML, VEGALITE],
+    cards: [
+      "Dataset ",
+      "Model churn-small",
+      "Training job ",
+      "JobCancelledError: ",
+      "Models compared: churn-small, churn-full",
+      "Learning curve of train-churn-small", // live, under the attached job's bar
+      "Learning curve of churn-full",
+      "Shape of tenure: churn-small vs churn-full",
+    ],
+    progress: 6,
+    cancelled: 2,
+    figures: [
+      {
+        label: "logged rounds in the model's curve",
+        pattern: /(\d+) logged rounds; validation/,
+        min: 3,
+      },
+      {
+        label: "validation ROC AUC",
+        pattern: /validation ROC AUC (\d\.\d+)/,
+        min: 0.75,
+        max: 1,
+      },
+    ],
+  },
 ];
 
 // deno-lint-ignore no-explicit-any
@@ -211,6 +242,18 @@ export function checkNotebook(
       : undefined,
   );
 
+  // A CSV is read with a parser (quoted commas exist), never split by hand.
+  const splitting = code.filter((c) =>
+    /\.split\(\s*["'`],["'`]\s*\)/.test(text(c.source))
+  );
+  check(
+    "no CSV split by hand",
+    splitting.length === 0,
+    splitting.length
+      ? `${splitting.length} cell(s) call .split(",")`
+      : undefined,
+  );
+
   const errors = outputs.filter((o) => o.output_type === "error");
   check(
     "no error outputs",
@@ -247,7 +290,9 @@ export function checkNotebook(
   }
 
   const bars = plain.map((t) => PROGRESS.exec(t)).filter((m) => m !== null);
+  const cancelled = bars.filter((m) => m[2] === "CANCELLED");
   const unfinished = bars.filter((m) =>
+    m[2] !== "CANCELLED" &&
     !(m[3] === "100" && /^(COMPLETED|RUNNING)$/.test(m[2]))
   );
   check(
@@ -258,6 +303,11 @@ export function checkNotebook(
         ? `; not final: ${unfinished.map((m) => m[0]).join(", ")}`
         : ""
     }`,
+  );
+  check(
+    `cancelled jobs' displays: ${spec.cancelled ?? 0}, ending CANCELLED`,
+    cancelled.length === (spec.cancelled ?? 0),
+    `${cancelled.length} found`,
   );
 
   const all = outputs.map((o) =>
@@ -429,7 +479,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const NOTEBOOK_DIR = join(ROOT, "notebooks");
 const OUT_DIR = join(NOTEBOOK_DIR, "out");
 const DATASETS = Deno.env.get("MLP_DATASETS") ??
-  join(ROOT, "..", "shared", "datasets");
+  join(ROOT, "datasets");
 
 async function run(
   cmd: string,

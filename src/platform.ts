@@ -23,7 +23,8 @@
 import { Client, type ClientOptions, resolveClientOptions } from "./client.ts";
 import { ConfigurationError } from "./http/errors.ts";
 import type { RequestOptions } from "./http/transport.ts";
-import { Job, type JobDefinition } from "./jobs/job.ts";
+import { Job, type JobDefinition, type JobRef } from "./jobs/job.ts";
+import { CancellationNotSupportedError } from "./jobs/errors.ts";
 import type { ProgressOption } from "./jobs/progress.ts";
 import type { JobSnapshot } from "./jobs/status.ts";
 import type { Dataset, Datasource, Model } from "./schemas/artifacts.ts";
@@ -43,6 +44,13 @@ import {
   type DeploymentConfigurationOptions,
 } from "./builders/deployment_configuration.ts";
 import * as fieldTypes from "./builders/fields.ts";
+import {
+  type AttachedJobs,
+  attachJob,
+  type AttachKind,
+  type AttachKindName,
+  type CanonicalKind,
+} from "./builders/attach.ts";
 import type { Hyperparameters } from "./builders/hyperparameters.ts";
 import {
   IngestionConfigurationBuilder,
@@ -356,6 +364,53 @@ export class MLPlatform extends Client {
     return new Deployment(this, resource, model);
   }
 
+  /**
+   * The {@linkcode Job} of an existing job or deployed model, from its kind
+   * and id (or the `ref` that `job.ref()` gave): `await` it for the typed
+   * result, `watch()` it, `cancel()` it, with the usual progress display.
+   * Works in any process and over `connect()` or `local()`: the id is all
+   * it needs.
+   *
+   * ```ts ignore
+   * const job = ml.train(dataset, { max_rounds: 500 });   // starts; does not wait
+   * const ref = await job.ref();     // { kind: "training job", id: "tj_..." }: save it
+   * // ... later, in another kernel or script:
+   * const model = await ml.attach("training", ref.id);    // or ml.attach(ref)
+   * ```
+   */
+  attach<
+    K extends AttachKindName,
+    F extends string = string,
+    T extends string = string,
+  >(
+    kind: K,
+    id: string,
+    options?: JobControl,
+  ): AttachedJobs<F, T>[CanonicalKind<K>];
+  /** The {@linkcode Job} that `ref` (from `job.ref()`) names. */
+  attach(
+    ref: JobRef,
+    options?: JobControl,
+  ): AttachedJobs<string, string>[AttachKind];
+  attach(
+    kindOrRef: string | JobRef,
+    idOrOptions?: string | JobControl,
+    options?: JobControl,
+  ): AttachedJobs<string, string>[AttachKind] {
+    return typeof kindOrRef === "string"
+      ? attachJob(
+        this,
+        kindOrRef as AttachKindName,
+        idOrOptions as string,
+        this.#withProgress(options ?? {}),
+      )
+      : attachJob(
+        this,
+        kindOrRef,
+        this.#withProgress((idOrOptions ?? {}) as JobControl),
+      );
+  }
+
   // One-call steps -------------------------------------------------------
 
   /**
@@ -575,6 +630,18 @@ export class MLPlatform extends Client {
       start: async () => (await get()).start(),
       retrieve: async (id, o) => (await get()).retrieve(id, o),
       resolve: async (s, o) => (await get()).resolve(s, o),
+      cancel: async (id, o) => {
+        const definition = await get();
+        if (definition.cancel === undefined) {
+          throw new CancellationNotSupportedError(
+            kind,
+            id,
+            undefined,
+            definition.cancelHint,
+          );
+        }
+        return definition.cancel(id, o);
+      },
     });
   }
 

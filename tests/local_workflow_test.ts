@@ -9,7 +9,9 @@ import {
   assertAlmostEquals,
   assertEquals,
   assertMatch,
+  assertRejects,
 } from "@std/assert";
+import { ConflictError } from "../src/http/errors.ts";
 import { routes } from "../src/schemas/mod.ts";
 import { ended, ingestPenguins, setup, until } from "./_helpers/local_setup.ts";
 
@@ -268,6 +270,22 @@ Deno.test("local platform: the whole workflow through the client, every endpoint
       const collection = groups.find(([g]) => g === name)![1];
       assertEquals((await collection.get(id)).id, id);
       mark(name, "get");
+    }
+
+    // Cancelling a job that has ended is a 409 (our extension of SPEC.md).
+    for (
+      const [name, id] of [
+        ["ingestionJobs", job.id],
+        ["onboardingJobs", oj.id],
+        ["trainingJobs", tj.id],
+      ] as const
+    ) {
+      await assertRejects(
+        () => client[name].cancel(id),
+        ConflictError,
+        "already ended (COMPLETED)",
+      );
+      mark(name, "cancel");
     }
 
     // Deletes in dependency order, each 204 (the client resolves undefined).

@@ -67,7 +67,7 @@ function failures(nb: unknown, secrets: string[] = []): string[] {
 Deno.test("a notebook showing everything passes every check", () => {
   const results = checkNotebook(notebook(GOOD), SPEC, ["s3cr3t"]);
   assertEquals(results.filter((r) => !r.ok), []);
-  assertEquals(results.length, 9);
+  assertEquals(results.length, 11);
 });
 
 Deno.test("an error output fails", () => {
@@ -80,6 +80,14 @@ Deno.test("an error output fails", () => {
   assertEquals(failures(nb), ["no error outputs"]);
 });
 
+Deno.test("a CSV split by hand fails", () => {
+  const nb = notebook(GOOD);
+  (nb.cells[1] as Record<string, unknown>).source = [
+    'const cells = line.split(",");\n',
+  ];
+  assertEquals(failures(nb), ["no CSV split by hand"]);
+});
+
 Deno.test("a cell that did not run fails", () => {
   assertEquals(failures(notebook(GOOD, false)), ["every code cell ran"]);
 });
@@ -90,6 +98,16 @@ Deno.test("a progress bar left half-way fails", () => {
   assertEquals(failures(notebook(half)), [
     "progress displays: at least 1, all in their final state",
   ]);
+});
+
+Deno.test("a cancelled job's display counts only where the notebook cancels one", () => {
+  const cancelled = structuredClone(GOOD);
+  cancelled[0].data!["text/plain"] = "training job: CANCELLED 12% - Cancelled";
+  assertEquals(failures(notebook(cancelled)), [
+    "cancelled jobs' displays: 0, ending CANCELLED",
+  ]);
+  const results = checkNotebook(notebook(cancelled), { ...SPEC, cancelled: 1 });
+  assertEquals(results.filter((r) => !r.ok), []);
 });
 
 Deno.test("a missing chart, card or figure fails", () => {

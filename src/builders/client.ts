@@ -43,14 +43,20 @@ export interface BuilderClient {
     "get" | "create"
   >;
   /** Ingestion jobs. */
-  readonly ingestionJobs: Pick<Client["ingestionJobs"], "get" | "create">;
+  readonly ingestionJobs: Pick<
+    Client["ingestionJobs"],
+    "get" | "create" | "cancel"
+  >;
   /** Onboarding configurations. */
   readonly onboardingConfigurations: Pick<
     Client["onboardingConfigurations"],
     "get" | "create"
   >;
   /** Onboarding jobs. */
-  readonly onboardingJobs: Pick<Client["onboardingJobs"], "get" | "create">;
+  readonly onboardingJobs: Pick<
+    Client["onboardingJobs"],
+    "get" | "create" | "cancel"
+  >;
   /** Workspaces. */
   readonly workspaces: Pick<Client["workspaces"], "get" | "create">;
   /** Training configurations. */
@@ -59,7 +65,10 @@ export interface BuilderClient {
     "get" | "create"
   >;
   /** Training jobs: `create` takes the workspace. */
-  readonly trainingJobs: Pick<Client["trainingJobs"], "get" | "create">;
+  readonly trainingJobs: Pick<
+    Client["trainingJobs"],
+    "get" | "create" | "cancel"
+  >;
   /** Deployment configurations. */
   readonly deploymentConfigurations: Pick<
     Client["deploymentConfigurations"],

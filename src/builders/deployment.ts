@@ -16,7 +16,7 @@ import {
 } from "../schemas/deployments.ts";
 import type { CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
-import { JobBuilder, type JobControl } from "./job_builder.ts";
+import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 import {
   ViewsBuilder,
@@ -173,16 +173,30 @@ export class DeployedModelBuilder<
     options?: CreateOptions,
   ) {
     return {
-      kind: "deployed model",
-      readyStatuses: ["RUNNING"],
-      defaultTimeout: 15 * 60_000,
+      ...deploymentSteps<F, T>(client),
       start: () => client.deployedModels.create(body, options),
-      retrieve: (id: string, o: CreateOptions) =>
-        client.deployedModels.get(id, o),
-      resolve: async (deployed: DeployedModel, o: CreateOptions) => {
-        const model = await client.models.get(deployed.model.id, o);
-        return new Deployment<F, T>(client, deployed, model);
-      },
     };
   }
+}
+
+/**
+ * How a deployed model is followed once it exists: retrieved until
+ * `RUNNING`, resolved to a {@linkcode Deployment}. It has no cancel (delete
+ * it). Shared by the builder and `ml.attach`.
+ */
+export function deploymentSteps<F extends string, T extends string>(
+  client: BuilderClient,
+): JobSteps<DeployedModel, Deployment<F, T>> {
+  return {
+    kind: "deployed model",
+    readyStatuses: ["RUNNING"],
+    defaultTimeout: 15 * 60_000,
+    retrieve: (id, o) => client.deployedModels.get(id, o),
+    resolve: async (deployed, o) => {
+      const model = await client.models.get(deployed.model.id, o);
+      return new Deployment<F, T>(client, deployed, model);
+    },
+    cancelHint:
+      "A deployed model is not a job to cancel: stop it with ml.deployedModels.delete(id)",
+  };
 }

@@ -15,7 +15,7 @@ import {
 } from "../schemas/ingestion.ts";
 import { type CreateOptions, OptionsBuilder } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
-import { JobBuilder, type JobControl } from "./job_builder.ts";
+import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 
 /** Options of an ingestion configuration. */
@@ -151,14 +151,26 @@ export class IngestionJobBuilder<
     options?: CreateOptions,
   ) {
     return {
-      kind: "ingestion job",
+      ...ingestionSteps<F, T>(client),
       start: () => client.ingestionJobs.create(body, options),
-      retrieve: (id: string, o: CreateOptions) =>
-        client.ingestionJobs.get(id, o),
-      resolve: (job: IngestionJob, o: CreateOptions) =>
-        client.datasources.get(job.datasource.id, o) as Promise<
-          Typed<Datasource, F, T>
-        >,
     };
   }
+}
+
+/**
+ * How an ingestion job is followed once it exists: retrieved, resolved to
+ * its datasource, cancelled. Shared by the builder and `ml.attach`.
+ */
+export function ingestionSteps<F extends string, T extends string>(
+  client: BuilderClient,
+): JobSteps<IngestionJob, Typed<Datasource, F, T>> {
+  return {
+    kind: "ingestion job",
+    retrieve: (id, o) => client.ingestionJobs.get(id, o),
+    resolve: (job, o) =>
+      client.datasources.get(job.datasource.id, o) as Promise<
+        Typed<Datasource, F, T>
+      >,
+    cancel: (id, o) => client.ingestionJobs.cancel(id, o),
+  };
 }

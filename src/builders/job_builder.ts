@@ -22,6 +22,16 @@ export interface JobControl {
   poll?: PollOptions;
 }
 
+/**
+ * Everything of a {@linkcode JobDefinition} but how the job starts: how one
+ * kind of job is retrieved, resolved and cancelled once it exists. Builders
+ * add `start`; `ml.attach` starts from an id instead.
+ */
+export type JobSteps<J extends JobSnapshot, T> = Omit<
+  JobDefinition<J, T>,
+  "start" | "progress" | "poll"
+>;
+
 /** A builder whose `create()` starts a job. Immutable; awaitable. */
 export abstract class JobBuilder<
   O extends JobControl,

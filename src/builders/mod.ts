@@ -23,3 +23,4 @@ export * from "./views.ts";
 export * from "./views_result.ts";
 export * from "./job_builder.ts";
 export type { BuilderClient, Creatable, Readable } from "./client.ts";
+export * from "./attach.ts";

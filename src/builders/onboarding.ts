@@ -15,7 +15,7 @@ import {
 } from "../schemas/onboarding.ts";
 import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
 import type { BuilderClient } from "./client.ts";
-import { JobBuilder, type JobControl } from "./job_builder.ts";
+import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 import { invalid } from "./validate.ts";
 
@@ -198,12 +198,24 @@ export class OnboardingJobBuilder<
     options?: CreateOptions,
   ) {
     return {
-      kind: "onboarding job",
+      ...onboardingSteps<F, T>(client),
       start: () => client.onboardingJobs.create(body, options),
-      retrieve: (id: string, o: CreateOptions) =>
-        client.onboardingJobs.get(id, o),
-      resolve: (job: OnboardingJob, o: CreateOptions) =>
-        client.datasets.get(job.dataset.id, o) as Promise<Typed<Dataset, F, T>>,
     };
   }
+}
+
+/**
+ * How an onboarding job is followed once it exists: retrieved, resolved to
+ * its dataset, cancelled. Shared by the builder and `ml.attach`.
+ */
+export function onboardingSteps<F extends string, T extends string>(
+  client: BuilderClient,
+): JobSteps<OnboardingJob, Typed<Dataset, F, T>> {
+  return {
+    kind: "onboarding job",
+    retrieve: (id, o) => client.onboardingJobs.get(id, o),
+    resolve: (job, o) =>
+      client.datasets.get(job.dataset.id, o) as Promise<Typed<Dataset, F, T>>,
+    cancel: (id, o) => client.onboardingJobs.cancel(id, o),
+  };
 }

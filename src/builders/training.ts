@@ -19,7 +19,7 @@ import {
   hyperparameterFields,
   type Hyperparameters,
 } from "./hyperparameters.ts";
-import { JobBuilder, type JobControl } from "./job_builder.ts";
+import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 
 /** Options of a training configuration: a name, the hyperparameters, and the type. */
@@ -159,17 +159,29 @@ export class TrainingJobBuilder<
   ) {
     const workspaceId = idOf(this.options.workspace);
     return {
-      kind: "training job",
+      ...trainingSteps<F, T>(client),
       // Left out when not given, so the client's own workspaceId applies.
       start: () =>
         client.trainingJobs.create(
           body,
           workspaceId ? { ...options, workspaceId } : options,
         ),
-      retrieve: (id: string, o: CreateOptions) =>
-        client.trainingJobs.get(id, o),
-      resolve: (job: TrainingJob, o: CreateOptions) =>
-        client.models.get(job.model.id, o) as Promise<Typed<Model, F, T>>,
     };
   }
+}
+
+/**
+ * How a training job is followed once it exists: retrieved, resolved to
+ * its model, cancelled. Shared by the builder and `ml.attach`.
+ */
+export function trainingSteps<F extends string, T extends string>(
+  client: BuilderClient,
+): JobSteps<TrainingJob, Typed<Model, F, T>> {
+  return {
+    kind: "training job",
+    retrieve: (id, o) => client.trainingJobs.get(id, o),
+    resolve: (job, o) =>
+      client.models.get(job.model.id, o) as Promise<Typed<Model, F, T>>,
+    cancel: (id, o) => client.trainingJobs.cancel(id, o),
+  };
 }

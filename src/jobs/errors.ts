@@ -28,16 +28,70 @@ export class JobFailedError extends MLPlatformError {
   readonly snapshot: JobSnapshot;
   /** Builds the error from the failed snapshot. */
   constructor(kind: string, snapshot: JobSnapshot) {
+    const cancelled = /^CANCEL+ED$/i.test(snapshot.status);
     super({
-      message: `${kind} ${snapshot.id} ended with status ${snapshot.status}: ${
-        snapshot.message || "the service gave no reason"
-      }`,
-      errorCode: snapshot.status,
+      message: cancelled
+        ? `${kind} ${snapshot.id} was cancelled: ${
+          snapshot.message || "the service gave no reason"
+        }`
+        : `${kind} ${snapshot.id} ended with status ${snapshot.status}: ${
+          snapshot.message || "the service gave no reason"
+        }`,
+      errorCode: cancelled ? undefined : snapshot.status,
       body: snapshot,
-      hint:
-        "Fix the cause named above (data, configuration or schema) and start a new job",
+      hint: cancelled
+        ? (snapshot.message ? undefined : "Start a new job to run it again")
+        : "Fix the cause named above (data, configuration or schema) and start a new job",
     });
     this.snapshot = snapshot;
+  }
+}
+
+/**
+ * The job was cancelled (status `CANCELLED` or `CANCELED`), by
+ * `job.cancel()`, another client or the service. A {@linkcode JobFailedError},
+ * so code that handles failures handles this too.
+ *
+ * @example
+ * ```ts
+ * import { JobCancelledError, JobFailedError } from "./errors.ts";
+ * const e = new JobCancelledError("training job", {
+ *   id: "tj_1", status: "CANCELLED", message: "cancelled by the user",
+ * });
+ * e instanceof JobFailedError; // true
+ * e.snapshot.status; // "CANCELLED"
+ * ```
+ */
+export class JobCancelledError extends JobFailedError {
+  /** Builds the error from the cancelled snapshot. */
+  constructor(kind: string, snapshot: JobSnapshot) {
+    super(kind, snapshot);
+  }
+}
+
+/**
+ * The service has no cancel operation for this kind of job (it answered
+ * 404 or 405 on the cancel path while the job itself exists), or the kind
+ * cannot be cancelled at all (a deployed model is stopped by deleting it).
+ *
+ * @example
+ * ```ts
+ * import { CancellationNotSupportedError } from "./errors.ts";
+ * const e = new CancellationNotSupportedError("training job", "tj_1", 405);
+ * e.status; // 405
+ * e.message.includes("does not support cancelling"); // true
+ * ```
+ */
+export class CancellationNotSupportedError extends MLPlatformError {
+  /** Builds the error for the job `id` of `kind`; `status` is what the cancel path answered. */
+  constructor(kind: string, id: string, status?: number, hint?: string) {
+    super({
+      status,
+      message: `this service does not support cancelling a ${kind} (${id})`,
+      errorCode: "CANCEL_NOT_SUPPORTED",
+      hint: hint ??
+        "The job keeps running; wait for it, or stop waiting with wait({ signal })",
+    });
   }
 }
 

@@ -7,6 +7,7 @@
  * @module
  */
 import { notebookProgress } from "../notebook/progress.ts";
+import { curveFigures, curveOf } from "../notebook/curve.ts";
 import type { JobSnapshot } from "./status.ts";
 
 /** Receives a job's snapshots while it runs (same shape as `notebookProgress`). */
@@ -84,7 +85,8 @@ export function terminalStderr(): TextSink | undefined {
 
 /**
  * A one-line progress bar drawn on `sink`, e.g.
- * `training job tj_1  [#########-----------]  45%  training`.
+ * `training job tj_1  [#########-----------]  45%  training  round 40 loss 0.412 val 0.436`
+ * (the latest figures of a training's learning curve, when it has one).
  * Redraws only when the line changes; `end` leaves the final line in place.
  *
  * @example
@@ -109,7 +111,9 @@ export function terminalProgress(
     const filled = Math.round(fraction * width);
     const bar = "#".repeat(filled) + "-".repeat(width - filled);
     const percent = `${Math.round(fraction * 100)}%`.padStart(4);
-    const tail = note ?? snapshot.stage ?? snapshot.status.toLowerCase();
+    const figures = curveFigures(curveOf(snapshot));
+    const tail = (note ?? snapshot.stage ?? snapshot.status.toLowerCase()) +
+      (figures ? `  ${figures}` : "");
     let line = `${title} ${snapshot.id}  [${bar}] ${percent}  ${tail}`;
     const max = (sink.columns ?? 100) - 1;
     if (line.length > max) line = line.slice(0, Math.max(10, max));

@@ -35,6 +35,7 @@ import {
   createWorkspace,
 } from "./handlers/configs.ts";
 import {
+  cancelJob,
   createDeployedModel,
   createIngestionJob,
   createOnboardingJob,
@@ -385,6 +386,16 @@ function operationTable(ctx: PlatformContext) {
         }
         return { status: 200, body: await run(), headers };
       };
+    }
+    if (
+      name === "cancel" &&
+      (group === "ingestionJobs" || group === "onboardingJobs" ||
+        group === "trainingJobs")
+    ) {
+      return async (c, caller) => ({
+        status: 200,
+        body: (await cancelJob(ctx, caller!, group, c.req.param("id")!)).body,
+      });
     }
     if (key === "models.explanation") {
       return (c, caller) => ({

@@ -2,6 +2,8 @@
  * HTML and plain-text cards for any resource object (name, id, status badge,
  * key fields, references, timestamps) and for errors (class, status,
  * message, error_code, request id). Secrets are masked, values escaped.
+ * A model's `metrics` are shown one per line with readable labels and three
+ * significant digits, its `classes` as "target: class, class".
  *
  * @module
  */
@@ -26,6 +28,8 @@ const HEADER = new Set([
   "created_by",
 ]);
 const MAX_VALUE = 80;
+// Job fields from 0 to 1, read as percentages.
+const PERCENT = new Set(["progress", "stage_progress"]);
 
 /**
  * Renders a resource (any object from the service) as a compact card.
@@ -52,9 +56,18 @@ export function resourceCard(
     : options.kind ?? "resource";
   const status = typeof r.status === "string" ? r.status : undefined;
   const rows: [string, string][] = [];
+  let metrics: [string, string][] = [];
   for (const [key, value] of Object.entries(r)) {
     if (HEADER.has(key) || value === undefined) continue;
-    rows.push([key, summarize(value)]);
+    if (key === "metrics" && isNumberRecord(value)) {
+      metrics = formatMetrics(value);
+    } else if (key === "classes" && isClassRecord(value)) {
+      rows.push([key, formatClasses(value)]);
+    } else if (PERCENT.has(key) && typeof value === "number") {
+      rows.push([key, `${Math.round(value * 100)}%`]);
+    } else {
+      rows.push([key, summarize(value)]);
+    }
   }
   const createdBy = isReference(r.created_by)
     ? ` by ${r.created_by.name ?? r.created_by.id}`
@@ -75,15 +88,20 @@ export function resourceCard(
   const id = r.id !== undefined
     ? ` <code style="color:#71717a">${escapeHtml(r.id)}</code>`
     : "";
-  const table = rows.length === 0
+  const cell = (k: string, v: string, indent = "") =>
+    `<tr><td style="color:#52525b;padding:0 12px 0 ${indent};vertical-align:top">${
+      escapeHtml(k)
+    }</td><td>${escapeHtml(v)}</td></tr>`;
+  const metricRows = metrics.length === 0
+    ? ""
+    : `<tr><td colspan="2" style="color:#52525b;padding-top:2px">metrics</td></tr>${
+      metrics.map(([k, v]) => cell(k, v, "12px")).join("")
+    }`;
+  const table = rows.length === 0 && metrics.length === 0
     ? ""
     : `<table style="border-collapse:collapse;margin-top:4px">${
-      rows.map(([k, v]) =>
-        `<tr><td style="color:#52525b;padding:0 12px 0 0;vertical-align:top">${
-          escapeHtml(k)
-        }</td><td>${escapeHtml(v)}</td></tr>`
-      ).join("")
-    }</table>`;
+      rows.map(([k, v]) => cell(k, v)).join("")
+    }${metricRows}</table>`;
   const footer = times.length === 0
     ? ""
     : `<div style="color:#71717a;font-size:11px;margin-top:4px">${
@@ -98,9 +116,97 @@ export function resourceCard(
       r.id !== undefined ? ` (${r.id})` : ""
     }${status ? ` [${status}]` : ""}`,
     ...rows.map(([k, v]) => `  ${k}: ${v}`),
+    ...(metrics.length
+      ? ["  metrics:", ...metrics.map(([k, v]) => `    ${k}: ${v}`)]
+      : []),
     ...(times.length ? [`  ${times.join(", ")}`] : []),
   ].join("\n");
   return { html, text };
+}
+
+// Words of metric keys written the way people read them.
+const METRIC_WORDS: Record<string, string> = {
+  auc: "ROC AUC",
+  rmse: "RMSE",
+  mae: "MAE",
+  mse: "MSE",
+  mape: "MAPE",
+  r2: "R²",
+  log: "log",
+  loss: "loss",
+};
+
+/**
+ * A metric key as a label: `validation_auc` -> "validation ROC AUC",
+ * `train_log_loss` -> "training log loss", `validation_r2` -> "validation R²".
+ *
+ * @example
+ * ```ts
+ * import { metricLabel } from "./card.ts";
+ * if (metricLabel("validation_auc") !== "validation ROC AUC") throw new Error("unexpected");
+ * if (metricLabel("train_rows") !== "training rows") throw new Error("unexpected");
+ * ```
+ */
+export function metricLabel(key: string): string {
+  return key.split("_").filter((w) => w !== "").map((w) =>
+    w === "train" ? "training" : METRIC_WORDS[w.toLowerCase()] ?? w
+  ).join(" ");
+}
+
+const SIGNIFICANT = new Intl.NumberFormat("en-US", {
+  minimumSignificantDigits: 3,
+  maximumSignificantDigits: 3,
+});
+const WHOLE = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/**
+ * A metric value for reading: counts in full ("5,634"), everything else to
+ * three significant digits ("0.912", "0.830", "12.3"); `null` (not measured) as "n/a".
+ *
+ * @example
+ * ```ts
+ * import { formatMetric } from "./card.ts";
+ * if (formatMetric("validation_auc", 0.912345) !== "0.912") throw new Error("unexpected");
+ * if (formatMetric("train_rows", 5634) !== "5,634") throw new Error("unexpected");
+ * if (formatMetric("validation_auc", null) !== "n/a") throw new Error("unexpected");
+ * ```
+ */
+export function formatMetric(key: string, value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return "n/a";
+  return /(^|_)(rows|count|rounds|iterations)$/.test(key) &&
+      Number.isInteger(value)
+    ? WHOLE.format(value)
+    : SIGNIFICANT.format(value);
+}
+
+function formatMetrics(
+  metrics: Record<string, number | null>,
+): [string, string][] {
+  return Object.entries(metrics).map((
+    [k, v],
+  ) => [metricLabel(k), formatMetric(k, v)]);
+}
+
+function formatClasses(classes: Record<string, string[]>): string {
+  return Object.entries(classes).map(([target, names]) =>
+    `${target}: ${names.join(", ")}`
+  ).join("; ");
+}
+
+function isNumberRecord(
+  value: unknown,
+): value is Record<string, number | null> {
+  return value !== null && typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => v === null || typeof v === "number");
+}
+
+function isClassRecord(value: unknown): value is Record<string, string[]> {
+  return value !== null && typeof value === "object" &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) =>
+      Array.isArray(v) && v.every((c) => typeof c === "string")
+    );
 }
 
 /**

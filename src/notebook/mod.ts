@@ -25,7 +25,25 @@ export {
   maskSecrets,
   maskSecretText,
 } from "./html.ts";
-export { type Card, errorCard, resourceCard } from "./card.ts";
+export {
+  type Card,
+  errorCard,
+  formatMetric,
+  metricLabel,
+  resourceCard,
+} from "./card.ts";
+export {
+  curveFigures,
+  curveOf,
+  type CurvePoint,
+  learningCurveChart,
+} from "./curve.ts";
+export {
+  type ComparedModel,
+  compareModels,
+  type CompareModelsOptions,
+  type ModelComparison,
+} from "./compare.ts";
 export { type Displayable, displayable, toMimeBundle } from "./displayable.ts";
 export { viewsTable, type ViewsTableOptions } from "./views_table.ts";
 export {

@@ -1,7 +1,9 @@
 /**
  * Live job progress in a notebook: one HTML progress bar, displayed once and
  * then updated in place (`display_id`), ending green when the job completes
- * (or a deployment runs) and red with the message when it fails.
+ * (or a deployment runs) and red with the message when it fails. A job that
+ * carries a `learning_curve` (a training) also gets its curve drawn under
+ * the bar as a Vega-Lite chart, updated in place as rounds are logged.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { getJupyter, type JupyterLike, type MimeBundle } from "./jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 import type { JobSnapshot } from "../jobs/status.ts";
 import { FAILURE_STATUSES } from "../schemas/jobs.ts";
+import { curveOf, learningCurveChart } from "./curve.ts";
 
 /** A live progress display; see {@linkcode notebookProgress}. */
 export interface NotebookProgress {
@@ -59,6 +62,9 @@ export function notebookProgress(
   const throttle = options.throttleMs ?? 200;
   const now = options.now ?? (() => performance.now());
   const displayId = `mlplatform-progress-${crypto.randomUUID()}`;
+  const curveId = `${displayId}-curve`;
+  let curveShown = false;
+  let curvePoints = 0;
   let shown = false;
   let ended = false;
   let lastAt = -Infinity;
@@ -87,12 +93,37 @@ export function notebookProgress(
     return queue;
   };
 
+  // The learning curve, when the snapshot brings new points: a second
+  // display under the bar, sent after it through the same queue.
+  const sendCurve = (snapshot: JobSnapshot): Promise<void> => {
+    const points = curveOf(snapshot);
+    if (points.length === 0 || points.length === curvePoints) return queue;
+    curvePoints = points.length;
+    const update = curveShown;
+    curveShown = true;
+    const chart = learningCurveChart(points, {
+      title: snapshot.name ?? undefined,
+    });
+    queue = queue.then(() =>
+      jupyter.display({ ...chart }, {
+        raw: true,
+        update,
+        display_id: curveId,
+      })
+    ).catch(() => {});
+    return queue;
+  };
+  const show = (snapshot: JobSnapshot, final = false): Promise<void> => {
+    void send(progressBundle(title, snapshot, { final }));
+    return sendCurve(snapshot);
+  };
+
   const flush = () => {
     timer = undefined;
     if (pending && !ended) {
       const snapshot = pending;
       pending = undefined;
-      void send(progressBundle(title, snapshot));
+      void show(snapshot);
     }
   };
 
@@ -103,7 +134,7 @@ export function notebookProgress(
       const wait = lastAt + throttle - now();
       if (!shown || wait <= 0) {
         pending = undefined;
-        void send(progressBundle(title, snapshot));
+        void show(snapshot);
       } else {
         pending = snapshot;
         timer ??= setTimeout(flush, wait);
@@ -122,7 +153,7 @@ export function notebookProgress(
           : "FAILED",
         message: error instanceof Error ? error.message : String(error),
       };
-      return send(progressBundle(title, final, { final: true }));
+      return show(final, true);
     },
   };
 }

@@ -7,7 +7,7 @@
 import type { TrainingJob, TrainingJobCreate } from "../schemas/training.ts";
 import { routes } from "../schemas/routes.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
-import { Collection } from "./collection.ts";
+import { JobCollection } from "./job_collection.ts";
 
 /** Options of `trainingJobs.create`: the workspace, and the usual request options. */
 export interface TrainingJobCreateOptions extends RequestOptions {
@@ -16,7 +16,8 @@ export interface TrainingJobCreateOptions extends RequestOptions {
 }
 
 /**
- * Training jobs: like any collection, and `create` takes the workspace.
+ * Training jobs: like any job collection (`cancel` included), and `create`
+ * takes the workspace.
  *
  * @example
  * ```ts
@@ -32,7 +33,8 @@ export interface TrainingJobCreateOptions extends RequestOptions {
  * }
  * ```
  */
-export class TrainingJobs extends Collection<TrainingJobCreate, TrainingJob> {
+export class TrainingJobs
+  extends JobCollection<TrainingJobCreate, TrainingJob> {
   /** Binds the training job routes to a transport. */
   constructor(transport: Transport) {
     super(transport, routes.trainingJobs);

@@ -8,9 +8,19 @@
  */
 import { z } from "zod";
 import { openEnum, ownedFields, RefSchema, TimestampSchema } from "./common.ts";
+import { LearningCurveSchema } from "./learning_curve.ts";
 
-/** Lifecycle of an artifact: created with its job, ready when the job completes. */
-export const ARTIFACT_STATUSES = ["PENDING", "READY", "FAILED"] as const;
+/**
+ * Lifecycle of an artifact: created with its job, ready when the job
+ * completes, failed or cancelled with it (`CANCELLED` follows our cancel
+ * extension of SPEC.md).
+ */
+export const ARTIFACT_STATUSES = [
+  "PENDING",
+  "READY",
+  "FAILED",
+  "CANCELLED",
+] as const;
 
 /** A datasource: the rows read by an ingestion job. */
 export const DatasourceSchema = z.looseObject({
@@ -59,6 +69,8 @@ export const ModelSchema = z.looseObject({
   classes: z.record(z.string(), z.array(z.string())).optional(),
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
+  /** The loss per logged round of the training that made it (our extension). */
+  learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "Model" });
 /** A model. */
 export type Model = z.infer<typeof ModelSchema>;

@@ -17,6 +17,7 @@ export * from "./jobs.ts";
 export * from "./ingestion.ts";
 export * from "./onboarding.ts";
 export * from "./workspaces.ts";
+export * from "./learning_curve.ts";
 export * from "./training.ts";
 export * from "./deployments.ts";
 export * from "./views.ts";

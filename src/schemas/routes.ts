@@ -82,6 +82,25 @@ export interface Route {
   readonly summary: string;
 }
 
+/**
+ * `POST {path}/{id}/cancel`: our extension of SPEC.md for jobs. A running
+ * job stops and ends `CANCELLED`; a job that already ended is a 409.
+ */
+function cancelRoute<R extends z.ZodType>(
+  path: string,
+  noun: string,
+  response: R,
+) {
+  return {
+    method: "POST",
+    path: `${path}/{id}/cancel`,
+    status: 200,
+    response,
+    summary:
+      `Cancel a ${noun}: it stops and ends CANCELLED (extension of SPEC.md; 409 once it has ended)`,
+  } as const;
+}
+
 /** A collection with create, get, list and delete (DESIGN.md). */
 function crud<C extends z.ZodType, R extends z.ZodType>(
   path: string,
@@ -193,13 +212,20 @@ export const routes = {
     IngestionConfigurationSchema,
     { create: 5 },
   ),
-  ingestionJobs: crud(
-    "/data-processing-ingestion-jobs",
-    "data processing ingestion job",
-    IngestionJobCreateSchema,
-    IngestionJobSchema,
-    { create: 6 },
-  ),
+  ingestionJobs: {
+    ...crud(
+      "/data-processing-ingestion-jobs",
+      "data processing ingestion job",
+      IngestionJobCreateSchema,
+      IngestionJobSchema,
+      { create: 6 },
+    ),
+    cancel: cancelRoute(
+      "/data-processing-ingestion-jobs",
+      "data processing ingestion job",
+      IngestionJobSchema,
+    ),
+  },
   onboardingConfigurations: crud(
     "/data-processing-onboarding-configurations",
     "data processing onboarding configuration",
@@ -207,13 +233,20 @@ export const routes = {
     OnboardingConfigurationSchema,
     { create: 7, delete: 9 },
   ),
-  onboardingJobs: crud(
-    "/data-processing-onboarding-jobs",
-    "data processing onboarding job",
-    OnboardingJobCreateSchema,
-    OnboardingJobSchema,
-    { create: 8 },
-  ),
+  onboardingJobs: {
+    ...crud(
+      "/data-processing-onboarding-jobs",
+      "data processing onboarding job",
+      OnboardingJobCreateSchema,
+      OnboardingJobSchema,
+      { create: 8 },
+    ),
+    cancel: cancelRoute(
+      "/data-processing-onboarding-jobs",
+      "data processing onboarding job",
+      OnboardingJobSchema,
+    ),
+  },
   workspaces: crud(
     "/workspaces",
     "workspace",
@@ -243,6 +276,7 @@ export const routes = {
       spec: 10,
       summary: "Start a training job in the active workspace",
     },
+    cancel: cancelRoute("/training-jobs", "training job", TrainingJobSchema),
   },
   deploymentConfigurations: crud(
     "/deployment-configurations",

@@ -21,6 +21,7 @@ import {
   TimestampSchema,
 } from "./common.ts";
 import { jobFields } from "./jobs.ts";
+import { LearningCurveSchema } from "./learning_curve.ts";
 
 /** Training types SPEC.md shows. */
 export const MODEL_TRAINING_TYPES = ["INDUCTION"] as const;
@@ -164,6 +165,8 @@ export const TrainingJobSchema = z.looseObject({
   maximum_wait_time_seconds: z.number().int().optional(),
   model_constraints: z.array(z.unknown()).optional(),
   model_constraint_groups: z.array(z.unknown()).optional(),
+  /** Loss per logged round, growing while the job runs (our extension). */
+  learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "TrainingJob" });
 /** A training job. */
 export type TrainingJob = z.infer<typeof TrainingJobSchema>;

@@ -11,6 +11,7 @@ import type { Caller } from "../auth.ts";
 import type { PlatformContext } from "../context.ts";
 import type { OnboardingConfiguration } from "../../schemas/mod.ts";
 import { conflict, invalidField } from "../http_errors.ts";
+import type { JobOutcome } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
 import { trainWork } from "../jobs/train.ts";
@@ -76,25 +77,31 @@ function requireReady(
   const status = record.body.status;
   if (status === "READY") return;
   throw conflict(
-    status === "FAILED"
-      ? `The ${noun} ${record.id} failed (${
+    status === "FAILED" || status === "CANCELLED"
+      ? `The ${noun} ${record.id} is ${status} (${
         record.internal.failure ?? "see its job"
       }); create it again with a new ${producer}.`
       : `The ${noun} ${record.id} is ${status}: wait until its ${producer} is COMPLETED, then retry.`,
   );
 }
 
-/** Marks an artifact READY with `patch`, or FAILED with the job's message. */
+/**
+ * Marks an artifact READY with `patch`, or FAILED / CANCELLED (as its job
+ * ended) with the job's message.
+ */
 function finishArtifact(
   ctx: PlatformContext,
   kind: string,
   id: string,
   failure: string | null,
   patch: Record<string, unknown>,
+  outcome: JobOutcome = failure ? "FAILED" : "COMPLETED",
 ): void {
-  if (failure) {
-    updateRecord(ctx.store, kind, id, { status: "FAILED" }, { failure });
-  } else updateRecord(ctx.store, kind, id, { status: "READY", ...patch });
+  if (outcome === "COMPLETED") {
+    updateRecord(ctx.store, kind, id, { status: "READY", ...patch });
+  } else {
+    updateRecord(ctx.store, kind, id, { status: outcome }, { failure });
+  }
 }
 
 /** `POST /data-processing-ingestion-jobs`. */
@@ -155,10 +162,10 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
       fields,
       datasourceId: datasource.id,
     }, (n) => (rows = n)),
-    (failure) =>
+    (failure, outcome) =>
       finishArtifact(ctx, "datasources", datasource.id, failure, {
         row_count: rows,
-      }),
+      }, outcome),
   );
   return job;
 };
@@ -251,7 +258,8 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
         classes: { [s.target]: s.classes },
       };
     }),
-    (failure) => finishArtifact(ctx, "datasets", dataset.id, failure, patch),
+    (failure, outcome) =>
+      finishArtifact(ctx, "datasets", dataset.id, failure, patch, outcome),
   );
   return job;
 };
@@ -317,7 +325,7 @@ export const createTrainingJob: CreateHandler = (
       datasetId: dataset.id,
       modelId: model.id,
       params: tc.internal.params as Partial<TrainingParams>,
-    }, (m) => {
+    }, (m, curve) => {
       patch = {
         features: m.features.map((f) => f.name),
         targets: [m.target],
@@ -332,9 +340,11 @@ export const createTrainingJob: CreateHandler = (
           validation_rows: m.metrics.validationRows,
         },
         stop_reason: m.metrics.stopReason,
+        learning_curve: curve,
       };
     }),
-    (failure) => finishArtifact(ctx, "models", model.id, failure, patch),
+    (failure, outcome) =>
+      finishArtifact(ctx, "models", model.id, failure, patch, outcome),
   );
   return job;
 };
@@ -356,6 +366,49 @@ export const createDeployedModel: CreateHandler = (ctx, caller, body) => {
   ctx.serving.deploy(record.id);
   return record;
 };
+
+/** Statuses after which a job does not change any more. */
+const ENDED = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
+
+/**
+ * `POST /{job collection}/{id}/cancel` (our extension of SPEC.md): stops a
+ * STARTING or RUNNING job, which ends `CANCELLED` with a message, and its
+ * datasource, dataset or model with it; a job that has ended is a 409.
+ */
+export async function cancelJob(
+  ctx: PlatformContext,
+  caller: Caller,
+  kind: "ingestionJobs" | "onboardingJobs" | "trainingJobs",
+  id: string,
+): Promise<StoredRecord> {
+  const record = findOwned(ctx.store, caller.account.id, kind, id);
+  const status = String(record.body.status);
+  if (ENDED.has(status)) {
+    throw conflict(
+      `The job ${id} has already ended (${status}); only a STARTING or RUNNING job can be cancelled.`,
+    );
+  }
+  const message = `Cancelled at ${
+    new Date().toISOString()
+  } by a client request; start a new job to run it again.`;
+  if (!await ctx.runner.cancel(kind, id, message)) {
+    // Not running in this process (left over from a previous run): end it here.
+    updateRecord(ctx.store, kind, id, { status: "CANCELLED", message });
+    const output = OUTPUTS[kind];
+    const ref = record.body[output.field] as { id: string } | undefined;
+    if (ref) {
+      finishArtifact(ctx, output.kind, ref.id, message, {}, "CANCELLED");
+    }
+  }
+  return findOwned(ctx.store, caller.account.id, kind, id);
+}
+
+/** What each kind of job produces: the field naming it and its collection. */
+const OUTPUTS = {
+  ingestionJobs: { field: "datasource", kind: "datasources" },
+  onboardingJobs: { field: "dataset", kind: "datasets" },
+  trainingJobs: { field: "model", kind: "models" },
+} as const;
 
 /** A running job cannot be deleted (409 saying to wait). */
 export function refuseRunningJob(

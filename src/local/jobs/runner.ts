@@ -3,7 +3,9 @@
  * `STARTING` (the create answer) -> `RUNNING` (with `stage`, `progress` and
  * `stage_progress` moving) -> `COMPLETED`, or `FAILED` with a `message`.
  * `maximum_runtime_seconds` is enforced: at the deadline the job's signal
- * aborts and the job ends `FAILED`, saying so.
+ * aborts and the job ends `FAILED`, saying so. `cancel()` aborts the job's
+ * signal too (the work stops: a training Worker is terminated) and the job
+ * ends `CANCELLED` with a message (our extension of SPEC.md).
  *
  * @example
  * ```ts
@@ -28,10 +30,16 @@ export interface JobControl {
   /** Seconds left before the runtime cap. */
   secondsLeft(): number;
   /**
-   * Reports the current stage, its progress and the overall progress (0..1).
-   * Writes are coalesced, so calling often is cheap.
+   * Reports the current stage, its progress and the overall progress (0..1),
+   * and any other fields of the job that changed (`extra`, e.g. the
+   * learning curve). Writes are coalesced, so calling often is cheap.
    */
-  report(stage: string, stageProgress: number, progress: number): void;
+  report(
+    stage: string,
+    stageProgress: number,
+    progress: number,
+    extra?: Record<string, unknown>,
+  ): void;
 }
 
 /** A job's work: resolves when done, throws (with a user-facing message) to fail. */
@@ -47,6 +55,18 @@ export class JobTimeoutError extends Error {
     this.name = "JobTimeoutError";
   }
 }
+
+/** Raised in a job's signal when a client cancels it. */
+export class JobCancelledError extends Error {
+  /** Creates the error; the message is what the job's `message` will say. */
+  constructor(message = "Cancelled by a client request.") {
+    super(message);
+    this.name = "JobCancelledError";
+  }
+}
+
+/** How a job ended, as `onEnd` learns it. */
+export type JobOutcome = "COMPLETED" | "FAILED" | "CANCELLED";
 
 /** Starts and tracks background jobs. */
 export class JobRunner {
@@ -90,7 +110,8 @@ export class JobRunner {
   /**
    * Runs `work` for the job `kind/id` on a later macrotask (so the create
    * answer still says `STARTING`). `onEnd` runs after the job ended, with the
-   * failure message or null on success, to update what the job produces.
+   * failure message or null on success and how it ended, to update what the
+   * job produces.
    * The returned promise settles when the job has ended (never rejects).
    *
    * @example
@@ -108,7 +129,7 @@ export class JobRunner {
     id: string,
     maximumRuntimeSeconds: number,
     work: JobWork,
-    onEnd: (failure: string | null) => void = () => {},
+    onEnd: (failure: string | null, outcome: JobOutcome) => void = () => {},
   ): Promise<void> {
     const controller = new AbortController();
     const key = `${kind}/${id}`;
@@ -121,9 +142,11 @@ export class JobRunner {
     const control: JobControl = {
       signal: controller.signal,
       secondsLeft: () => maximumRuntimeSeconds - (Date.now() - started) / 1000,
-      report: (stage, stageProgress, progress) => {
+      report: (stage, stageProgress, progress, extra) => {
         if (controller.signal.aborted) return;
         const patch = {
+          ...pending, // fields of a coalesced report still unwritten
+          ...extra,
           stage,
           stage_progress: clamp(stageProgress),
           progress: clamp(progress),
@@ -152,6 +175,7 @@ export class JobRunner {
       });
       timeout.catch(() => {}); // settled by the race below or ignored
       let failure: string | null = null;
+      let outcome: JobOutcome = "COMPLETED";
       try {
         if (controller.signal.aborted) throw controller.signal.reason;
         write({
@@ -171,6 +195,7 @@ export class JobRunner {
         });
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
+        outcome = error instanceof JobCancelledError ? "CANCELLED" : "FAILED";
         if (
           !(error instanceof Error) || error.name === "TypeError" ||
           error.name === "ReferenceError"
@@ -178,19 +203,50 @@ export class JobRunner {
           // A programming error, not bad input: keep the stack for the operator.
           this.#log(`job ${key} failed unexpectedly`, error);
         }
-        write({ status: "FAILED", message: failure });
+        write({ status: outcome, message: failure });
       } finally {
         clearTimeout(timer);
         this.#running.delete(key);
       }
       try {
-        onEnd(failure);
+        onEnd(failure, outcome);
       } catch (error) {
         this.#log(`job ${key}: updating its outputs failed`, error);
       }
     })();
     this.#running.set(key, { controller, done });
     return done;
+  }
+
+  /**
+   * Cancels the running job `kind/id`: its signal aborts with a
+   * {@linkcode JobCancelledError} (the work stops at once: a training Worker
+   * is terminated), the job ends `CANCELLED` with `message`, and `onEnd`
+   * runs. Resolves once all that is done, to `false` when the job was not
+   * running in this process.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "../store.ts";
+   * import { JobRunner } from "./runner.ts";
+   * const store = new MemoryStore();
+   * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
+   * const runner = new JobRunner(store, () => {});
+   * runner.start("trainingJobs", "t", 60, (job) => new Promise((_, reject) => job.signal.onabort = () => reject(job.signal.reason)));
+   * await runner.cancel("trainingJobs", "t");
+   * if (store.get("trainingJobs", "t")?.body.status !== "CANCELLED") throw new Error();
+   * ```
+   */
+  async cancel(
+    kind: string,
+    id: string,
+    message?: string,
+  ): Promise<boolean> {
+    const job = this.#running.get(`${kind}/${id}`);
+    if (job === undefined) return false;
+    job.controller.abort(new JobCancelledError(message));
+    await job.done;
+    return true;
   }
 
   /**

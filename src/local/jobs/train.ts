@@ -4,9 +4,13 @@
  * runtime has one, else yielding to the event loop: polls and views stay
  * responsive either way), report progress as it
  * trains, stop at the runtime cap with the best model so far, and store it.
+ * The job carries its learning curve (`learning_curve`: training and
+ * validation loss per logged round) while it trains; the model gets it too.
  *
  * @module
  */
+import type { LearningCurvePoint } from "../../schemas/learning_curve.ts";
+import type { LoggedRound } from "../model/ebm.ts";
 import { trainInBackground } from "../model/worker.ts";
 import type { TrainingParams } from "../model/params.ts";
 import type { Model } from "../model/types.ts";
@@ -18,8 +22,54 @@ import type { JobWork } from "./runner.ts";
 /** Blob key of a trained model. */
 export const modelBlobKey = (id: string): string => `model:${id}`;
 
+/** Most points a learning curve keeps (see {@linkcode curveRecorder}). */
+export const MAX_CURVE_POINTS = 1000;
+
 /**
- * Builds the training work; `onDone` gets the trained model.
+ * Collects a training's logged rounds as the wire's learning curve. Every
+ * logged round is kept up to `max` points; past that, every other point is
+ * dropped and only every second (fourth...) round is kept from then on, so
+ * the curve still spans the whole training at even spacing.
+ *
+ * @example
+ * ```ts
+ * import { curveRecorder } from "./train.ts";
+ * const curve = curveRecorder(4);
+ * for (let r = 1; r <= 10; r++) {
+ *   curve.add({ round: r, stage: "training", trainingLoss: 1 / r, validationLoss: null });
+ * }
+ * const rounds = curve.points().map((p) => p.round).join();
+ * if (rounds !== "1,5,9") throw new Error(rounds);
+ * ```
+ */
+export function curveRecorder(max: number = MAX_CURVE_POINTS): {
+  add(logged: LoggedRound): void;
+  points(): LearningCurvePoint[];
+} {
+  let points: LearningCurvePoint[] = [];
+  let stride = 1;
+  let seen = 0;
+  return {
+    add(logged) {
+      if (seen++ % stride !== 0) return;
+      points.push({
+        round: logged.round,
+        stage: logged.stage,
+        training_loss: logged.trainingLoss,
+        validation_loss: logged.validationLoss,
+      });
+      if (points.length > max) {
+        points = points.filter((_, i) => i % 2 === 0);
+        stride *= 2;
+      }
+    },
+    points: () => points,
+  };
+}
+
+/**
+ * Builds the training work; `onDone` gets the trained model and its
+ * learning curve.
  *
  * @example
  * ```ts
@@ -40,23 +90,31 @@ export function trainWork(
     modelId: string;
     params: Partial<TrainingParams>;
   },
-  onDone: (model: Model) => void,
+  onDone: (model: Model, curve: LearningCurvePoint[]) => void,
 ): JobWork {
   return async (job) => {
     job.report("loading", 0, 0.01);
     const data = loadEncoded(store, input.datasetId);
     job.report("loading", 1, 0.05);
     await macrotask();
+    const curve = curveRecorder();
     // Leave a tenth of the remaining time to store the model before the hard cap.
     const model = await trainInBackground(data, input.params, {
       signal: job.signal,
       maximumRuntimeSeconds: Math.max(0.1, job.secondsLeft() * 0.9),
-      onProgress: (fraction, stage) =>
-        job.report(stage || "training", fraction, 0.05 + 0.9 * fraction),
+      onProgress: (fraction, stage, logged) => {
+        if (logged) curve.add(logged);
+        job.report(
+          stage || "training",
+          fraction,
+          0.05 + 0.9 * fraction,
+          logged ? { learning_curve: [...curve.points()] } : undefined,
+        );
+      },
     });
     job.report("storing", 0, 0.95);
     store.putBlob(modelBlobKey(input.modelId), model);
     job.report("storing", 1, 1);
-    onDone(model);
+    onDone(model, curve.points());
   };
 }

@@ -44,16 +44,38 @@ import { resolveParams, type TrainingParams } from "./params.ts";
 import { createRng } from "./rng.ts";
 import type { FeatureBins, Model, Term, TrainingMetrics } from "./types.ts";
 
-/** A progress report: overall fraction in [0, 1] and the current stage name. */
+/**
+ * The losses after one logged boosting round (every `log_interval` rounds):
+ * the learning curve's points.
+ */
+export interface LoggedRound {
+  /** Boosting round, counted from 1 across main terms then pairs. */
+  round: number;
+  /** `training` (main terms) or `training_pairs`. */
+  stage: string;
+  /** Log loss on the training rows. */
+  trainingLoss: number;
+  /** Log loss on the validation rows; null without a validation split. */
+  validationLoss: number | null;
+}
+
+/**
+ * A progress report: overall fraction in [0, 1], the current stage name and,
+ * on a logged round, its losses.
+ */
 export interface TrainProgress {
   fraction: number;
   stage: string;
+  logged?: LoggedRound;
 }
 
 /** Options of {@link train} and {@link trainAsync}. */
 export interface TrainOptions {
-  /** Called with the overall fraction (0..1) and stage name as training advances. */
-  onProgress?: (fraction: number, stage: string) => void;
+  /**
+   * Called with the overall fraction (0..1) and stage name as training
+   * advances, and the losses of each logged round.
+   */
+  onProgress?: (fraction: number, stage: string, logged?: LoggedRound) => void;
   /** Aborting rejects/throws with the signal's reason and stops the work. */
   signal?: AbortSignal;
   /**
@@ -176,6 +198,13 @@ export function* trainSteps(
   const early = earlyStopper(p.early_stopping_patience, nVal > 0);
   let mainRounds = 0;
   early.observe(nVal ? logLoss(sVa, yVa, K) : 0, mains);
+  // The learning curve's point of a logged round (the training loss costs one pass over the rows).
+  const logged = (round: number, stage: string, validationLoss: number) => ({
+    round,
+    stage,
+    trainingLoss: logLoss(sTr, yTr, K),
+    validationLoss: nVal ? validationLoss : null,
+  });
   for (let round = 0; round < p.max_rounds; round++) {
     drawSample();
     for (let j = 0; j < F; j++) {
@@ -202,11 +231,13 @@ export function* trainSteps(
       addScores(sVa, vaBins[j], update, K);
     }
     mainRounds = round + 1;
-    const done = early.observe(nVal ? logLoss(sVa, yVa, K) : 0, mains);
+    const validationLoss = nVal ? logLoss(sVa, yVa, K) : 0;
+    const done = early.observe(validationLoss, mains);
     if ((round + 1) % p.log_interval === 0) {
       yield {
         fraction: (mainShare * (round + 1)) / p.max_rounds,
         stage: "training",
+        logged: logged(round + 1, "training", validationLoss),
       };
     }
     if (done || checkStop()) break;
@@ -289,12 +320,18 @@ export function* trainSteps(
         addScores(sVa, cellsVa[t], cellUpdate, K);
       }
       pairRounds = round + 1;
-      const done = pairEarly.observe(nVal ? logLoss(sVa, yVa, K) : 0, tables);
+      const validationLoss = nVal ? logLoss(sVa, yVa, K) : 0;
+      const done = pairEarly.observe(validationLoss, tables);
       if ((round + 1) % p.log_interval === 0) {
         yield {
           fraction: mainShare + 0.05 +
             ((0.92 - mainShare) * (round + 1)) / p.max_rounds,
           stage: "training_pairs",
+          logged: logged(
+            mainRounds + round + 1,
+            "training_pairs",
+            validationLoss,
+          ),
         };
       }
       if (done || checkStop()) break;
@@ -663,7 +700,7 @@ export function train(
     const r = steps.next();
     if (r.done) return r.value;
     abort();
-    options.onProgress?.(r.value.fraction, r.value.stage);
+    options.onProgress?.(r.value.fraction, r.value.stage, r.value.logged);
   }
 }
 
@@ -698,7 +735,7 @@ export async function trainAsync(
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    options.onProgress?.(r.value.fraction, r.value.stage);
+    options.onProgress?.(r.value.fraction, r.value.stage, r.value.logged);
     if (Date.now() - slice > 10) {
       // A macrotask (not a microtask) so timers and I/O get their turn.
       await new Promise((resolve) => setTimeout(resolve, 0));

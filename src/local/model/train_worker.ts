@@ -3,7 +3,7 @@
  * parameters, trains with the same code as in-thread training, and posts
  * progress messages and finally the model (or the error) back.
  *
- * Messages out: `{ type: "progress", fraction, stage }`, `{ type: "done", model }`,
+ * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
  * `{ type: "error", name, message, column, code }`.
  *
  * @example
@@ -39,8 +39,8 @@ scope.onmessage = (e) => {
   try {
     const model = train(data, params, {
       maximumRuntimeSeconds,
-      onProgress: (fraction, stage) =>
-        scope.postMessage({ type: "progress", fraction, stage }),
+      onProgress: (fraction, stage, logged) =>
+        scope.postMessage({ type: "progress", fraction, stage, logged }),
     });
     scope.postMessage({ type: "done", model });
   } catch (err) {

@@ -21,7 +21,7 @@
  * @module
  */
 
-import { trainAsync } from "./ebm.ts";
+import { type LoggedRound, trainAsync } from "./ebm.ts";
 import type { EncodedDataset } from "./encoding.ts";
 import {
   ModelDataError,
@@ -34,8 +34,8 @@ import type { Model } from "./types.ts";
 
 /** Options of {@link trainInBackground}. */
 export interface BackgroundOptions {
-  /** Called with the overall fraction (0..1) and the stage name. */
-  onProgress?: (fraction: number, stage: string) => void;
+  /** Called with the overall fraction (0..1), the stage name and each logged round's losses. */
+  onProgress?: (fraction: number, stage: string, logged?: LoggedRound) => void;
   /** Aborting stops training (the worker is terminated) and rejects with the signal's reason. */
   signal?: AbortSignal;
   /** Runtime cap: training stops cleanly and returns the best model so far. */
@@ -45,7 +45,12 @@ export interface BackgroundOptions {
 }
 
 type WorkerMessage =
-  | { type: "progress"; fraction: number; stage: string }
+  | {
+    type: "progress";
+    fraction: number;
+    stage: string;
+    logged?: LoggedRound;
+  }
   | { type: "done"; model: Model }
   | {
     type: "error";
@@ -68,6 +73,22 @@ function reviveError(m: Extract<WorkerMessage, { type: "error" }>): Error {
   const e = new Error(m.message);
   e.name = m.name;
   return e;
+}
+
+let liveWorkers = 0;
+
+/**
+ * How many training Workers are alive in this process (started, not yet
+ * terminated): a cancelled or finished training leaves none behind.
+ *
+ * @example
+ * ```ts
+ * import { liveTrainingWorkers } from "./worker.ts";
+ * if (liveTrainingWorkers() !== 0) throw new Error("no training has started");
+ * ```
+ */
+export function liveTrainingWorkers(): number {
+  return liveWorkers;
 }
 
 /**
@@ -116,8 +137,12 @@ export function trainInBackground(
         type: "module",
       },
     );
+    liveWorkers++;
+    let terminated = false;
     const finish = () => {
       worker.terminate();
+      if (!terminated) liveWorkers--;
+      terminated = true;
       signal?.removeEventListener("abort", onAbort);
     };
     const onAbort = () => {
@@ -127,7 +152,7 @@ export function trainInBackground(
     signal?.addEventListener("abort", onAbort, { once: true });
     worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
       const m = e.data;
-      if (m.type === "progress") onProgress?.(m.fraction, m.stage);
+      if (m.type === "progress") onProgress?.(m.fraction, m.stage, m.logged);
       else if (m.type === "done") {
         finish();
         resolve(m.model);
