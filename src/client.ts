@@ -64,6 +64,7 @@ import { sleep } from "./abort.ts";
 import { Transport } from "./http/transport.ts";
 import { Accounts } from "./resources/accounts.ts";
 import { Collection, ReadOnlyCollection } from "./resources/collection.ts";
+import { JobCollection } from "./resources/job_collection.ts";
 import { DeployedModels } from "./resources/deployed_models.ts";
 import { Models } from "./resources/models.ts";
 import { TrainingJobs } from "./resources/training_jobs.ts";
@@ -199,14 +200,14 @@ export class Client {
     IngestionConfiguration
   >;
   /** Data processing ingestion jobs (endpoint 6). */
-  readonly ingestionJobs: Collection<IngestionJobCreate, IngestionJob>;
+  readonly ingestionJobs: JobCollection<IngestionJobCreate, IngestionJob>;
   /** Data processing onboarding configurations (endpoints 7 and 9). */
   readonly onboardingConfigurations: Collection<
     OnboardingConfigurationCreate,
     OnboardingConfiguration
   >;
   /** Data processing onboarding jobs (endpoint 8). */
-  readonly onboardingJobs: Collection<OnboardingJobCreate, OnboardingJob>;
+  readonly onboardingJobs: JobCollection<OnboardingJobCreate, OnboardingJob>;
   /** Workspaces. */
   readonly workspaces: Collection<WorkspaceCreate, Workspace>;
   /** Training configurations. */
@@ -269,12 +270,12 @@ export class Client {
       transport,
       routes.ingestionConfigurations,
     );
-    this.ingestionJobs = new Collection(transport, routes.ingestionJobs);
+    this.ingestionJobs = new JobCollection(transport, routes.ingestionJobs);
     this.onboardingConfigurations = new Collection(
       transport,
       routes.onboardingConfigurations,
     );
-    this.onboardingJobs = new Collection(transport, routes.onboardingJobs);
+    this.onboardingJobs = new JobCollection(transport, routes.onboardingJobs);
     this.workspaces = new Collection(transport, routes.workspaces);
     this.trainingConfigurations = new Collection(
       transport,

@@ -275,7 +275,7 @@ Deno.test("job: a one-call step uses its own progress and poll options", async (
     "GET /datasources/ds_1": [datasource()],
   });
   const seen: string[] = [];
-  const started = Date.now();
+  const sleeps: number[] = [];
   const source = await ml.ingest("churn.csv", {
     storage: "sc",
     schema: "sch",
@@ -286,7 +286,11 @@ Deno.test("job: a one-call step uses its own progress and poll options", async (
       update: (s) => void seen.push(`${title}:${s.status}`),
       end: () => {},
     }),
-    poll: { initialDelay: 1, maxDelay: 1 },
+    poll: {
+      initialDelay: 1,
+      maxDelay: 1,
+      sleep: (ms) => (sleeps.push(ms), Promise.resolve()),
+    },
   });
   assertEquals(source.id, "ds_1");
   assertEquals(seen, [
@@ -294,6 +298,95 @@ Deno.test("job: a one-call step uses its own progress and poll options", async (
     "ingestion job:RUNNING",
     "ingestion job:COMPLETED",
   ]);
-  // Two polls at the default schedule would take at least 250 + 375 ms.
-  assert(Date.now() - started < 600, `took ${Date.now() - started} ms`);
+  // The step's schedule, not the default one (250 then 375 ms).
+  assertEquals(sleeps, [1, 1]);
+});
+
+const failure = (status: number, extra: Record<string, string> = {}) => () =>
+  Response.json({ message: `status ${status}`, error_code: "X" }, {
+    status,
+    headers: extra,
+  });
+
+// Fails on the main of 2026-11-23: one bad poll ended the wait.
+Deno.test("job: the wait polls through transient errors (5xx, 408, 429, a 401 renewal fixes, network)", async () => {
+  let broken = 0;
+  const { ml, calls } = scripted({
+    "POST /data-processing-ingestion-jobs": [created()],
+    "GET /data-processing-ingestion-jobs/ij_1": [
+      failure(500),
+      failure(502),
+      failure(503),
+      failure(504),
+      failure(408),
+      failure(429, { "retry-after": "0" }),
+      // Refused twice in a row: the transport's one renewal did not help,
+      // the next poll renews again.
+      failure(401),
+      failure(401),
+      () => {
+        broken++;
+        throw new TypeError("connection reset");
+      },
+      status("RUNNING"),
+      status("COMPLETED"),
+    ],
+    "GET /datasources/ds_1": [datasource()],
+  });
+  const source = await start(ml).wait();
+  assertEquals(source.id, "ds_1");
+  assertEquals(broken, 1);
+  assertEquals(
+    calls.filter((c) => c === "GET /data-processing-ingestion-jobs/ij_1")
+      .length,
+    11, // the two 401s are one poll: refused, renewed, refused again
+  );
+});
+
+Deno.test("job: a permanent error (404 of the job, 403) ends the wait at once", async () => {
+  for (const code of [404, 403]) {
+    const { ml, calls } = scripted({
+      "POST /data-processing-ingestion-jobs": [created()],
+      "GET /data-processing-ingestion-jobs/ij_1": [
+        failure(code),
+        status("COMPLETED"),
+      ],
+    });
+    const error = await start(ml).wait().catch((e) => e);
+    assertEquals(error.status, code);
+    assertEquals(
+      calls.filter((c) => c.startsWith("GET /data-processing")).length,
+      1,
+    );
+  }
+});
+
+Deno.test("job: the error budget bounds failed polls in a row; a good poll refills it", async () => {
+  const { ml, calls } = scripted({
+    "POST /data-processing-ingestion-jobs": [created()],
+    "GET /data-processing-ingestion-jobs/ij_1": [
+      failure(500),
+      failure(500),
+      status("RUNNING"),
+      failure(500),
+      failure(500),
+      failure(500),
+      status("COMPLETED"),
+    ],
+  });
+  const ingestion = ml.ingestionJob({
+    configuration: "ic",
+    storage: "sc",
+    compute: "cc",
+    path: "churn.csv",
+    datasourceName: "churn",
+    poll: { initialDelay: 1, maxDelay: 2, errorBudget: 2 },
+  }).create();
+  const error = await ingestion.wait().catch((e) => e);
+  assertEquals(error.status, 500);
+  // Two failures, a good poll, then the third failure in a row ends it.
+  assertEquals(
+    calls.filter((c) => c.startsWith("GET /data-processing")).length,
+    6,
+  );
 });

@@ -3,9 +3,14 @@
  *
  * @module
  */
-import { scanSplitTable } from "./scan.ts";
+import {
+  checkColumns,
+  checkIndex,
+  misaligned,
+  scanSplitTable,
+} from "./scan.ts";
 import { FrameError } from "./errors.ts";
-import type { Columns, Row, SplitTable } from "./types.ts";
+import type { Cell, Columns, Row, SplitTable } from "./types.ts";
 
 // A column may be named "__proto__"; plain assignment would replace the prototype.
 function put(
@@ -56,19 +61,43 @@ export function splitToRows(
   table: SplitTable,
   options: { indexKey?: string } = {},
 ): Row[] {
-  const { names, index, columns } = scanSplitTable(table, { missing: null });
-  const n = index.length;
-  const rows: Row[] = new Array(n);
+  // One pass from the rows themselves (no column arrays, no dtypes: rows
+  // need neither), with the same checks as the other conversions.
+  const names = checkColumns(table);
+  const data = table.data;
+  if (!Array.isArray(data)) {
+    throw new FrameError(
+      "split table has no `data` array; expected { columns, index, data } as the views endpoint returns it",
+    );
+  }
+  const n = data.length;
+  const m = names.length;
+  const index = checkIndex(table.index, n);
   const key = options.indexKey;
   if (key !== undefined && names.includes(key)) {
     throw new FrameError(
       `indexKey "${key}" is also a column name; choose another key for the index label`,
     );
   }
+  const unsafe = names.includes("__proto__") || key === "__proto__";
+  const rows: Row[] = new Array(n);
   for (let i = 0; i < n; i++) {
+    const cells = data[i];
+    if (!Array.isArray(cells) || cells.length !== m) {
+      throw misaligned(i, cells, m);
+    }
     const row: Row = {};
-    if (key !== undefined) row[key] = index[i];
-    for (let j = 0; j < names.length; j++) put(row, names[j], columns[j][i]);
+    if (key !== undefined) {
+      if (unsafe) put(row, key, index[i]);
+      else row[key] = index[i];
+    }
+    for (let j = 0; j < m; j++) {
+      let v = cells[j];
+      // Missing cells (null, undefined, NaN, "") become null.
+      if (v === undefined || v === "" || v !== v) v = null;
+      if (unsafe) put(row, names[j], v);
+      else row[names[j]] = v as Cell;
+    }
     rows[i] = row;
   }
   return rows;

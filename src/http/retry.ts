@@ -1,19 +1,118 @@
 /**
- * Retry policy pieces: which statuses are worth repeating, how long to wait
- * (exponential backoff with jitter, or the service's `Retry-After`), an
- * abortable sleep, and whether a network error proves the request never
- * left the client.
+ * Retry policy: which calls may be repeated after which failures, written
+ * once in {@linkcode RETRY_RULES}; how long to wait (exponential backoff with
+ * jitter, or the service's `Retry-After`); and whether a network error proves
+ * the request never left the client.
+ *
+ * | call                                   | network error, timeout | statuses retried             | outcome unknown (500, 502, 504, 408, timeout or reset after sending) |
+ * | -------------------------------------- | ---------------------- | ---------------------------- | ---------------------------------------------------------------------- |
+ * | read: GET (polls of jobs and 202s too) | retried                | 408, 429, 500, 502, 503, 504 | retried: repeating a read is harmless                                   |
+ * | delete: DELETE                         | retried                | 408, 429, 500, 502, 503, 504 | retried; a 404 after it means the earlier attempt deleted it           |
+ * | token: `POST /oauth/token`             | retried                | 408, 429, 500, 502, 503, 504 | retried: a second token does no harm                                   |
+ * | view: `POST /deployed-models/{id}/views` | retried              | 408, 429, 500, 502, 503, 504 | retried: a query, no side effect (SPEC.md: predictions of a model)     |
+ * | create: any other POST                 | only if never sent     | 429, 503 (not processed)     | reconciled: re-sent; on a 409 the resource of that name is looked up   |
+ *
+ * Creates are exactly-once by name: names are unique within an account, so
+ * re-sending a create whose answer was lost cannot make a second resource.
+ * The service either makes it (the first never landed) or answers 409; then
+ * the transport lists the collection, finds the resource of that name and
+ * returns it when it matches what was sent, else throws the `ConflictError`
+ * with both (`sent` and `existing`).
  *
  * @module
  */
 
-/** Statuses that say "try again later" rather than "you are wrong". */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([
-  429,
+/** How a call may be repeated: the rows of the table above. */
+export type CallKind = "read" | "delete" | "token" | "view" | "create";
+
+/** The retry rule of one {@linkcode CallKind}. */
+export interface RetryRule {
+  /** Answers repeated (with backoff, or after `Retry-After`). */
+  readonly statuses: ReadonlySet<number>;
+  /**
+   * Which network errors and timeouts are repeated: `any`, or only those
+   * that prove the request never reached the server (`unsent`).
+   */
+  readonly network: "any" | "unsent";
+  /**
+   * What to do when an attempt may have done its work without an answer
+   * (500, 502, 504, 408, a timeout or a reset after sending): `retry` it
+   * like any other failure, or `reconcile` (re-send, and on a 409 find the
+   * resource by name).
+   */
+  readonly unknownOutcome: "retry" | "reconcile";
+}
+
+/** Statuses that say "try again" to a call that is safe to repeat. */
+const TRANSIENT: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+const SAFE: RetryRule = {
+  statuses: TRANSIENT,
+  network: "any",
+  unknownOutcome: "retry",
+};
+
+/**
+ * The one retry table (see the module doc). Every call of the transport is
+ * one of these kinds ({@linkcode callKind}).
+ *
+ * @example
+ * ```ts
+ * import { RETRY_RULES } from "./retry.ts";
+ * RETRY_RULES.read.statuses.has(500); // true
+ * RETRY_RULES.create.statuses.has(500); // false: outcome unknown, reconciled instead
+ * RETRY_RULES.create.statuses.has(429); // true: not processed
+ * ```
+ */
+export const RETRY_RULES: Readonly<Record<CallKind, RetryRule>> = {
+  read: SAFE,
+  delete: SAFE,
+  token: SAFE,
+  view: SAFE,
+  create: {
+    statuses: new Set([429, 503]),
+    network: "unsent",
+    unknownOutcome: "reconcile",
+  },
+};
+
+/**
+ * Statuses after which the server may have done the work although it did
+ * not say so: the outcome of a create is then unknown.
+ *
+ * @example
+ * ```ts
+ * import { OUTCOME_UNKNOWN_STATUSES } from "./retry.ts";
+ * OUTCOME_UNKNOWN_STATUSES.has(500); // true
+ * OUTCOME_UNKNOWN_STATUSES.has(429); // false
+ * ```
+ */
+export const OUTCOME_UNKNOWN_STATUSES: ReadonlySet<number> = new Set([
+  408,
+  500,
   502,
-  503,
   504,
 ]);
+
+/**
+ * The kind of a call, from its method and route flags.
+ *
+ * @example
+ * ```ts
+ * import { callKind } from "./retry.ts";
+ * callKind({ method: "POST", views: true }); // "view"
+ * callKind({ method: "POST" }); // "create"
+ * callKind({ method: "GET" }); // "read"
+ * ```
+ */
+export function callKind(
+  route: { method: string; public?: boolean; views?: boolean },
+): CallKind {
+  if (route.method === "GET") return "read";
+  if (route.method === "DELETE") return "delete";
+  if (route.public) return "token";
+  if (route.views) return "view";
+  return "create";
+}
 
 /**
  * Milliseconds to wait from a `Retry-After` value: delta seconds or an HTTP

@@ -4,12 +4,15 @@
  *
  * - the request body is validated with the route's schema before anything
  *   is sent (once: a caller that parsed it with that schema says
- *   `validated`), and the answer is parsed with the route's response schema;
+ *   `validated`), and the answer is checked with the route's response schema
+ *   (a check compiled from it, falling back to zod's parse: response_check.ts);
  * - the bearer token (fetched, cached, renewed; one renewal and one retry
  *   on a 401), never sent to an origin other than the base URL's;
  * - `X-Active-Workspace` on training jobs, `X-Views-Cache-Control` on views;
- * - retries with backoff and jitter on network errors, 429, 502, 503 and
- *   504, honouring `Retry-After`, only where repeating is safe;
+ * - retries by the one table of `retry.ts` ({@linkcode RETRY_RULES}), with
+ *   backoff and jitter, honouring `Retry-After`; a create whose outcome is
+ *   unknown is re-sent and, on a 409, reconciled by name (creates are
+ *   exactly-once by name);
  * - `202 Accepted`: the `Location` is polled until the final answer;
  * - redirects are followed by hand, so the token rule holds for them too;
  * - a timeout per HTTP attempt, and the caller's `AbortSignal` throughout.
@@ -18,11 +21,12 @@
  */
 import type { z } from "zod";
 import { TokenResponseSchema } from "../schemas/auth.ts";
-import { fillPath, type Route } from "../schemas/routes.ts";
+import { fillPath, type Route, routes } from "../schemas/routes.ts";
 import { errorFromResponse } from "./error_mapping.ts";
 import {
   AuthenticationError,
   ConfigurationError,
+  ConflictError,
   ConnectionError,
   InvalidResponseError,
   MLPlatformError,
@@ -31,10 +35,15 @@ import {
 } from "./errors.ts";
 import {
   backoffDelay,
+  type CallKind,
+  callKind,
   neverReachedServer,
+  OUTCOME_UNKNOWN_STATUSES,
   parseRetryAfter,
-  RETRYABLE_STATUSES,
+  RETRY_RULES,
 } from "./retry.ts";
+import { Deadlines, TimeoutSignals } from "./deadlines.ts";
+import { responseCheck } from "./response_check.ts";
 import { TokenManager } from "./token.ts";
 import { abortable } from "../abort.ts";
 
@@ -119,8 +128,10 @@ interface Received {
 
 /** How the retry loop may treat one request. */
 interface Policy {
-  /** Repeating it cannot do harm (reads, deletes, the token call, polls, views). */
-  idempotent: boolean;
+  /** Its row of the retry table. */
+  kind: CallKind;
+  /** Set when an attempt may have done its work without an answer. */
+  state?: { outcomeUnknown: boolean };
   /** Needs the bearer token. */
   auth: boolean;
   /** Describes the call in messages, e.g. `GET /accounts`. */
@@ -162,6 +173,8 @@ export class Transport {
   readonly #settings: TransportSettings;
   readonly #base: URL;
   readonly #tokens?: TokenManager;
+  readonly #deadlines = new Deadlines();
+  readonly #timeouts = new TimeoutSignals();
 
   /** Checks the base URL; credentials are used at the first call. */
   constructor(settings: TransportSettings) {
@@ -214,19 +227,89 @@ export class Transport {
       outgoing.headers["content-type"] = "application/json";
       outgoing.body = JSON.stringify(body);
     }
+    const state = { outcomeUnknown: false };
     const policy: Policy = {
-      // Views only read (SPEC.md: predictions from a running model), so a
-      // repeat is as safe as a GET; creates are not.
-      idempotent: route.method !== "POST" || Boolean(route.public) ||
-        Boolean(route.views),
+      kind: callKind(route),
+      state,
       auth: !route.public,
       operation: `${route.method} ${outgoing.url.pathname}`,
       signal: options.signal,
       timeout: options.timeout ?? this.#settings.timeout,
     };
-    let answer = await this.#send(outgoing, policy);
-    answer = await this.#followAccepted(answer, outgoing.headers, policy);
+    let answer: Received;
+    try {
+      answer = await this.#send(outgoing, policy);
+      answer = await this.#followAccepted(answer, outgoing.headers, policy);
+    } catch (error) {
+      // A create re-sent after an unknown outcome and refused as a
+      // duplicate: the lost attempt probably made it.
+      if (
+        error instanceof ConflictError && state.outcomeUnknown &&
+        policy.kind === "create"
+      ) {
+        const existing = await this.#reconcile(route, body, error, options);
+        return parseWith(
+          route.response!,
+          {
+            status: route.status,
+            headers: new Headers(),
+            body: existing,
+            url: outgoing.url,
+          },
+          policy.operation,
+        ) as RouteResult<R>;
+      }
+      throw error;
+    }
     return parseAnswer(route, answer, policy.operation) as RouteResult<R>;
+  }
+
+  /**
+   * Finds the resource a lost create made: the one of the collection named
+   * as `sent` was. Returns it when it matches what was sent; otherwise
+   * throws the conflict with both.
+   */
+  async #reconcile(
+    route: Route,
+    sent: unknown,
+    conflict: ConflictError,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const name = (sent as { name?: unknown } | undefined)?.name;
+    const list = listRouteOf(route);
+    if (typeof name !== "string" || !list) throw conflict;
+    let existing: unknown;
+    for (let page = 1;; page++) {
+      const answer = await this.call(list, {
+        params: options.params,
+        query: { page, items_per_page: 100 },
+        signal: options.signal,
+        timeout: options.timeout,
+        headers: options.headers,
+      }) as {
+        data: { name?: unknown }[];
+        pagination: { total_pages: number };
+      };
+      existing = answer.data.find((item) => item.name === name);
+      if (existing || answer.data.length === 0) break;
+      if (page >= answer.pagination.total_pages) break;
+    }
+    if (existing === undefined) throw conflict;
+    if (matchesSent(sent, existing)) return existing;
+    throw new ConflictError({
+      status: conflict.status,
+      errorCode: conflict.errorCode,
+      requestId: conflict.requestId,
+      body: { sent, existing },
+      message:
+        `${route.method} ${route.path}: an earlier attempt of this create got no answer, and a ${
+          route.path.slice(1)
+        } named ${
+          JSON.stringify(name)
+        } now exists that differs from what was sent`,
+      hint:
+        "Compare error.body.sent and error.body.existing; delete the existing one or create with another name",
+    });
   }
 
   #url(path: string, query?: CallOptions["query"]): URL {
@@ -290,7 +373,7 @@ export class Transport {
       const url = new URL(location, answer.url);
       answer = await this.#send(
         { method: "GET", url, headers: pollHeaders },
-        { ...policy, idempotent: true, operation: `GET ${url.pathname}` },
+        { ...policy, kind: "read", operation: `GET ${url.pathname}` },
       );
     }
     return answer;
@@ -301,12 +384,12 @@ export class Transport {
    * throws the mapped error for a failed final answer.
    */
   async #send(first: Outgoing, policy: Policy): Promise<Received> {
+    const rule = RETRY_RULES[policy.kind];
+    const state = policy.state ?? { outcomeUnknown: false };
     let outgoing = first;
     let retries = 0;
     let redirects = 0;
     let renewed = false;
-    // A previous attempt may have done its work although no answer came back.
-    let outcomeUnknown = false;
     for (;;) {
       const token = policy.auth ? await this.#token(policy) : undefined;
       const headers = { ...outgoing.headers };
@@ -319,13 +402,17 @@ export class Transport {
       try {
         answer = await this.#attempt({ ...outgoing, headers }, policy);
       } catch (error) {
-        const repeatable = policy.idempotent ||
-          (error instanceof ConnectionError && neverReachedServer(error.cause));
         if (
-          (error instanceof ConnectionError || error instanceof TimeoutError) &&
-          repeatable && retries < this.#settings.maxRetries
-        ) {
-          outcomeUnknown ||= !neverReachedServer(error.cause);
+          !(error instanceof ConnectionError || error instanceof TimeoutError)
+        ) throw error;
+        const unsent = error instanceof ConnectionError &&
+          neverReachedServer(error.cause);
+        // A timeout or reset after sending: the work may have been done.
+        const unknown = !unsent;
+        const repeatable = rule.network === "any" || unsent ||
+          (unknown && rule.unknownOutcome === "reconcile");
+        if (repeatable && retries < this.#settings.maxRetries) {
+          state.outcomeUnknown ||= unknown;
           await this.#settings.sleep(this.#backoff(retries++), policy.signal);
           continue;
         }
@@ -353,18 +440,21 @@ export class Transport {
         outgoing = redirected(outgoing, status, answer);
         continue;
       }
-      const retryAfter = parseRetryAfter(
+      // A success needs no header: reading them costs more than the rest.
+      const retryAfter = status < 300 ? undefined : parseRetryAfter(
         answer.headers.get("retry-after-ms") !== null
           ? String(Number(answer.headers.get("retry-after-ms")) / 1000)
           : answer.headers.get("retry-after"),
         this.#settings.clock(),
       );
+      const unknown = OUTCOME_UNKNOWN_STATUSES.has(status);
+      const repeatable = rule.statuses.has(status) ||
+        (unknown && rule.unknownOutcome === "reconcile");
       if (
-        RETRYABLE_STATUSES.has(status) && policy.idempotent &&
-        retries < this.#settings.maxRetries &&
+        repeatable && retries < this.#settings.maxRetries &&
         (retryAfter ?? 0) <= this.#settings.maxRetryAfter
       ) {
-        outcomeUnknown ||= status !== 429 && status !== 503;
+        state.outcomeUnknown ||= unknown;
         await this.#settings.sleep(
           retryAfter ?? this.#backoff(retries),
           policy.signal,
@@ -372,7 +462,9 @@ export class Transport {
         retries++;
         continue;
       }
-      if (status === 404 && outgoing.method === "DELETE" && outcomeUnknown) {
+      if (
+        status === 404 && policy.kind === "delete" && state.outcomeUnknown
+      ) {
         // An earlier attempt reached the service and deleted it.
         return { ...answer, status: 204, body: undefined };
       }
@@ -409,27 +501,41 @@ export class Transport {
 
   /** One HTTP exchange under the attempt's timeout, body fully read. */
   async #attempt(outgoing: Outgoing, policy: Policy): Promise<Received> {
-    const controller = new AbortController();
     const caller = policy.signal;
     if (caller?.aborted) throw caller.reason;
-    const onAbort = () => controller.abort(caller!.reason);
-    caller?.addEventListener("abort", onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(
-        new TimeoutError({
-          message: `${policy.operation} timed out after ${policy.timeout} ms`,
-          hint: "Retry, or raise the timeout option (client or call)",
-        }),
-      );
-    }, policy.timeout);
+    let signal: AbortSignal;
+    let timedOut: () => boolean;
+    let done: () => void;
+    if (!caller) {
+      // The common case: a timeout signal shared with the attempts that
+      // start at about the same time (a signal each costs more than the
+      // rest of a small call), on one shared timer.
+      const slot = this.#timeouts.take(policy.timeout);
+      signal = slot.signal;
+      timedOut = () => slot.signal.aborted;
+      done = slot.release;
+    } else {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(caller.reason);
+      caller.addEventListener("abort", onAbort, { once: true });
+      let fired = false;
+      const release = this.#deadlines.add(policy.timeout, () => {
+        fired = true;
+        controller.abort();
+      });
+      signal = controller.signal;
+      timedOut = () => fired;
+      done = () => {
+        release();
+        caller.removeEventListener("abort", onAbort);
+      };
+    }
     try {
       const init: RequestInit = {
         method: outgoing.method,
         headers: outgoing.headers,
         body: outgoing.body,
-        signal: controller.signal,
+        signal,
         redirect: "manual",
       };
       // A custom fetch (an in-process app handler) gets one Request, the
@@ -439,17 +545,31 @@ export class Transport {
         ? custom(new Request(outgoing.url, init))
         : fetch(outgoing.url, init);
       // Racing the abort also stops in-process fetch handlers that ignore it.
-      const response = await abortable(pending, controller.signal);
-      const text = await abortable(response.text(), controller.signal);
+      const { response, text } = await abortable(
+        pending.then(async (response) => ({
+          response,
+          text: await response.text(),
+        })),
+        signal,
+      );
       return {
         status: response.status,
-        headers: response.headers,
+        // Read only when needed (202, redirects, errors): building a fetch
+        // answer's Headers object is not free.
+        get headers() {
+          return response.headers;
+        },
         body: parseBody(text),
         url: outgoing.url,
       };
     } catch (error) {
       if (caller?.aborted) throw caller.reason;
-      if (timedOut) throw controller.signal.reason;
+      if (timedOut()) {
+        throw new TimeoutError({
+          message: `${policy.operation} timed out after ${policy.timeout} ms`,
+          hint: "Retry, or raise the timeout option (client or call)",
+        });
+      }
       if (error instanceof MLPlatformError) throw error;
       throw new ConnectionError({
         message:
@@ -461,8 +581,7 @@ export class Transport {
         cause: error,
       });
     } finally {
-      clearTimeout(timer);
-      caller?.removeEventListener("abort", onAbort);
+      done();
     }
   }
 
@@ -481,7 +600,7 @@ export class Transport {
     let answer: Received;
     try {
       answer = await this.#send(outgoing, {
-        idempotent: true,
+        kind: "token",
         auth: false,
         operation,
         timeout: this.#settings.timeout,
@@ -583,6 +702,9 @@ function parseWith<S extends z.ZodType>(
   answer: Received,
   operation: string,
 ): z.output<S> {
+  // Most answers are exactly what zod would return: keep them as they are
+  // (no copy). Anything else is parsed by zod: defaults, errors.
+  if (responseCheck(schema)?.(answer.body)) return answer.body as z.output<S>;
   const parsed = schema.safeParse(answer.body);
   if (parsed.success) return parsed.data;
   const where = parsed.error.issues.slice(0, 3).map((i) =>
@@ -604,6 +726,60 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** The list route of the collection a create route adds to. */
+function listRouteOf(create: Route): Route | undefined {
+  for (const group of Object.values(routes) as Record<string, Route>[]) {
+    if (group.create === create) return group.list;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a resource found by name is the one `sent` would have made: every
+ * field sent is there with the same value (objects and arrays compared the
+ * same way, member by member; the service may add fields), and a reference
+ * sent as `x_id` is the resource's `x.id`. Fields the resource does not show
+ * (a secret, the name of an artifact a job makes) cannot be compared and are
+ * passed over.
+ *
+ * @example
+ * ```ts ignore
+ * matchesSent({ name: "a", data_schema_id: "s1" }, { id: "1", name: "a", data_schema: { id: "s1" } }); // true
+ * ```
+ */
+function matchesSent(sent: unknown, existing: unknown): boolean {
+  if (!isRecord(sent) || !isRecord(existing)) return false;
+  for (const [key, value] of Object.entries(sent)) {
+    if (value === undefined) continue;
+    if (Object.hasOwn(existing, key)) {
+      if (!contains(existing[key], value)) return false;
+    } else if (key.endsWith("_id")) {
+      const ref = existing[key.slice(0, -3)];
+      if (isRecord(ref) && ref.id !== value) return false;
+    }
+  }
+  return true;
+}
+
+/** `value` is `have`, or is contained in it member by member. */
+function contains(have: unknown, value: unknown): boolean {
+  if (Array.isArray(value)) {
+    return Array.isArray(have) && have.length === value.length &&
+      value.every((v, i) => contains(have[i], v));
+  }
+  if (isRecord(value)) {
+    return isRecord(have) &&
+      Object.entries(value).every(([k, v]) =>
+        v === undefined || (Object.hasOwn(have, k) && contains(have[k], v))
+      );
+  }
+  return Object.is(have, value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRedirect(status: number): boolean {

@@ -15,7 +15,12 @@
  * ```
  *
  * Polling backs off from about 250 ms to a cap (5 s), waits longer when the
- * service answers 429 with `Retry-After`, and gives up after the job's
+ * service answers 429 with `Retry-After`, keeps polling through transient
+ * errors (network, timeout, 408, 429, 5xx, a 401 that token renewal fixes)
+ * within an error budget of failed polls in a row (`poll.errorBudget`,
+ * default 10, separate from a request's `maxRetries`), ends at once on a
+ * permanent error (404 of the job, 403) with its typed error, and gives up
+ * after the job's
  * `maximum_runtime_seconds` plus a margin (or the `timeout` given) with a
  * {@linkcode JobTimeoutError} carrying the last snapshot. A failure status
  * ends the wait with a {@linkcode JobFailedError}; an unknown status keeps
@@ -23,8 +28,19 @@
  *
  * @module
  */
-import { RateLimitError } from "../http/errors.ts";
-import { JobFailedError, JobTimeoutError } from "./errors.ts";
+import {
+  ConnectionError,
+  MLPlatformError,
+  RateLimitError,
+  TimeoutError,
+} from "../http/errors.ts";
+import { RETRY_RULES } from "../http/retry.ts";
+import {
+  CancellationNotSupportedError,
+  JobCancelledError,
+  JobFailedError,
+  JobTimeoutError,
+} from "./errors.ts";
 import { pickProgress, type ProgressOption } from "./progress.ts";
 import { backoff, type PollOptions } from "./sleep.ts";
 import { abortable, sleep } from "../abort.ts";
@@ -50,12 +66,30 @@ export interface JobDefinition<S extends JobSnapshot, T> {
   readyStatuses?: readonly string[];
   /** Turns the ready snapshot into the job's result (e.g. fetches the model). */
   resolve(snapshot: S, options: JobRequestOptions): Promise<T> | T;
+  /**
+   * Asks the service to cancel the job and returns the job as it answers;
+   * absent when this kind cannot be cancelled (a deployed model is deleted).
+   */
+  cancel?(id: string, options: JobRequestOptions): Promise<S>;
+  /** Why this kind cannot be cancelled, shown when `cancel` is absent. */
+  cancelHint?: string;
   /** Time allowed when the job states no `maximum_runtime_seconds` (ms, default 30 min). */
   defaultTimeout?: number;
   /** Poll schedule (default 250 ms growing to 5 s). */
   poll?: PollOptions;
   /** Progress display used when `wait()` is not told otherwise (default: terminal bar). */
   progress?: ProgressOption;
+}
+
+/**
+ * A job by kind and id (e.g. `{ kind: "training job", id: "tj_1" }`): all
+ * another process needs to attach to it with `ml.attach(ref)`. Plain JSON.
+ */
+export interface JobRef {
+  /** The kind of job: `"ingestion job"`, `"onboarding job"`, `"training job"` or `"deployed model"`. */
+  kind: string;
+  /** The job's (or deployed model's) id. */
+  id: string;
 }
 
 /** Options of {@linkcode Job.wait} and {@linkcode Job.watch}. */
@@ -74,9 +108,15 @@ export interface WaitOptions<S extends JobSnapshot = JobSnapshot> {
   progress?: ProgressOption;
   /** Poll schedule for this wait. */
   poll?: PollOptions;
+  /**
+   * When `signal` aborts, also cancel the job on the service (`job.cancel()`)
+   * before rejecting; by default an abort only stops waiting.
+   */
+  cancelOnAbort?: boolean;
 }
 
 const DEFAULT_TIMEOUT = 30 * 60_000;
+const DEFAULT_ERROR_BUDGET = 10;
 
 /**
  * An awaitable, pollable, watchable platform job. `await job` is
@@ -138,6 +178,27 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
   /** The job id, once the create request has answered. */
   get id(): string | undefined {
     return this.#snapshot?.id;
+  }
+
+  /**
+   * The job's kind and id once the service has it, as plain JSON: save it,
+   * and `ml.attach(ref)` gives this job back in any process.
+   *
+   * @example
+   * ```ts
+   * import { Job } from "./job.ts";
+   * const job = new Job({
+   *   kind: "training job",
+   *   start: () => Promise.resolve({ id: "tj_1", status: "STARTING" }),
+   *   retrieve: (id) => Promise.resolve({ id, status: "RUNNING" }),
+   *   resolve: () => "model",
+   * });
+   * const ref = JSON.stringify(await job.ref());
+   * if (ref !== '{"kind":"training job","id":"tj_1"}') throw new Error(ref);
+   * ```
+   */
+  async ref(): Promise<JobRef> {
+    return { kind: this.kind, id: (await this.created).id };
   }
 
   /** The latest snapshot seen (by creation, `refresh()`, `watch()` or `wait()`). */
@@ -204,7 +265,11 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
       limit = this.#defaultLimit(snapshot);
       deadline = this.#createdAt + limit;
     }
-    const delays = backoff({ ...this.#definition.poll, ...options.poll });
+    const poll = { ...this.#definition.poll, ...options.poll };
+    const delays = backoff(poll);
+    const pause = poll.sleep ?? sleep;
+    const budget = Math.max(0, poll.errorBudget ?? DEFAULT_ERROR_BUDGET);
+    let failures = 0;
     let retryAfter = 0;
     let previous = "";
     for (;;) {
@@ -215,7 +280,11 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
       }
       const state = classifyStatus(snapshot.status, ready);
       if (state === "ready") return;
-      if (state === "failed") throw new JobFailedError(this.kind, snapshot);
+      if (state === "failed") {
+        throw /^CANCEL+ED$/i.test(snapshot.status)
+          ? new JobCancelledError(this.kind, snapshot)
+          : new JobFailedError(this.kind, snapshot);
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         throw new JobTimeoutError(this.kind, snapshot, limit);
@@ -223,13 +292,17 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
       const delay = Math.max(delays.next().value, retryAfter);
       retryAfter = 0;
       // Sleep at most until the deadline, then look once more before giving up.
-      await sleep(Math.min(delay, remaining), signal);
+      await pause(Math.min(delay, remaining), signal);
       try {
         snapshot = await this.refresh({ signal });
+        failures = 0;
       } catch (error) {
-        // 429 while polling: not a reason to stop, only to slow down.
-        if (!(error instanceof RateLimitError)) throw error;
-        retryAfter = error.retryAfter ?? 0;
+        // A poll that failed for a passing reason is not the job's failure:
+        // keep waiting (until the deadline) while the budget lasts.
+        if (signal?.aborted || !transient(error) || ++failures > budget) {
+          throw error;
+        }
+        if (error instanceof RateLimitError) retryAfter = error.retryAfter ?? 0;
       }
     }
   }
@@ -261,14 +334,22 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
     );
     let last: S | undefined;
     try {
-      for await (const snapshot of this.watch(options)) {
-        last = snapshot;
-        options.onProgress?.(snapshot);
-        reporter?.update(snapshot);
+      let result: T;
+      if (options.cancelOnAbort && options.signal) {
+        result = await this.#cancelOnAbort(options, options.signal, (s) => {
+          last = s;
+          reporter?.update(s);
+        });
+      } else {
+        for await (const snapshot of this.watch(options)) {
+          last = snapshot;
+          options.onProgress?.(snapshot);
+          reporter?.update(snapshot);
+        }
+        result = await this.#definition.resolve(last!, {
+          signal: options.signal,
+        });
       }
-      const result = await this.#definition.resolve(last!, {
-        signal: options.signal,
-      });
       await reporter?.end(last);
       return result;
     } catch (error) {
@@ -277,6 +358,82 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
         .catch(() => {});
       throw error;
     }
+  }
+
+  // wait() whose abort also cancels the job: the job is cancelled (or the
+  // reason it could not be is known) before the wait rejects.
+  async #cancelOnAbort(
+    options: WaitOptions<S>,
+    signal: AbortSignal,
+    seen: (snapshot: S) => void,
+  ): Promise<T> {
+    try {
+      return await this.wait({
+        ...options,
+        cancelOnAbort: false,
+        progress: false,
+        onProgress: (s) => {
+          seen(s);
+          options.onProgress?.(s);
+        },
+      });
+    } catch (error) {
+      if (!signal.aborted || error !== signal.reason) throw error;
+      seen(await this.cancel());
+      throw error;
+    }
+  }
+
+  /**
+   * Asks the service to stop the job; resolves to the job as the service
+   * answers (`CANCELLED` on the local platform). A job that already ended
+   * gives a `ConflictError` (409). A service without a cancel operation
+   * (404 or 405 on the cancel path while the job exists) gives a
+   * {@linkcode CancellationNotSupportedError}, as does a deployed model
+   * (delete it instead). A wait under way then ends with a
+   * {@linkcode JobCancelledError}.
+   *
+   * @example
+   * ```ts
+   * import { Job } from "./job.ts";
+   * let status = "RUNNING";
+   * const job = new Job({
+   *   kind: "training job",
+   *   start: () => Promise.resolve({ id: "tj_1", status }),
+   *   retrieve: (id) => Promise.resolve({ id, status }),
+   *   resolve: () => "model",
+   *   cancel: (id) => Promise.resolve({ id, status: (status = "CANCELLED") }),
+   *   poll: { initialDelay: 1 },
+   *   progress: false,
+   * });
+   * if ((await job.cancel()).status !== "CANCELLED") throw new Error("not cancelled");
+   * const outcome = await job.then(() => "resolved", (e) => (e as Error).name);
+   * if (outcome !== "JobCancelledError") throw new Error(outcome);
+   * ```
+   */
+  async cancel(options: JobRequestOptions = {}): Promise<S> {
+    const { id } = await abortable(this.created, options.signal);
+    const cancel = this.#definition.cancel;
+    if (cancel === undefined) {
+      throw new CancellationNotSupportedError(
+        this.kind,
+        id,
+        undefined,
+        this.#definition.cancelHint,
+      );
+    }
+    let snapshot: S;
+    try {
+      snapshot = await cancel(id, options);
+    } catch (error) {
+      const status = error instanceof MLPlatformError ? error.status : 0;
+      if (status !== 404 && status !== 405) throw error;
+      // 404 also means "no such job": that error is the truer one then.
+      if (status === 404) await this.#definition.retrieve(id, options);
+      throw new CancellationNotSupportedError(this.kind, id, status);
+    }
+    this.#snapshot = snapshot;
+    return snapshot;
   }
 
   /** Awaiting a Job waits for it (once: later awaits share the same wait). */
@@ -313,6 +470,20 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
     }
     return this.#definition.defaultTimeout ?? DEFAULT_TIMEOUT;
   }
+}
+
+/**
+ * Whether a failed poll may succeed if repeated: what the retry table repeats
+ * for reads, and a 401 (the next poll renews the token).
+ */
+function transient(error: unknown): boolean {
+  // (A ConnectionError with a status is a redirect loop: not passing.)
+  if (error instanceof ConnectionError) return error.status === undefined;
+  if (error instanceof TimeoutError) return true;
+  if (!(error instanceof MLPlatformError) || error.status === undefined) {
+    return false;
+  }
+  return error.status === 401 || RETRY_RULES.read.statuses.has(error.status);
 }
 
 function fingerprint(s: JobSnapshot): string {

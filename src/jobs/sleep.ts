@@ -1,19 +1,30 @@
 /**
- * Waiting between polls: an abortable sleep and the backoff schedule
- * (about 250 ms at first, growing by half each poll up to a cap), so short
- * jobs finish fast and long ones do not flood the service.
+ * Waiting between polls: the backoff schedule (240 ms at first, growing by
+ * a tenth each poll up to 5 s). With these defaults each wait is 240 ms plus
+ * a tenth of the time waited so far, so a job is seen done at most about 10%
+ * of its length plus 250 ms after it completes, and a 60 s job costs about
+ * 35 polls (measured by `deno task bench`, line 4).
  *
  * @module
  */
 
 /** How often a job is retrieved while it runs. */
 export interface PollOptions {
-  /** First wait, in ms (default 250). */
+  /** First wait, in ms (default 240). */
   initialDelay?: number;
   /** Longest wait, in ms (default 5000). */
   maxDelay?: number;
-  /** Growth of each wait over the previous one (default 1.5). */
+  /** Growth of each wait over the previous one (default 1.1). */
   factor?: number;
+  /**
+   * Polls in a row that may fail with a transient error (network, timeout,
+   * 408, 429, 5xx, a 401 that token renewal fixes) before the wait gives up
+   * with that error (default 10). Each failed poll has already used the
+   * client's own `maxRetries`; a successful poll refills the budget.
+   */
+  errorBudget?: number;
+  /** Waits between polls (default: a timer; inject one to record or skip waits). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -30,8 +41,8 @@ export interface PollOptions {
  */
 export function* backoff(options: PollOptions = {}): Generator<number, never> {
   const max = Math.max(0, options.maxDelay ?? 5000);
-  const factor = Math.max(1, options.factor ?? 1.5);
-  let delay = Math.min(max, Math.max(0, options.initialDelay ?? 250));
+  const factor = Math.max(1, options.factor ?? 1.1);
+  let delay = Math.min(max, Math.max(0, options.initialDelay ?? 240));
   for (;;) {
     yield Math.round(delay);
     delay = Math.min(max, delay * factor);
