@@ -18,12 +18,8 @@
  *
  * @module
  */
-import {
-  type FieldType,
-  local,
-  type PollOptions,
-  type SchemaBuilder,
-} from "../mod.ts";
+import type { FieldType, PollOptions, SchemaBuilder } from "../mod.ts";
+import { local } from "../local.ts";
 import type { RawColumns, SchemaField } from "../src/local/model/encoding.ts";
 import type { Trained, Trainer } from "./model_vs_sklearn.ts";
 

@@ -14,7 +14,8 @@
  *
  * @module
  */
-import { connect, type Deployment, local, type MLPlatform } from "../mod.ts";
+import { connect, type Deployment, type MLPlatform } from "../mod.ts";
+import { local } from "../local.ts";
 import { parseCsv } from "../src/csv.ts";
 import { randomHex } from "../src/local/time.ts";
 
@@ -102,6 +103,8 @@ export interface ViewsTarget {
   credentials: { clientId: string; clientSecret: string };
   /** Stops the platform or server. */
   close(): Promise<void>;
+  /** The server's process id, when it runs in its own process. */
+  pid?: number;
 }
 
 /** The CLI server of the local platform, running as a subprocess. */
@@ -110,6 +113,8 @@ export interface CliServer {
   baseUrl: string;
   /** The credentials it was started with. */
   credentials: { clientId: string; clientSecret: string };
+  /** Its process id (for reading its CPU time and memory in /proc). */
+  pid: number;
   /** Stops it (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -148,25 +153,57 @@ export async function startCliServer(
     clientSecret: randomHex(24),
   };
   const cli = new URL("../src/local/cli.ts", import.meta.url).pathname;
+  const server = await startServerProcess([
+    cli,
+    "--port",
+    "0",
+    "--host",
+    "127.0.0.1",
+    ...Object.entries(buckets).flatMap(([name, dir]) => [
+      "--bucket",
+      `${name}=${dir}`,
+    ]),
+  ], {
+    MLP_CLIENT_ID: credentials.clientId,
+    MLP_CLIENT_SECRET: credentials.clientSecret,
+  }, timeoutMs);
+  return { ...server, credentials };
+}
+
+/** A server started by {@linkcode startServerProcess}. */
+export interface ServerProcess {
+  /** Where it listens, e.g. `http://127.0.0.1:41234`. */
+  baseUrl: string;
+  /** Its process id. */
+  pid: number;
+  /** Stops it (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `deno run -A <args>` from the repository root and resolves once the
+ * process prints `listening on http://...`; its later output is drained.
+ *
+ * @example
+ * ```ts
+ * import { startServerProcess } from "./api_views.ts";
+ * const hello = await startServerProcess(["bench/lib/hello_server.ts"]);
+ * try {
+ *   if (await (await fetch(hello.baseUrl)).text() !== "Hello Hono!") throw new Error();
+ * } finally {
+ *   await hello.stop();
+ * }
+ * ```
+ */
+export async function startServerProcess(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      cli,
-      "--port",
-      "0",
-      "--host",
-      "127.0.0.1",
-      ...Object.entries(buckets).flatMap(([name, dir]) => [
-        "--bucket",
-        `${name}=${dir}`,
-      ]),
-    ],
+    args: ["run", "-A", ...args],
     cwd: new URL("..", import.meta.url).pathname,
-    env: {
-      MLP_CLIENT_ID: credentials.clientId,
-      MLP_CLIENT_SECRET: credentials.clientSecret,
-    },
+    env,
     stdin: "null",
     stdout: "piped",
     stderr: "inherit",
@@ -191,7 +228,9 @@ export async function startCliServer(
       const { value, done } = await lines.read();
       if (done) {
         throw new Error(
-          `The local platform CLI (${cli}) ended or timed out before saying where it listens; it printed:\n${seen}`,
+          `deno run -A ${
+            args.join(" ")
+          } ended or timed out before saying where it listens; it printed:\n${seen}`,
         );
       }
       seen += value;
@@ -201,7 +240,7 @@ export async function startCliServer(
         (async () => {
           while (!(await lines.read()).done) { /* drain */ }
         })().catch(() => {});
-        return { baseUrl: match[1], credentials, stop };
+        return { baseUrl: match[1], pid: child.pid, stop };
       }
     }
   } catch (error) {
@@ -266,6 +305,7 @@ export async function httpTarget(
     send: (request) => fetch(request),
     credentials: server.credentials,
     close: () => server.stop(),
+    pid: server.pid,
   };
 }
 
@@ -455,7 +495,7 @@ function chunkBodies(
  * @example A short run (100 rows, a few calls)
  * ```ts
  * import { viewsThroughput } from "./api_views.ts";
- * const rows = await viewsThroughput("../shared/datasets", [100], {
+ * const rows = await viewsThroughput("datasets", [100], {
  *   warmup: 1, minSeconds: 0, minCalls: 2,
  * });
  * if (rows.length !== 2 || !(rows[0].sdk.rowsPerSecond > 0)) throw new Error();

@@ -56,7 +56,14 @@ async function exists(url: URL): Promise<boolean> {
  * Where the Deno suite looks for tests and doc examples, relative to the
  * root. Missing entries are left out (mod.ts may not exist yet).
  */
-export const DENO_TEST_PATHS = ["tests/", "mod.ts", "src/", "scripts/"];
+export const DENO_TEST_PATHS = [
+  "tests/",
+  "mod.ts",
+  "local.ts",
+  "notebook.ts",
+  "src/",
+  "scripts/",
+];
 
 /** `deno test -A --doc` over the tests, the source and the scripts. */
 export const denoSuite: Suite = {
