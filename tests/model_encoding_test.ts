@@ -223,11 +223,21 @@ Deno.test("encoding: data errors are typed and name the column", () => {
     () =>
       encodeDataset(d, fields, {
         targets: ["y"],
-        prediction_type: "REGRESSION",
+        prediction_type: "FORECASTING",
       }),
     ModelDataError,
   );
   assertEquals(p.code, "UNSUPPORTED_PREDICTION_TYPE");
+  // REGRESSION needs a NUMBER target: a STRING one is refused naming it.
+  const r = assertThrows(
+    () =>
+      encodeDataset(d, fields, {
+        targets: ["y"],
+        prediction_type: "REGRESSION",
+      }),
+    ModelDataError,
+  );
+  assertEquals([r.column, r.code], ["y", "TARGET_NOT_NUMERIC"]);
 });
 
 Deno.test("encoding: encodeRows rejects missing features, ragged arrays and wrong types", () => {

@@ -24,6 +24,8 @@ export interface DatasetSpec {
   file: string;
   target: string;
   numeric: readonly string[];
+  /** Onboarding prediction type (default CLASSIFICATION). */
+  predictionType?: "CLASSIFICATION" | "REGRESSION";
 }
 
 /** wa_churn.csv: binary `churn`. */
@@ -43,6 +45,32 @@ export const PENGUINS: DatasetSpec = {
     "flipper_length_mm",
     "body_mass_g",
   ],
+};
+
+/** concrete.csv: numeric `compressive_strength` (regression). */
+export const CONCRETE: DatasetSpec = {
+  file: "concrete.csv",
+  target: "compressive_strength",
+  numeric: [
+    "cement",
+    "blast_furnace_slag",
+    "fly_ash",
+    "water",
+    "superplasticizer",
+    "coarse_aggregate",
+    "fine_aggregate",
+    "age",
+    "compressive_strength",
+  ],
+  predictionType: "REGRESSION",
+};
+
+/** sacramento.csv: numeric `price` (regression) with high-cardinality `city`/`zip`. */
+export const SACRAMENTO: DatasetSpec = {
+  file: "sacramento.csv",
+  target: "price",
+  numeric: ["beds", "baths", "sqft", "price", "latitude", "longitude"],
+  predictionType: "REGRESSION",
 };
 
 /** A dataset read from its CSV file. */
@@ -69,7 +97,10 @@ export function fieldsOf(
       name,
       data_type: { data_type: numeric ? "NUMBER" : "STRING", format: null },
       designation: name === spec.target ? "TARGET" : "FEATURE",
-      semantic_type: numeric ? "CONTINUOUS" : "CATEGORICAL",
+      semantic_type: numeric || (name === spec.target &&
+          spec.predictionType === "REGRESSION")
+        ? "CONTINUOUS"
+        : "CATEGORICAL",
     };
   });
 }
@@ -93,6 +124,9 @@ export async function loadEncoded(
   const d = await loadDataset(spec);
   return {
     ...d,
-    data: encodeDataset(d.columns, d.fields, { targets: [spec.target] }),
+    data: encodeDataset(d.columns, d.fields, {
+      targets: [spec.target],
+      prediction_type: spec.predictionType,
+    }),
   };
 }

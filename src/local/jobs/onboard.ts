@@ -2,8 +2,11 @@
  * The work of an onboarding job: encode the datasource for the configured
  * target with the modelling encoder and store the encoder (and the options
  * that made it), so training and views apply exactly the same encoding.
- * What depends on the data (an empty target column, a single class) fails
- * the job with the encoder's message, which names the column.
+ * What depends on the data (an empty target column, a single class, a
+ * non-NUMBER target under `prediction_type: "REGRESSION"`) fails the job with
+ * the encoder's message, which names the column. The configuration's
+ * `prediction_type` is passed through to the encoder: REGRESSION keeps the
+ * target as numbers (`classes` is then empty).
  *
  * @module
  */

@@ -62,6 +62,56 @@ export function gradients(
 }
 
 /**
+ * Gradients and hessians of the squared error `(s - y)^2 / 2` (regression):
+ * `g = s - y`, `h = 1`.
+ *
+ * @example
+ * ```ts
+ * import { squaredErrorGradients } from "./boost.ts";
+ *
+ * const g = new Float64Array(1), h = new Float64Array(1);
+ * squaredErrorGradients(Float64Array.of(3), Float64Array.of(5), g, h);
+ * if (!(g[0] === -2 && h[0] === 1)) throw new Error("example failed");
+ * ```
+ */
+export function squaredErrorGradients(
+  scores: Float64Array,
+  y: Float64Array,
+  g: Float64Array,
+  h: Float64Array,
+): void {
+  const n = y.length;
+  for (let i = 0; i < n; i++) {
+    g[i] = scores[i] - y[i];
+    h[i] = 1;
+  }
+}
+
+/**
+ * Mean squared error of predictions against target values (NaN for no rows).
+ *
+ * @example
+ * ```ts
+ * import { meanSquaredError } from "./boost.ts";
+ *
+ * if (!(meanSquaredError(Float64Array.of(1, 2), Float64Array.of(2, 4)) === 2.5)) throw new Error("example failed");
+ * ```
+ */
+export function meanSquaredError(
+  scores: Float64Array,
+  y: Float64Array,
+): number {
+  const n = y.length;
+  if (n === 0) return NaN;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const d = scores[i] - y[i];
+    sum += d * d;
+  }
+  return sum / n;
+}
+
+/**
  * Mean log-loss of scores against labels (same K convention as {@link gradients}).
  *
  * @example

@@ -36,9 +36,11 @@ import {
   fitPair,
   gradients,
   logLoss,
+  meanSquaredError,
   newHistogram,
+  squaredErrorGradients,
 } from "./boost.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
 import { createRng } from "./rng.ts";
@@ -53,9 +55,9 @@ export interface LoggedRound {
   round: number;
   /** `training` (main terms) or `training_pairs`. */
   stage: string;
-  /** Log loss on the training rows. */
+  /** Log loss (regression: mean squared error) on the training rows. */
   trainingLoss: number;
-  /** Log loss on the validation rows; null without a validation split. */
+  /** The same loss on the validation rows; null without a validation split. */
   validationLoss: number | null;
 }
 
@@ -126,8 +128,9 @@ export function* trainSteps(
   shouldStop: () => boolean,
 ): Generator<TrainProgress, Model, void> {
   const p = resolveParams(input as Record<string, unknown>).params;
+  const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
-  const K = classes.length === 2 ? 1 : classes.length;
+  const K = regression || classes.length === 2 ? 1 : classes.length;
   const n = data.nRows;
   const nTrain = Math.min(n, Math.round(p.training_size * n));
   const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
@@ -142,6 +145,10 @@ export function* trainSteps(
   const trRows = data.order.subarray(0, nTrain);
   const vaRows = data.order.subarray(nTrain, nTrain + nVal);
   const yTr = gather(data.labels, trRows), yVa = gather(data.labels, vaRows);
+  // Regression: target values; classification: empty.
+  const vTr = regression ? gather(data.values!, trRows) : new Float64Array(0);
+  const vVa = regression ? gather(data.values!, vaRows) : new Float64Array(0);
+  const objective = makeObjective(regression, K, yTr, yVa, vTr, vVa);
   const features: FeatureBins[] = data.encoder.features.map((f, j) => {
     const col = gather(data.features[j] as Float64Array, trRows);
     return f.kind === "numeric"
@@ -156,10 +163,13 @@ export function* trainSteps(
     binColumn(b, gather(data.features[j] as Float64Array, vaRows))
   );
 
-  // Intercept = log prior (smoothed so a rare class cannot give -Infinity).
+  // Intercept = log prior (smoothed so a rare class cannot give -Infinity);
+  // regression: the mean target.
   const prior = new Float64Array(classes.length);
   for (const y of yTr) prior[y]++;
-  const intercept = K === 1
+  const intercept = regression
+    ? [vTr.reduce((a, b) => a + b, 0) / nTrain]
+    : K === 1
     ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
     : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
   const sTr = new Float64Array(nTrain * K), sVa = new Float64Array(nVal * K);
@@ -197,19 +207,19 @@ export function* trainSteps(
   const update = new Float64Array(step.length * K);
   const early = earlyStopper(p.early_stopping_patience, nVal > 0);
   let mainRounds = 0;
-  early.observe(nVal ? logLoss(sVa, yVa, K) : 0, mains);
+  early.observe(nVal ? objective.scaled(sVa) : 0, mains);
   // The learning curve's point of a logged round (the training loss costs one pass over the rows).
   const logged = (round: number, stage: string, validationLoss: number) => ({
     round,
     stage,
-    trainingLoss: logLoss(sTr, yTr, K),
+    trainingLoss: objective.trainLoss(sTr),
     validationLoss: nVal ? validationLoss : null,
   });
   for (let round = 0; round < p.max_rounds; round++) {
     drawSample();
     for (let j = 0; j < F; j++) {
       const b = features[j];
-      gradients(sTr, yTr, K, g, h);
+      objective.gradients(sTr, g, h);
       accumulate(hist[j], trBins[j], g, h, K, inSample);
       for (let k = 0; k < K; k++) {
         fitOrderedBins(
@@ -231,8 +241,8 @@ export function* trainSteps(
       addScores(sVa, vaBins[j], update, K);
     }
     mainRounds = round + 1;
-    const validationLoss = nVal ? logLoss(sVa, yVa, K) : 0;
-    const done = early.observe(validationLoss, mains);
+    const validationLoss = nVal ? objective.validationLoss(sVa) : 0;
+    const done = early.observe(objective.scale(validationLoss), mains);
     if ((round + 1) % p.log_interval === 0) {
       yield {
         fraction: (mainShare * (round + 1)) / p.max_rounds,
@@ -260,7 +270,7 @@ export function* trainSteps(
     yield { fraction: mainShare, stage: "interactions" };
     scoreTerms(terms, cellsOf(features, terms, trBins), intercept, K, sTr);
     scoreTerms(terms, cellsOf(features, terms, vaBins), intercept, K, sVa);
-    gradients(sTr, yTr, K, g, h);
+    objective.gradients(sTr, g, h);
     const ranked: { pair: [number, number]; gain: number }[] = [];
     for (let a = 0; a < F; a++) {
       for (let c = a + 1; c < F; c++) {
@@ -297,7 +307,7 @@ export function* trainSteps(
     const cellsTr = pairs.map((pair) => termCells(features, pair, trBins));
     const cellsVa = pairs.map((pair) => termCells(features, pair, vaBins));
     const pairEarly = earlyStopper(p.early_stopping_patience, nVal > 0);
-    pairEarly.observe(nVal ? logLoss(sVa, yVa, K) : 0, tables);
+    pairEarly.observe(nVal ? objective.scaled(sVa) : 0, tables);
     const cellStep = new Float64Array(
       Math.max(1, ...tables.map((t) => t.length / K)),
     );
@@ -309,7 +319,7 @@ export function* trainSteps(
         const P0 = features[a].pairBins,
           P1 = features[c].pairBins,
           cells = P0 * P1;
-        gradients(sTr, yTr, K, g, h);
+        objective.gradients(sTr, g, h);
         accumulate(pairHists[t], cellsTr[t], g, h, K, inSample);
         for (let k = 0; k < K; k++) {
           fitPair(pairHists[t], K, k, P0, P1, minLeaf, lambda, lr, cellStep);
@@ -320,8 +330,8 @@ export function* trainSteps(
         addScores(sVa, cellsVa[t], cellUpdate, K);
       }
       pairRounds = round + 1;
-      const validationLoss = nVal ? logLoss(sVa, yVa, K) : 0;
-      const done = pairEarly.observe(validationLoss, tables);
+      const validationLoss = nVal ? objective.validationLoss(sVa) : 0;
+      const done = pairEarly.observe(objective.scale(validationLoss), tables);
       if ((round + 1) % p.log_interval === 0) {
         yield {
           fraction: mainShare + 0.05 +
@@ -358,7 +368,7 @@ export function* trainSteps(
     data,
     p,
   );
-  model.metrics = metrics(model, trBins, vaBins, yTr, yVa, K, {
+  model.metrics = metrics(model, trBins, vaBins, objective, {
     mainRounds,
     pairRounds,
     stopReason: stopped.deadline
@@ -369,6 +379,62 @@ export function* trainSteps(
   });
   yield { fraction: 1, stage: "finalizing" };
   return model;
+}
+
+/**
+ * The loss being boosted: log-loss (classification) or squared error
+ * (regression), with the validation loss scaled for early stopping so its
+ * tolerance does not depend on the target's units (regression divides the
+ * mean squared error by the training target's variance).
+ */
+interface Objective {
+  regression: boolean;
+  K: number;
+  yTr: Int32Array;
+  yVa: Int32Array;
+  vTr: Float64Array;
+  vVa: Float64Array;
+  gradients(scores: Float64Array, g: Float64Array, h: Float64Array): void;
+  trainLoss(scores: Float64Array): number;
+  validationLoss(scores: Float64Array): number;
+  scale(loss: number): number;
+  scaled(scores: Float64Array): number;
+}
+
+function makeObjective(
+  regression: boolean,
+  K: number,
+  yTr: Int32Array,
+  yVa: Int32Array,
+  vTr: Float64Array,
+  vVa: Float64Array,
+): Objective {
+  let variance = 1;
+  if (regression) {
+    const mean = vTr.reduce((a, b) => a + b, 0) / vTr.length;
+    variance = vTr.reduce((a, b) => a + (b - mean) ** 2, 0) / vTr.length;
+    if (!(variance > 0)) variance = 1;
+  }
+  const o: Objective = {
+    regression,
+    K,
+    yTr,
+    yVa,
+    vTr,
+    vVa,
+    gradients: regression
+      ? (s, g, h) => squaredErrorGradients(s, vTr, g, h)
+      : (s, g, h) => gradients(s, yTr, K, g, h),
+    trainLoss: regression
+      ? (s) => meanSquaredError(s, vTr)
+      : (s) => logLoss(s, yTr, K),
+    validationLoss: regression
+      ? (s) => meanSquaredError(s, vVa)
+      : (s) => logLoss(s, yVa, K),
+    scale: (loss) => loss / variance,
+    scaled: (s) => o.scale(o.validationLoss(s)),
+  };
+  return o;
 }
 
 /** A term while training: its feature indices and its score table. */
@@ -535,6 +601,9 @@ function finalize(
   }
   return {
     format: "mlplatform-ebm/1",
+    task: isRegressionTarget(data.encoder.target)
+      ? "regression"
+      : "classification",
     target: data.encoder.target.name,
     classes: [...classes],
     scoreColumns: K,
@@ -570,25 +639,83 @@ function metrics(
   model: Model,
   trBins: Bins[],
   vaBins: Bins[],
-  yTr: Int32Array,
-  yVa: Int32Array,
-  K: number,
+  o: Objective,
   extra: { mainRounds: number; pairRounds: number; stopReason: string },
 ): TrainingMetrics {
+  const nTr = o.yTr.length, nVa = o.yVa.length;
   const score = (bins: Bins[], n: number) =>
     scoreCells(model, cellsOf(model.features, model.terms, bins), n);
-  const sTr = score(trBins, yTr.length);
-  const hasVal = yVa.length > 0;
-  const sVa = hasVal ? score(vaBins, yVa.length) : null;
+  const sTr = score(trBins, nTr);
+  const sVa = nVa > 0 ? score(vaBins, nVa) : null;
+  const K = o.K;
+  const base = { trainRows: nTr, validationRows: nVa, ...extra };
+  if (o.regression) {
+    return {
+      ...base,
+      trainLogLoss: null,
+      validationLogLoss: null,
+      validationAuc: null,
+      validationAccuracy: null,
+      trainRmse: Math.sqrt(meanSquaredError(sTr, o.vTr)),
+      validationRmse: sVa ? Math.sqrt(meanSquaredError(sVa, o.vVa)) : null,
+      validationMae: sVa ? meanAbsoluteError(sVa, o.vVa) : null,
+      validationR2: sVa ? rSquared(sVa, o.vVa) : null,
+    };
+  }
   return {
-    trainRows: yTr.length,
-    validationRows: yVa.length,
-    ...extra,
-    trainLogLoss: logLoss(sTr, yTr, K),
-    validationLogLoss: sVa ? logLoss(sVa, yVa, K) : null,
-    validationAuc: sVa ? auc(sVa, yVa, K) : null,
-    validationAccuracy: sVa ? accuracy(sVa, yVa, K) : null,
+    ...base,
+    trainLogLoss: logLoss(sTr, o.yTr, K),
+    validationLogLoss: sVa ? logLoss(sVa, o.yVa, K) : null,
+    validationAuc: sVa ? auc(sVa, o.yVa, K) : null,
+    validationAccuracy: sVa ? accuracy(sVa, o.yVa, K) : null,
+    trainRmse: null,
+    validationRmse: null,
+    validationMae: null,
+    validationR2: null,
   };
+}
+
+/**
+ * Mean absolute error of predictions against target values.
+ *
+ * @example
+ * ```ts
+ * import { meanAbsoluteError } from "./ebm.ts";
+ *
+ * if (!(meanAbsoluteError(Float64Array.of(1, 2), Float64Array.of(2, 4)) === 1.5)) throw new Error("example failed");
+ * ```
+ */
+export function meanAbsoluteError(
+  pred: Float64Array,
+  y: Float64Array,
+): number {
+  let sum = 0;
+  for (let i = 0; i < y.length; i++) sum += Math.abs(pred[i] - y[i]);
+  return sum / y.length;
+}
+
+/**
+ * Coefficient of determination R² = 1 - SSE / SST of predictions (NaN when
+ * the target is constant).
+ *
+ * @example
+ * ```ts
+ * import { rSquared } from "./ebm.ts";
+ *
+ * if (!(rSquared(Float64Array.of(1, 2, 3), Float64Array.of(1, 2, 3)) === 1)) throw new Error("example failed");
+ * ```
+ */
+export function rSquared(pred: Float64Array, y: Float64Array): number {
+  const n = y.length;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += y[i];
+  mean /= n;
+  let sse = 0, sst = 0;
+  for (let i = 0; i < n; i++) {
+    sse += (pred[i] - y[i]) ** 2;
+    sst += (y[i] - mean) ** 2;
+  }
+  return sst > 0 ? 1 - sse / sst : NaN;
 }
 
 /**

@@ -8,7 +8,10 @@
  * - `targets`: the one target column to predict (the local model trains one
  *   target per model). Rows whose target is empty are dropped (counted in
  *   `droppedRows`). Empty `targets` falls back to the schema's TARGET field.
- * - `prediction_type`: only `CLASSIFICATION`; anything else is a data error.
+ * - `prediction_type`: `CLASSIFICATION` (default: the target's values are
+ *   classes) or `REGRESSION` (the target must be a NUMBER field; its values
+ *   are kept as numbers in {@link EncodedDataset.values}, `target.kind` is
+ *   `"numeric"` and `classes` is empty). Anything else is a data error.
  * - `strip_categories` (default true): trims leading/trailing whitespace of
  *   category values (and of target classes) before counting and at views time,
  *   so `" Yes"` and `"Yes"` are one category. A value that strips to `""` is missing.
@@ -142,10 +145,38 @@ export interface CategoricalEncoding {
 /** Encoding of one feature. */
 export type FeatureEncoding = NumericEncoding | CategoricalEncoding;
 
+/**
+ * The encoded target. `kind` is `"categorical"` for classification (the
+ * values are `classes`) and `"numeric"` for regression (`classes` empty);
+ * stored encoders without `kind` are categorical.
+ */
+export interface TargetEncoding {
+  name: string;
+  kind?: "categorical" | "numeric";
+  classes: string[];
+  strip: boolean;
+}
+
 /** JSON-serialisable encoder: everything needed to encode new rows identically. */
 export interface Encoder {
   features: FeatureEncoding[];
-  target: { name: string; classes: string[]; strip: boolean };
+  target: TargetEncoding;
+}
+
+/**
+ * Whether an encoder (or a model's encoder) is for regression: its target is
+ * numeric.
+ *
+ * @example
+ * ```ts
+ * import { isRegressionTarget } from "./encoding.ts";
+ *
+ * if (!(isRegressionTarget({ name: "y", kind: "numeric", classes: [], strip: true }))) throw new Error("example failed");
+ * if (isRegressionTarget({ name: "y", classes: ["a", "b"], strip: true })) throw new Error("example failed");
+ * ```
+ */
+export function isRegressionTarget(target: TargetEncoding): boolean {
+  return target.kind === "numeric";
 }
 
 /** One encoded feature column: Float64Array (numeric, NaN = missing) or Uint16Array codes. */
@@ -157,12 +188,18 @@ export interface EncodedDataset {
   nRows: number;
   /** One column per `encoder.features` entry, same order. */
   features: EncodedColumn[];
-  /** Class index per row (into `encoder.target.classes`). */
-  labels: Int32Array;
   /**
-   * Seeded, stratified row order: every prefix holds the classes in about their
-   * overall proportions, so training takes the first `training_size` fraction
-   * and validation the next `validation_size` fraction.
+   * Class index per row (into `encoder.target.classes`); for regression every
+   * row's label is its target decile (0..9), used only to stratify `order`.
+   */
+  labels: Int32Array;
+  /** Regression: the target value of every row (finite numbers); null for classification. */
+  values: Float64Array | null;
+  /**
+   * Seeded, stratified row order: every prefix holds the classes (regression:
+   * the target's deciles) in about their overall proportions, so training
+   * takes the first `training_size` fraction and validation the next
+   * `validation_size` fraction.
    */
   order: Uint32Array;
   /** Rows dropped because their target was empty. */
@@ -284,13 +321,16 @@ export function encodeDataset(
   options: OnboardingOptions = {},
 ): EncodedDataset {
   const o = { ...ONBOARDING_DEFAULTS, ...stripUndefined(options) };
-  if (o.prediction_type !== "CLASSIFICATION") {
+  if (
+    o.prediction_type !== "CLASSIFICATION" && o.prediction_type !== "REGRESSION"
+  ) {
     throw new ModelDataError(
       null,
       "UNSUPPORTED_PREDICTION_TYPE",
-      `prediction_type '${o.prediction_type}' is not supported by the local platform; use CLASSIFICATION.`,
+      `prediction_type '${o.prediction_type}' is not supported by the local platform; use CLASSIFICATION or REGRESSION.`,
     );
   }
+  const regression = o.prediction_type === "REGRESSION";
   checkFraction("infrequency_threshold", o.infrequency_threshold);
   if (
     !Number.isInteger(o.one_hot_encoding_max_categories) ||
@@ -359,9 +399,25 @@ export function encodeDataset(
 
   // Target: drop rows with an empty target; classes sorted so the order is stable.
   const rawTarget = columns[targetName];
+  if (regression && targetField.data_type.data_type !== "NUMBER") {
+    throw new ModelDataError(
+      targetName,
+      "TARGET_NOT_NUMERIC",
+      `target '${targetName}' is ${targetField.data_type.data_type}; REGRESSION needs a NUMBER target (declare it NUMBER, or use CLASSIFICATION).`,
+    );
+  }
   const keep: number[] = [];
   const targetValues: string[] = [];
+  const targetNumbers: number[] = [];
   for (let r = 0; r < nAll; r++) {
+    if (regression) {
+      const x = numberOf(rawTarget[r], targetName, r, ModelDataError);
+      if (!Number.isNaN(x)) {
+        keep.push(r);
+        targetNumbers.push(x);
+      }
+      continue;
+    }
     const c = categoryOf(
       rawTarget[r],
       o.strip_categories,
@@ -381,20 +437,31 @@ export function encodeDataset(
       `target column '${targetName}' has no values; every row is empty.`,
     );
   }
-  const classes = [...new Set(targetValues)].sort();
-  if (classes.length < 2) {
-    throw new ModelDataError(
-      targetName,
-      "TARGET_SINGLE_CLASS",
-      `target column '${targetName}' has a single class ('${
-        classes[0]
-      }'); classification needs at least two.`,
-    );
-  }
-  const classIndex = new Map(classes.map((c, i) => [c, i]));
   const n = keep.length;
-  const labels = new Int32Array(n);
-  for (let i = 0; i < n; i++) labels[i] = classIndex.get(targetValues[i])!;
+  let classes: string[] = [];
+  let labels: Int32Array;
+  let values: Float64Array | null = null;
+  let strata: number;
+  if (regression) {
+    values = Float64Array.from(targetNumbers);
+    labels = deciles(values);
+    strata = 10;
+  } else {
+    classes = [...new Set(targetValues)].sort();
+    if (classes.length < 2) {
+      throw new ModelDataError(
+        targetName,
+        "TARGET_SINGLE_CLASS",
+        `target column '${targetName}' has a single class ('${
+          classes[0]
+        }'); classification needs at least two.`,
+      );
+    }
+    const classIndex = new Map(classes.map((c, i) => [c, i]));
+    labels = new Int32Array(n);
+    for (let i = 0; i < n; i++) labels[i] = classIndex.get(targetValues[i])!;
+    strata = classes.length;
+  }
 
   const encFeatures: FeatureEncoding[] = [];
   const encoded: EncodedColumn[] = [];
@@ -468,14 +535,31 @@ export function encodeDataset(
   return {
     encoder: {
       features: encFeatures,
-      target: { name: targetName, classes, strip: o.strip_categories },
+      target: {
+        name: targetName,
+        kind: regression ? "numeric" : "categorical",
+        classes,
+        strip: o.strip_categories,
+      },
     },
     nRows: n,
     features: encoded,
     labels,
-    order: stratifiedOrder(labels, classes.length, o.seed),
+    values,
+    order: stratifiedOrder(labels, strata, o.seed),
     droppedRows: nAll - n,
   };
+}
+
+/** Decile (0..9) of every value by rank, ties by row: the regression strata. */
+function deciles(values: Float64Array): Int32Array {
+  const n = values.length;
+  const byValue = Uint32Array.from(values.keys()).sort((a, b) =>
+    values[a] - values[b] || a - b
+  );
+  const out = new Int32Array(n);
+  for (let r = 0; r < n; r++) out[byValue[r]] = Math.floor((10 * r) / n);
+  return out;
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -4,8 +4,8 @@
  *
  * The model is additive, so an explanation is exact: for every row, `bias`
  * plus the sum of the term contributions equals the log-odds of the explained
- * class (binary; for the negative class every sign flips) or that class's
- * softmax logit (3+ classes).
+ * class (binary; for the negative class every sign flips), that class's
+ * softmax logit (3+ classes), or the prediction itself (regression).
  *
  * @example
  * ```ts
@@ -34,10 +34,17 @@ import type { Model } from "./types.ts";
 
 /** Predictions for a batch of rows. */
 export interface Prediction {
-  /** Predicted class per row (highest probability; ties go to the first class). */
+  /** Predicted class per row (highest probability; ties go to the first class); empty for regression. */
   predicted: string[];
-  /** Class probabilities per row, in `model.classes` order; each row sums to 1. */
+  /** Class probabilities per row, in `model.classes` order; each row sums to 1; empty for regression. */
   probabilities: number[][];
+  /** Regression: the predicted value per row; null for classification. */
+  values: number[] | null;
+}
+
+/** Whether a model predicts a number (absent `task` = classification). */
+function isRegression(model: Model): boolean {
+  return model.task === "regression";
 }
 
 /** Predictions with one exact additive explanation per row. */
@@ -138,17 +145,22 @@ export function predict(
   const scores = scoreCells(model, cells, n);
   const predicted: string[] = [];
   const probabilities: number[][] = [];
+  if (isRegression(model)) {
+    return { predicted, probabilities, values: Array.from(scores) };
+  }
   for (let i = 0; i < n; i++) {
     const { p, best } = predictRow(scores, i, model.scoreColumns);
     predicted.push(model.classes[best]);
     probabilities.push(p);
   }
-  return { predicted, probabilities };
+  return { predicted, probabilities, values: null };
 }
 
 /**
  * Predicts and explains each row: `bias` plus the sum of `contributions`
- * equals the explained class's log-odds (binary) or softmax logit (3+ classes).
+ * equals the explained class's log-odds (binary), its softmax logit (3+
+ * classes) or, for regression, the predicted value (`values`; no class is
+ * explained and `explainClass` must be omitted).
  *
  * @param explainClass The class to explain: one for all rows, one per row, or
  *   omitted for the predicted class of each row.
@@ -180,16 +192,32 @@ export function explain(
 ): Explanation {
   const { n, cells } = binRows(model, columns);
   const K = model.scoreColumns;
+  const regression = isRegression(model);
+  if (regression && explainClass !== undefined && explainClass !== null) {
+    throw new ModelInputError(
+      model.target,
+      "NOT_A_CLASSIFIER",
+      `target '${model.target}' is a regression target: there is no class to explain; leave targets out of the request.`,
+    );
+  }
   const classIndex = resolveClasses(model, explainClass, n);
   const scores = scoreCells(model, cells, n);
   const out: Explanation = {
     predicted: [],
     probabilities: [],
+    values: regression ? Array.from(scores) : null,
     explainedClass: [],
     bias: [],
     terms: model.terms.map((t) => t.name),
     contributions: [],
   };
+  if (regression) {
+    for (let i = 0; i < n; i++) {
+      out.bias.push(model.intercept[0]);
+      out.contributions.push(model.terms.map((t, j) => t.scores[cells[j][i]]));
+    }
+    return out;
+  }
   for (let i = 0; i < n; i++) {
     const { p, best } = predictRow(scores, i, K);
     const c = classIndex ? classIndex[i] : best;
@@ -255,8 +283,10 @@ export interface SplitTable {
 
 /**
  * Builds the views `RESULTS` table: columns `prediction.<target>`, then
- * `probability.<target>.<class>` per class, `bias`, and `contribution.<term>`
- * per term; one row per query row.
+ * `probability.<target>.<class>` per class (classification only), `bias`,
+ * and `contribution.<term>` per term; one row per query row. For regression
+ * `prediction.<target>` is the predicted number and equals `bias` plus the
+ * contributions.
  *
  * @param query The views request's `query` (feature name -> values).
  * @param targets The views request's `targets` (target name -> one class or one per row).
@@ -312,6 +342,19 @@ export function viewsTable(
   }
   const e = explain(model, query, explainClass);
   const t = model.target;
+  if (e.values) {
+    const values = e.values;
+    const data = values.map((v, i) => [v, e.bias[i], ...e.contributions[i]]);
+    return {
+      columns: [
+        `prediction.${t}`,
+        "bias",
+        ...e.terms.map((name) => `contribution.${name}`),
+      ],
+      index: data.map((_, i) => i),
+      data,
+    };
+  }
   const columns = [
     `prediction.${t}`,
     ...model.classes.map((c) => `probability.${t}.${c}`),

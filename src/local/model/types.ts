@@ -62,21 +62,47 @@ export interface TrainingMetrics {
   pairRounds: number;
   /** Why boosting stopped: "early_stopping", "max_rounds" or "deadline". */
   stopReason: string;
-  trainLogLoss: number;
-  /** Validation metrics, null when validation_size is 0. */
+  /** Log loss on the training rows (null for regression). */
+  trainLogLoss: number | null;
+  /** Validation metrics, null when validation_size is 0 (and for regression). */
   validationLogLoss: number | null;
   /** ROC AUC (binary) or macro one-vs-rest AUC (multi-class). */
   validationAuc: number | null;
   validationAccuracy: number | null;
+  /**
+   * Regression only (null for classification; absent on models stored before
+   * regression existed): root mean squared error on the training rows.
+   */
+  trainRmse?: number | null;
+  /** Regression: validation RMSE (null without validation rows). */
+  validationRmse?: number | null;
+  /** Regression: validation mean absolute error. */
+  validationMae?: number | null;
+  /** Regression: validation R² (1 - SSE/SST). */
+  validationR2?: number | null;
 }
 
-/** A trained explainable boosted additive model. */
+/**
+ * A trained explainable boosted additive model.
+ *
+ * Regression contract (`task: "regression"`, onboarded with `prediction_type:
+ * "REGRESSION"` and a NUMBER target, see `encoding.ts`): `classes` is empty,
+ * `scoreColumns` is 1, the model boosts the squared error with an identity
+ * link, `intercept[0]` (the views' `bias`) is the training mean after
+ * centring the terms, and for every row `intercept[0] + sum of the term
+ * contributions === prediction` (to 1e-9). Early stopping watches the
+ * validation mean squared error, and the metrics carry `trainRmse`,
+ * `validationRmse`, `validationMae` and `validationR2` (log-loss, AUC and
+ * accuracy are null).
+ */
 export interface Model {
   format: "mlplatform-ebm/1";
+  /** `classification` or `regression`; absent on stored models = classification. */
+  task?: "classification" | "regression";
   target: string;
-  /** Classes, sorted; for binary models the log-odds are of `classes[1]`. */
+  /** Classes, sorted; for binary models the log-odds are of `classes[1]`; empty for regression. */
   classes: string[];
-  /** Score columns: 1 for binary (a logit), else one per class (softmax logits). */
+  /** Score columns: 1 for binary (a logit) and regression (the prediction), else one per class (softmax logits). */
   scoreColumns: number;
   /** Intercept per score column. */
   intercept: number[];

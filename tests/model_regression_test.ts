@@ -1,0 +1,144 @@
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertThrows,
+} from "@std/assert";
+import { rSquared, train } from "../src/local/model/ebm.ts";
+import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
+import { ModelDataError, ModelInputError } from "../src/local/model/errors.ts";
+import { explain, predict, viewsTable } from "../src/local/model/explain.ts";
+import { createRng, shuffle } from "../src/local/model/rng.ts";
+import {
+  CONCRETE,
+  fieldsOf,
+  loadDataset,
+  SACRAMENTO,
+} from "./_helpers/datasets.ts";
+
+const concrete = await loadDataset(CONCRETE);
+const sacramento = await loadDataset(SACRAMENTO);
+
+/** Seeded 80/20 split of a dataset's columns into train and test columns. */
+function split(columns: RawColumns, seed: number) {
+  const n = Object.values(columns)[0].length;
+  const rows = Array.from({ length: n }, (_, i) => i);
+  shuffle(rows, createRng(seed));
+  const cut = Math.round(n * 0.8);
+  const pick = (idx: number[]) =>
+    Object.fromEntries(
+      Object.entries(columns).map(([k, v]) => [k, idx.map((i) => v[i])]),
+    );
+  return { train: pick(rows.slice(0, cut)), test: pick(rows.slice(cut)) };
+}
+
+function fit(columns: RawColumns, spec = CONCRETE, params = {}) {
+  const data = encodeDataset(columns, fieldsOf(Object.keys(columns), spec), {
+    targets: [spec.target],
+    prediction_type: "REGRESSION",
+  });
+  return { data, model: train(data, params) };
+}
+
+Deno.test("regression: onboarding keeps a numeric target as numbers, no classes", () => {
+  const data = encodeDataset(concrete.columns, concrete.fields, {
+    targets: [CONCRETE.target],
+    prediction_type: "REGRESSION",
+  });
+  assertEquals(data.encoder.target.kind, "numeric");
+  assertEquals(data.encoder.target.classes, []);
+  assert(data.values instanceof Float64Array);
+  assertEquals(data.values.length, data.nRows);
+  assertEquals(data.values[0], 79.99);
+  // Missing targets are dropped and counted.
+  const cols = { x: [1, 2, 3, 4], y: [1.5, null, 2.5, 3] };
+  const fields = fieldsOf(["x", "y"], {
+    ...CONCRETE,
+    target: "y",
+    numeric: ["x", "y"],
+  });
+  const d = encodeDataset(cols, fields, {
+    targets: ["y"],
+    prediction_type: "REGRESSION",
+  });
+  assertEquals(d.nRows, 3);
+  assertEquals(d.droppedRows, 1);
+  assertEquals(Array.from(d.values!), [1.5, 2.5, 3]);
+});
+
+Deno.test("regression: a non-numeric target is refused naming the column", () => {
+  const e = assertThrows(
+    () =>
+      encodeDataset(sacramento.columns, sacramento.fields, {
+        targets: ["city"],
+        prediction_type: "REGRESSION",
+      }),
+    ModelDataError,
+  );
+  assertEquals(e.column, "city");
+  assert(e.message.includes("NUMBER"));
+});
+
+Deno.test("regression: concrete model is exact, R² sound on a seeded 80/20 split", () => {
+  const { train: tr, test } = split(concrete.columns, 0);
+  const { model } = fit(tr);
+  assertEquals(model.task, "regression");
+  assertEquals(model.classes, []);
+  assertEquals(model.scoreColumns, 1);
+  assertEquals(model.metrics.validationAuc, null);
+  assertEquals(model.metrics.trainLogLoss, null);
+  assert(model.metrics.validationR2! > 0.8, `${model.metrics.validationR2}`);
+  assert(model.metrics.validationRmse! > 0);
+  assert(model.metrics.validationMae! <= model.metrics.validationRmse!);
+  const query = Object.fromEntries(
+    Object.entries(test).filter(([k]) => k !== CONCRETE.target),
+  );
+  const p = predict(model, query);
+  assertEquals(p.predicted, []);
+  const y = Float64Array.from(test[CONCRETE.target] as number[]);
+  const r2 = rSquared(Float64Array.from(p.values!), y);
+  // A sanity bound far below the HGB/XGBoost anchors (0.94), not a benchmark.
+  assert(r2 > 0.85, `test R² ${r2}`);
+  const e = explain(model, query);
+  e.values!.forEach((v, i) => {
+    const sum = e.bias[i] + e.contributions[i].reduce((a, b) => a + b, 0);
+    assertAlmostEquals(sum, v, 1e-9);
+    assertEquals(v, p.values![i]);
+  });
+});
+
+Deno.test("regression: views table has prediction, bias and contributions adding up", () => {
+  const { model } = fit(sacramento.columns, SACRAMENTO);
+  const query = Object.fromEntries(
+    Object.entries(sacramento.columns).filter(([k]) => k !== "price"),
+  );
+  const t = viewsTable(model, query);
+  assertEquals(t.columns.slice(0, 2), ["prediction.price", "bias"]);
+  assert(t.columns.slice(2).every((c) => c.startsWith("contribution.")));
+  for (const row of t.data) {
+    const [pred, bias, ...contributions] = row as number[];
+    assertAlmostEquals(
+      bias + contributions.reduce((a, b) => a + b, 0),
+      pred,
+      1e-9 * Math.max(1, Math.abs(pred)),
+    );
+  }
+  // The bias is the mean training prediction (terms centred).
+  assert(Math.abs(t.data[0][1] as number - 234000) < 60000);
+  assertThrows(
+    () => viewsTable(model, query, { price: "Yes" }),
+    ModelInputError,
+    "regression",
+  );
+});
+
+Deno.test("regression: training is deterministic for a seed and JSON round-trips", () => {
+  const a = fit(concrete.columns, CONCRETE, { subsample: 0.7, seed: 3 }).model;
+  const b = fit(concrete.columns, CONCRETE, { subsample: 0.7, seed: 3 }).model;
+  assertEquals(JSON.stringify(a), JSON.stringify(b));
+  const c = fit(concrete.columns, CONCRETE, { subsample: 0.7, seed: 4 }).model;
+  assert(JSON.stringify(a.terms) !== JSON.stringify(c.terms));
+  const back = JSON.parse(JSON.stringify(a));
+  const q = { ...concrete.features };
+  assertEquals(predict(back, q).values, predict(a, q).values);
+});
