@@ -31,14 +31,14 @@
 
 import { binColumn, categoricalBins, numericBins } from "./binning.ts";
 import {
-  accumulate,
   fitOrderedBins,
   fitPair,
-  gradients,
+  gradientHistogram,
+  type Histogram,
   logLoss,
+  type LossKind,
   meanSquaredError,
   newHistogram,
-  squaredErrorGradients,
 } from "./boost.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
@@ -91,7 +91,9 @@ export interface TrainOptions {
 type Bins = Uint8Array | Uint16Array;
 
 /** Gathers `col[rows[i]]` into a new array of the same kind. */
-function gather<T extends Float64Array | Uint16Array | Int32Array>(
+function gather<
+  T extends Float64Array | Uint16Array | Uint8Array | Int32Array,
+>(
   col: T,
   rows: Uint32Array,
 ): T {
@@ -99,6 +101,14 @@ function gather<T extends Float64Array | Uint16Array | Int32Array>(
   for (let i = 0; i < rows.length; i++) out[i] = col[rows[i]];
   return out;
 }
+
+/**
+ * Most training rows one boosting round works on. Larger training sets are
+ * subsampled: every round draws a fresh seeded sample of about this many rows
+ * (stochastic gradient boosting), so a round costs the same at 1,000,000 rows
+ * as at 100,000 while, over the rounds, every row is used.
+ */
+export const ROWS_PER_ROUND = 100_000;
 
 /**
  * The training loop as a generator: yields a {@link TrainProgress} after each
@@ -172,24 +182,9 @@ export function* trainSteps(
     : K === 1
     ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
     : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
-  const sTr = new Float64Array(nTrain * K), sVa = new Float64Array(nVal * K);
-  const resetScores = () => {
-    for (let i = 0; i < nTrain; i++) {
-      for (let k = 0; k < K; k++) sTr[i * K + k] = intercept[k];
-    }
-    for (let i = 0; i < nVal; i++) {
-      for (let k = 0; k < K; k++) sVa[i * K + k] = intercept[k];
-    }
-  };
-  resetScores();
 
-  const g = new Float64Array(nTrain * K), h = new Float64Array(nTrain * K);
   const rng = createRng(p.seed);
-  const inSample = new Uint8Array(nTrain).fill(1);
-  const drawSample = () => {
-    if (p.subsample >= 1) return;
-    for (let i = 0; i < nTrain; i++) inSample[i] = rng() < p.subsample ? 1 : 0;
-  };
+  const rate = Math.min(p.subsample, ROWS_PER_ROUND / nTrain);
   const lambda = p.alpha,
     lr = p.learning_rate,
     minLeaf = p.partition_min_samples;
@@ -199,31 +194,33 @@ export function* trainSteps(
   const mainShare = pairsWanted > 0 ? 0.7 : 0.97;
   const stopped = { deadline: false };
   const checkStop = () => (stopped.deadline ||= shouldStop());
+  const booster: Booster = {
+    K,
+    loss: objective.loss,
+    objective,
+    rate,
+    rng,
+    nTrain,
+    yTr,
+    vTr,
+    maxRounds: p.max_rounds,
+    patience: p.early_stopping_patience,
+    hasValidation: nVal > 0,
+    logInterval: p.log_interval,
+    checkStop,
+  };
 
   // ---- main terms ----
-  const mains = features.map((b) => new Float64Array(b.nBins * K));
-  const hist = features.map((b) => newHistogram(b.nBins, K));
-  const step = new Float64Array(Math.max(...features.map((b) => b.nBins)));
-  const update = new Float64Array(step.length * K);
-  const early = earlyStopper(p.early_stopping_patience, nVal > 0);
-  let mainRounds = 0;
-  early.observe(nVal ? objective.scaled(sVa) : 0, mains);
-  // The learning curve's point of a logged round (the training loss costs one pass over the rows).
-  const logged = (round: number, stage: string, validationLoss: number) => ({
-    round,
-    stage,
-    trainingLoss: objective.trainLoss(sTr),
-    validationLoss: nVal ? validationLoss : null,
-  });
-  for (let round = 0; round < p.max_rounds; round++) {
-    drawSample();
-    for (let j = 0; j < F; j++) {
-      const b = features[j];
-      objective.gradients(sTr, g, h);
-      accumulate(hist[j], trBins[j], g, h, K, inSample);
-      for (let k = 0; k < K; k++) {
+  const mainTerms: StageTerm[] = features.map((b, j) => {
+    const step = new Float64Array(b.nBins);
+    return {
+      cellsTr: trBins[j],
+      cellsVa: vaBins[j],
+      table: new Float64Array(b.nBins * K),
+      hist: newHistogram(b.nBins, K),
+      fit: (hist, k, out) => {
         fitOrderedBins(
-          hist[j],
+          hist,
           K,
           k,
           b.nBins,
@@ -234,33 +231,27 @@ export function* trainSteps(
           lr,
           step,
         );
-        for (let bin = 0; bin < b.nBins; bin++) update[bin * K + k] = step[bin];
-      }
-      addInto(mains[j], update);
-      addScores(sTr, trBins[j], update, K);
-      addScores(sVa, vaBins[j], update, K);
+        for (let bin = 0; bin < b.nBins; bin++) out[bin * K + k] = step[bin];
+      },
+    };
+  });
+  const constant = (m: number, values: number[]) => {
+    const out = new Float64Array(m * K);
+    for (let i = 0; i < m; i++) {
+      for (let k = 0; k < K; k++) out[i * K + k] = values[k];
     }
-    mainRounds = round + 1;
-    const validationLoss = nVal ? objective.validationLoss(sVa) : 0;
-    const done = early.observe(objective.scale(validationLoss), mains);
-    if ((round + 1) % p.log_interval === 0) {
-      yield {
-        fraction: (mainShare * (round + 1)) / p.max_rounds,
-        stage: "training",
-        logged: logged(round + 1, "training", validationLoss),
-      };
-    }
-    if (done || checkStop()) break;
-  }
-  const mainStop = stopped.deadline
-    ? "deadline"
-    : early.stoppedEarly
-    ? "early_stopping"
-    : "max_rounds";
-  early.restore(mains);
-  const terms: RawTerm[] = mains.map((scores, j) => ({
+    return out;
+  };
+  const main = yield* boostStage(
+    booster,
+    mainTerms,
+    constant(nTrain, intercept),
+    constant(nVal, intercept),
+    { stage: "training", from: 0, to: mainShare, roundOffset: 0 },
+  );
+  const terms: RawTerm[] = mainTerms.map((t, j) => ({
     features: [j],
-    scores,
+    scores: t.table,
   }));
 
   // ---- pairwise terms ----
@@ -268,20 +259,43 @@ export function* trainSteps(
   let pairStop = "none";
   if (pairsWanted > 0 && !stopped.deadline) {
     yield { fraction: mainShare, stage: "interactions" };
-    scoreTerms(terms, cellsOf(features, terms, trBins), intercept, K, sTr);
-    scoreTerms(terms, cellsOf(features, terms, vaBins), intercept, K, sVa);
-    objective.gradients(sTr, g, h);
+    const sTr = scoreTerms(
+      terms,
+      cellsOf(features, terms, trBins),
+      intercept,
+      K,
+      new Float64Array(nTrain * K),
+    );
+    const sVa = scoreTerms(
+      terms,
+      cellsOf(features, terms, vaBins),
+      intercept,
+      K,
+      new Float64Array(nVal * K),
+    );
+    // FAST: rank every pair by the gain of a 2-level tree on the residuals
+    // of the main terms (on at most ROWS_PER_ROUND rows, seeded).
+    const rows = sampleRows(nTrain, ROWS_PER_ROUND / nTrain, rng);
+    const m = rows ? rows.length : nTrain;
+    const sS = rows ? gatherK(sTr, rows, K) : sTr.slice();
+    const yS = rows ? gather(yTr, rows) : yTr;
+    const vS = rows && regression ? gather(vTr, rows) : vTr;
+    const binsS = rows ? trBins.map((b) => gather(b, rows)) : trBins;
     const ranked: { pair: [number, number]; gain: number }[] = [];
     for (let a = 0; a < F; a++) {
       for (let c = a + 1; c < F; c++) {
         const P0 = features[a].pairBins, P1 = features[c].pairBins;
         const pairHist = newHistogram(P0 * P1, K);
-        accumulate(
-          pairHist,
-          termCells(features, [a, c], trBins),
-          g,
-          h,
+        gradientHistogram(
+          objective.loss,
           K,
+          sS,
+          yS,
+          vS,
+          termCells(features, [a, c], binsS),
+          m,
+          pairHist,
+          null,
           null,
         );
         const scratch = new Float64Array(P0 * P1);
@@ -300,60 +314,33 @@ export function* trainSteps(
       y.gain - x.gain || x.pair[0] - y.pair[0] || x.pair[1] - y.pair[1]
     );
     const pairs = ranked.slice(0, pairsWanted).map((r) => r.pair);
-    const tables = pairs.map(([a, c]) =>
-      new Float64Array(features[a].pairBins * features[c].pairBins * K)
-    );
-    const pairHists = tables.map((t) => newHistogram(t.length / K, K));
-    const cellsTr = pairs.map((pair) => termCells(features, pair, trBins));
-    const cellsVa = pairs.map((pair) => termCells(features, pair, vaBins));
-    const pairEarly = earlyStopper(p.early_stopping_patience, nVal > 0);
-    pairEarly.observe(nVal ? objective.scaled(sVa) : 0, tables);
-    const cellStep = new Float64Array(
-      Math.max(1, ...tables.map((t) => t.length / K)),
-    );
-    const cellUpdate = new Float64Array(cellStep.length * K);
-    for (let round = 0; round < p.max_rounds && pairs.length > 0; round++) {
-      drawSample();
-      for (let t = 0; t < pairs.length; t++) {
-        const [a, c] = pairs[t];
-        const P0 = features[a].pairBins,
-          P1 = features[c].pairBins,
-          cells = P0 * P1;
-        objective.gradients(sTr, g, h);
-        accumulate(pairHists[t], cellsTr[t], g, h, K, inSample);
-        for (let k = 0; k < K; k++) {
-          fitPair(pairHists[t], K, k, P0, P1, minLeaf, lambda, lr, cellStep);
-          for (let q = 0; q < cells; q++) cellUpdate[q * K + k] = cellStep[q];
-        }
-        addInto(tables[t], cellUpdate);
-        addScores(sTr, cellsTr[t], cellUpdate, K);
-        addScores(sVa, cellsVa[t], cellUpdate, K);
-      }
-      pairRounds = round + 1;
-      const validationLoss = nVal ? objective.validationLoss(sVa) : 0;
-      const done = pairEarly.observe(objective.scale(validationLoss), tables);
-      if ((round + 1) % p.log_interval === 0) {
-        yield {
-          fraction: mainShare + 0.05 +
-            ((0.92 - mainShare) * (round + 1)) / p.max_rounds,
-          stage: "training_pairs",
-          logged: logged(
-            mainRounds + round + 1,
-            "training_pairs",
-            validationLoss,
-          ),
-        };
-      }
-      if (done || checkStop()) break;
+    const pairTerms: StageTerm[] = pairs.map(([a, c]) => {
+      const P0 = features[a].pairBins, P1 = features[c].pairBins;
+      const cells = P0 * P1;
+      const step = new Float64Array(cells);
+      return {
+        cellsTr: termCells(features, [a, c], trBins),
+        cellsVa: termCells(features, [a, c], vaBins),
+        table: new Float64Array(cells * K),
+        hist: newHistogram(cells, K),
+        fit: (hist, k, out) => {
+          fitPair(hist, K, k, P0, P1, minLeaf, lambda, lr, step);
+          for (let q = 0; q < cells; q++) out[q * K + k] = step[q];
+        },
+      };
+    });
+    if (pairTerms.length > 0) {
+      const pair = yield* boostStage(booster, pairTerms, sTr, sVa, {
+        stage: "training_pairs",
+        from: mainShare + 0.05,
+        to: 0.92,
+        roundOffset: main.rounds,
+      });
+      pairRounds = pair.rounds;
+      pairStop = pair.stop;
     }
-    pairStop = stopped.deadline
-      ? "deadline"
-      : pairEarly.stoppedEarly
-      ? "early_stopping"
-      : "max_rounds";
-    pairEarly.restore(tables);
     pairs.forEach((pair, t) =>
-      terms.push({ features: pair, scores: tables[t] })
+      terms.push({ features: pair, scores: pairTerms[t].table })
     );
   }
 
@@ -369,16 +356,162 @@ export function* trainSteps(
     p,
   );
   model.metrics = metrics(model, trBins, vaBins, objective, {
-    mainRounds,
+    mainRounds: main.rounds,
     pairRounds,
     stopReason: stopped.deadline
       ? "deadline"
       : pairsWanted > 0
       ? pairStop
-      : mainStop,
+      : main.stop,
   });
   yield { fraction: 1, stage: "finalizing" };
   return model;
+}
+
+/** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
+interface StageTerm {
+  cellsTr: ArrayLike<number>;
+  cellsVa: ArrayLike<number>;
+  /** Score table, K values per cell; boosted in place. */
+  table: Float64Array;
+  hist: Histogram;
+  /** Writes the step for score column `k` into `out[cell * K + k]`. */
+  fit(hist: Histogram, k: number, out: Float64Array): void;
+}
+
+/** What every boosting stage shares. */
+interface Booster {
+  K: number;
+  loss: LossKind;
+  objective: Objective;
+  /** Fraction of training rows each round uses (1 = all, no sampling). */
+  rate: number;
+  rng: () => number;
+  nTrain: number;
+  yTr: Int32Array;
+  vTr: Float64Array;
+  maxRounds: number;
+  patience: number;
+  hasValidation: boolean;
+  logInterval: number;
+  checkStop: () => boolean;
+}
+
+/**
+ * Seeded Bernoulli sample of `0..n-1` at `rate`, in row order (at least two
+ * rows); null when `rate >= 1` (every row).
+ */
+function sampleRows(
+  n: number,
+  rate: number,
+  rng: () => number,
+): Uint32Array | null {
+  if (rate >= 1) return null;
+  const out = new Uint32Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) if (rng() < rate) out[m++] = i;
+  if (m < 2) {
+    out[0] = 0;
+    out[1] = n - 1;
+    m = 2;
+  }
+  return out.slice(0, m);
+}
+
+/** Gathers K values per row. */
+function gatherK(s: Float64Array, rows: Uint32Array, K: number): Float64Array {
+  const out = new Float64Array(rows.length * K);
+  for (let i = 0; i < rows.length; i++) {
+    for (let k = 0; k < K; k++) out[i * K + k] = s[rows[i] * K + k];
+  }
+  return out;
+}
+
+/**
+ * Cyclic boosting of a stage's terms (the main terms, or the pairs on top of
+ * the frozen main terms): every round fits one step per term in turn, each on
+ * the gradients after the previous term's step, with early stopping on the
+ * validation loss (the tables are restored to their best round). `baseTr` and
+ * `baseVa` are the scores of everything outside the stage; `baseVa` is
+ * updated in place.
+ */
+function* boostStage(
+  b: Booster,
+  terms: StageTerm[],
+  baseTr: Float64Array,
+  sVa: Float64Array,
+  progress: { stage: string; from: number; to: number; roundOffset: number },
+): Generator<TrainProgress, { rounds: number; stop: string }, void> {
+  const { K, objective } = b;
+  const tables = terms.map((t) => t.table);
+  const early = earlyStopper(b.patience, b.hasValidation);
+  early.observe(b.hasValidation ? objective.scaled(sVa) : 0, tables);
+  const maxCells = Math.max(1, ...tables.map((t) => t.length));
+  const updates = terms.map(() => new Float64Array(maxCells));
+  // Without sampling the training scores are kept up to date for all rows.
+  const sAll = b.rate >= 1 ? baseTr.slice() : null;
+  let rounds = 0;
+  for (let round = 0; round < b.maxRounds; round++) {
+    const rows = sAll ? null : sampleRows(b.nTrain, b.rate, b.rng);
+    const m = rows ? rows.length : b.nTrain;
+    const cells = rows
+      ? terms.map((t) => gather(t.cellsTr as Uint16Array, rows))
+      : terms.map((t) => t.cellsTr);
+    const y = rows ? gather(b.yTr, rows) : b.yTr;
+    const v = rows && b.vTr.length ? gather(b.vTr, rows) : b.vTr;
+    let s: Float64Array;
+    if (sAll) s = sAll;
+    else {
+      s = gatherK(baseTr, rows!, K);
+      terms.forEach((t, j) => addScores(s, cells[j], t.table, K));
+    }
+    let pending = -1;
+    for (let j = 0; j < terms.length; j++) {
+      const t = terms[j];
+      gradientHistogram(
+        b.loss,
+        K,
+        s,
+        y,
+        v,
+        cells[j],
+        m,
+        t.hist,
+        pending >= 0 ? cells[pending] : null,
+        pending >= 0 ? updates[pending] : null,
+      );
+      const u = updates[j];
+      for (let k = 0; k < K; k++) t.fit(t.hist, k, u);
+      addInto(t.table, u);
+      addScores(sVa, t.cellsVa, u, K);
+      pending = j;
+    }
+    if (pending >= 0) addScores(s, cells[pending], updates[pending], K);
+    rounds = round + 1;
+    const validationLoss = b.hasValidation ? objective.validationLoss(sVa) : 0;
+    const done = early.observe(objective.scale(validationLoss), tables);
+    if (rounds % b.logInterval === 0) {
+      yield {
+        fraction: progress.from +
+          ((progress.to - progress.from) * rounds) / b.maxRounds,
+        stage: progress.stage,
+        logged: {
+          round: progress.roundOffset + rounds,
+          stage: progress.stage,
+          trainingLoss: objective.lossOf(s, y, v),
+          validationLoss: b.hasValidation ? validationLoss : null,
+        },
+      };
+    }
+    if (done || b.checkStop()) break;
+  }
+  const stop = early.stoppedEarly
+    ? "early_stopping"
+    : rounds < b.maxRounds
+    ? "deadline"
+    : "max_rounds";
+  early.restore(tables);
+  return { rounds, stop };
 }
 
 /**
@@ -389,13 +522,13 @@ export function* trainSteps(
  */
 interface Objective {
   regression: boolean;
+  loss: LossKind;
   K: number;
   yTr: Int32Array;
   yVa: Int32Array;
   vTr: Float64Array;
   vVa: Float64Array;
-  gradients(scores: Float64Array, g: Float64Array, h: Float64Array): void;
-  trainLoss(scores: Float64Array): number;
+  lossOf(scores: Float64Array, y: Int32Array, v: Float64Array): number;
   validationLoss(scores: Float64Array): number;
   scale(loss: number): number;
   scaled(scores: Float64Array): number;
@@ -415,22 +548,20 @@ function makeObjective(
     variance = vTr.reduce((a, b) => a + (b - mean) ** 2, 0) / vTr.length;
     if (!(variance > 0)) variance = 1;
   }
+  const lossOf = regression
+    ? (s: Float64Array, _y: Int32Array, v: Float64Array) =>
+      meanSquaredError(s, v)
+    : (s: Float64Array, y: Int32Array) => logLoss(s, y, K);
   const o: Objective = {
     regression,
+    loss: regression ? "squared" : K === 1 ? "logistic" : "softmax",
     K,
     yTr,
     yVa,
     vTr,
     vVa,
-    gradients: regression
-      ? (s, g, h) => squaredErrorGradients(s, vTr, g, h)
-      : (s, g, h) => gradients(s, yTr, K, g, h),
-    trainLoss: regression
-      ? (s) => meanSquaredError(s, vTr)
-      : (s) => logLoss(s, yTr, K),
-    validationLoss: regression
-      ? (s) => meanSquaredError(s, vVa)
-      : (s) => logLoss(s, yVa, K),
+    lossOf,
+    validationLoss: (s) => lossOf(s, yVa, vVa),
     scale: (loss) => loss / variance,
     scaled: (s) => o.scale(o.validationLoss(s)),
   };
