@@ -2,8 +2,9 @@
  * Every hyperparameter of SPEC.md's training configuration, typed and
  * documented, in camelCase. Each is optional: the service applies its
  * default (the values below are the local platform's) and echoes the
- * resolved value. "Unused" ones are kept and echoed but do not change the
- * local platform's `INDUCTION` model; the hosted service may use them.
+ * resolved value. Ones the local platform's `INDUCTION` model does not use
+ * are kept, echoed and listed in `unused_parameters`; the hosted service may
+ * use them.
  *
  * @module
  */
@@ -14,37 +15,44 @@ import type {
 } from "../schemas/training.ts";
 import { wireFields } from "./base.ts";
 
-/** Hyperparameters of a training configuration. */
+/**
+ * Hyperparameters of a training configuration. The ranges below are those of
+ * `HYPERPARAMETER_BOUNDS` (src/schemas/training.ts): a value outside them is
+ * refused by the builder before anything is sent, and by the local platform
+ * with a 400 naming the field. Defaults are the local platform's
+ * (`DEFAULT_PARAMS`); it lists the ones its model does not use in the
+ * configuration's `unused_parameters`.
+ */
 export interface Hyperparameters {
   /** Numeric binning: `QUANTILE` (equal-count bins, local default) or `UNIFORM` (equal width). */
   binningStrategy?: "UNIFORM" | "QUANTILE";
   /** `NO_GROUPING` (default): cyclic boosting over single features. */
   boostingStrategy?: "NO_GROUPING";
-  /** L2 regularisation added to every leaf's hessian sum, >= 0 (default 1). */
+  /** Regularisation strength of the term scores (L2, or elastic net with `l1Ratio`), 0..1e6 (default 1). */
   alpha?: number;
-  /** Growth factor of `alpha`, > 0 (default 1; unused locally). */
+  /** Growth factor of `alpha` between searches, in (0, 1000] (default 1). */
   alphaFactor?: number;
-  /** Minimum distance between bin edges, >= 0 (default 0; unused locally). */
+  /** Minimum distance between adjacent bin edges as a fraction of the feature's range, 0..1 (default 0). */
   binMinDistance?: number;
-  /** Winsorizing level of estimator outputs, 0..1 (default 0; unused locally). */
+  /** Fraction of the estimators' outputs clipped at each end before averaging, 0..0.5 (default 0). */
   estimatorsWinsorizeLevel?: number;
-  /** Elastic-net mix of L1 in the regularisation, 0..1 (default 0; unused locally). */
+  /** Elastic-net mix: 0 = L2 only, 1 = L1 only, 0..1 (default 0). */
   l1Ratio?: number;
-  /** Step of `l1Ratio` in a search, >= 0 (default 0; unused locally). */
+  /** Step of `l1Ratio` in a search, 0..1 (default 0). */
   l1RatioDelta?: number;
   /** Shrinkage of every boosting step, in (0, 1] (default 0.1). */
   learningRate?: number;
-  /** Multiplier of the learning rate on a plateau, in (0, 1] (default 1; unused locally). */
+  /** Multiplier of the learning rate on a plateau, in (0, 1] (default 1 = no decay). */
   learningRateDecay?: number;
-  /** Rows drawn per estimator, > 0 (fraction or count; default 1; unused locally). */
+  /** Rows drawn per estimator: a fraction in (0, 1] or a whole count above 1, at most 1e9 (default 1). */
   maxSamples?: number;
-  /** Minimum gain of a partition, >= 0 (default 0; unused locally). */
+  /** Minimum loss reduction of a partition, 0..1e6 (default 0). */
   partitionMinDelta?: number;
-  /** Factor of `partitionMinDelta`, >= 0 (default 1; unused locally). */
+  /** Factor applied to `partitionMinDelta`, 0..1000 (default 1). */
   partitionMinDeltaFactor?: number;
-  /** `partitionMinDelta` as a fraction, 0..1 (default 0; unused locally). */
+  /** `partitionMinDelta` as a fraction of the loss, 0..1 (default 0). */
   partitionMinDeltaFraction?: number;
-  /** Terms weaker than this are pruned, >= 0 (default 0; unused locally). */
+  /** Terms whose importance is below this are pruned, 0..1e6 (default 0). */
   pruneThreshold?: number;
   /** Fraction of training rows drawn for each boosting round, in (0, 1] (default 1). */
   subsample?: number;
@@ -52,45 +60,45 @@ export interface Hyperparameters {
   trainingSize?: number;
   /** Fraction used for early stopping, 0..1; `trainingSize + validationSize <= 1` (local default 0.15). */
   validationSize?: number;
-  /** Maximum bins per numeric feature, 2..1024 (local limit 254; default 64). */
+  /** Maximum bins per numeric feature, integer 2..1024 (the local model takes at most 254; default 64). */
   bins?: number;
-  /** Rounds without validation improvement before stopping, >= 0 (default 20). */
+  /** Rounds without validation improvement before stopping, integer 0..100000 (local: at least 1; default 20). */
   earlyStoppingPatience?: number;
-  /** Alias of `maxRounds`, used when `maxRounds` is not given (>= 1). */
+  /** Number of estimators, integer 1..100000. */
   estimators?: number;
-  /** Initial tree depth, >= 0 (default 1; unused locally). */
+  /** Initial tree depth, integer 0..32 (default 1). */
   initDepth?: number;
-  /** Rounds before `learningRateDecay` applies, >= 0 (default 0; unused locally). */
+  /** Rounds without improvement before `learningRateDecay` applies, integer 0..100000 (default 0). */
   learningRatePatience?: number;
-  /** Progress is reported every this many rounds, >= 1 (default 5). */
+  /** Progress is reported every this many rounds, integer 1..100000 (default 5). */
   logInterval?: number;
-  /** Depth of the tree fitted in each boosting step, >= 1 (local 1..8; default 2). */
+  /** Depth of the tree fitted in each boosting step, integer 1..32 (the local model takes 1..8; default 2). */
   maxDepth?: number;
-  /** Depth growth per round, >= 0 (default 0; unused locally). */
+  /** Depth growth per round, integer 0..32 (default 0). */
   maxDepthMomentum?: number;
   /** 1 = single-feature terms only, 2 = also pairwise terms (default 2). */
   maxInteractionDegree?: number;
-  /** Maximum number of pairwise terms, >= 0 (default 10). */
+  /** Maximum number of pairwise terms, integer 0..100000 (default 10). */
   maxInteractions?: number;
-  /** Iterations of an inner solver, >= 1 (default 100; unused locally). */
+  /** Iterations of an inner solver, integer 1..100000 (default 100). */
   maxIterations?: number;
-  /** Degree of polynomial terms, >= 1 (default 1; unused locally). */
+  /** Degree of polynomial terms, integer 1..10 (default 1). */
   maxPolynomialDegree?: number;
-  /** Maximum boosting rounds, >= 1 (default 1000). */
+  /** Maximum boosting rounds, integer 1..100000 (default 1000). */
   maxRounds?: number;
-  /** Iterations of the complexity search, >= 0 (default 0; unused locally). */
+  /** Iterations of the model-complexity search, integer 0..1000 (default 0). */
   modelComplexityMaxIterations?: number;
-  /** Patience of the complexity search, >= 0 (default 0; unused locally). */
+  /** Patience of the model-complexity search, integer 0..1000 (default 0). */
   modelComplexityPatience?: number;
-  /** Minimum training rows in every leaf, >= 1 (default 10). */
+  /** Minimum training rows in every leaf, integer 1..1e9 (default 10). */
   partitionMinSamples?: number;
-  /** Rounds before pruning, >= 0 (default 0; unused locally). */
+  /** Rounds a term stays below `pruneThreshold` before it is pruned, integer 0..100000 (default 0). */
   prunePatience?: number;
-  /** Leave implicit terms out (default false; unused locally). */
+  /** Leave implicit terms out (default false). */
   excludeImplicit?: boolean;
-  /** Prefer a sparse model (default false; unused locally). */
+  /** Prefer a sparse model (default false). */
   sparseModel?: boolean;
-  /** Seed of every random choice in training, >= 0 (default 0). */
+  /** Seed of every random choice in training, integer 0..2^32-1 (default 0). */
   randomSeed?: number;
 }
 
