@@ -185,6 +185,7 @@ export function* trainSteps(
 
   const rng = createRng(p.seed);
   const rate = Math.min(p.subsample, ROWS_PER_ROUND / nTrain);
+  const depth = stepDepth(p.max_depth, nTrain);
   const lambda = p.alpha,
     lr = p.learning_rate,
     minLeaf = p.partition_min_samples;
@@ -225,7 +226,7 @@ export function* trainSteps(
           k,
           b.nBins,
           b.kind === "categorical",
-          p.max_depth,
+          depth,
           minLeaf,
           lambda,
           lr,
@@ -318,13 +319,15 @@ export function* trainSteps(
       const P0 = features[a].pairBins, P1 = features[c].pairBins;
       const cells = P0 * P1;
       const step = new Float64Array(cells);
+      const perCell = nTrain >= PER_CELL_ROWS * cells;
       return {
         cellsTr: termCells(features, [a, c], trBins),
         cellsVa: termCells(features, [a, c], vaBins),
         table: new Float64Array(cells * K),
         hist: newHistogram(cells, K),
         fit: (hist, k, out) => {
-          fitPair(hist, K, k, P0, P1, minLeaf, lambda, lr, step);
+          if (perCell) fitCells(hist, K, k, cells, minLeaf, lambda, lr, step);
+          else fitPair(hist, K, k, P0, P1, minLeaf, lambda, lr, step);
           for (let q = 0; q < cells; q++) out[q * K + k] = step[q];
         },
       };
@@ -366,6 +369,57 @@ export function* trainSteps(
   });
   yield { fraction: 1, stage: "finalizing" };
   return model;
+}
+
+/**
+ * Training rows the main terms' step tree gets one more level for: up to
+ * this many rows a step is a tree of `max_depth`; every doubling beyond adds
+ * a level (at most 8), because large data supports a finer step and a finer
+ * step needs fewer rounds.
+ */
+export const ROWS_PER_DEPTH = 5_000;
+
+/**
+ * Average training rows per cell from which a pair term's step gives every
+ * cell its own (shrunk, regularised) Newton step instead of a 4-leaf tree.
+ */
+export const PER_CELL_ROWS = 100;
+
+/**
+ * The depth of the main terms' step tree for `nTrain` training rows (see
+ * {@link ROWS_PER_DEPTH}).
+ *
+ * @example
+ * ```ts
+ * import { stepDepth } from "./ebm.ts";
+ *
+ * if (!(stepDepth(2, 4_000) === 2 && stepDepth(2, 20_000) === 4 && stepDepth(2, 1e7) === 8)) throw new Error("example failed");
+ * ```
+ */
+export function stepDepth(maxDepth: number, nTrain: number): number {
+  const extra = Math.floor(Math.log2(Math.max(1, nTrain / ROWS_PER_DEPTH)));
+  return Math.min(8, maxDepth + extra);
+}
+
+/**
+ * A pair step on large data: every cell with at least `minLeaf` rows gets
+ * its own Newton step `-lr * G / (H + lambda)`, the others 0.
+ */
+function fitCells(
+  { G, H, C }: Histogram,
+  K: number,
+  k: number,
+  cells: number,
+  minLeaf: number,
+  lambda: number,
+  lr: number,
+  out: Float64Array,
+): void {
+  for (let q = 0; q < cells; q++) {
+    out[q] = C[q] >= minLeaf
+      ? (-lr * G[q * K + k]) / (H[q * K + k] + lambda)
+      : 0;
+  }
 }
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
@@ -661,9 +715,23 @@ function scoreTerms(
   return out;
 }
 
-/** Tracks the best validation loss and a snapshot of the tables at that point. */
+/**
+ * Relative improvement of the best validation loss that the last
+ * `early_stopping_patience` rounds must make for boosting to go on: below
+ * it, the curve has flattened and more rounds buy nothing (on large data a
+ * validation loss can creep down by 1e-6 a round for thousands of rounds).
+ */
+export const EARLY_STOPPING_TOLERANCE = 1e-4;
+
+/**
+ * Tracks the best validation loss and a snapshot of the tables at that
+ * point. Stops after `patience` rounds without a new best, or when the best
+ * improved by less than {@link EARLY_STOPPING_TOLERANCE} (relative) over the
+ * last `patience` rounds.
+ */
 function earlyStopper(patience: number, enabled: boolean) {
   let best = Infinity, since = 0;
+  const history: number[] = [];
   let snapshot: Float64Array[] | null = null;
   return {
     stoppedEarly: false,
@@ -673,10 +741,15 @@ function earlyStopper(patience: number, enabled: boolean) {
         best = loss;
         since = 0;
         snapshot = tables.map((t) => t.slice());
-        return false;
-      }
-      since++;
-      if (since >= patience) this.stoppedEarly = true;
+      } else since++;
+      history.push(best);
+      const before = history.length > patience
+        ? history[history.length - 1 - patience]
+        : Infinity;
+      if (
+        since >= patience ||
+        best > before - EARLY_STOPPING_TOLERANCE * Math.abs(before)
+      ) this.stoppedEarly = true;
       return this.stoppedEarly;
     },
     restore(tables: Float64Array[]): void {

@@ -1,0 +1,110 @@
+"""Reference side of the model benchmark (bench/model_bench.ts).
+
+For one CSV file and its target: the split (classification: stratified
+train_test_split(test_size=0.2, stratify=y, random_state=0); regression:
+train_test_split(test_size=0.2, random_state=0)), written as row indices to
+<split_dir>/<name>.split.json so the TypeScript side scores the SAME rows;
+then scikit-learn's HistGradientBoosting (categorical columns one-hot encoded,
+numbers passed through with their NaNs), LogisticRegression / Ridge (one-hot +
+standardised median-imputed numbers) and XGBoost (one-hot, numbers with NaNs;
+XGBClassifier / XGBRegressor defaults) are fitted and scored on the test rows.
+Fit time: the best of `repeats` fits (1 for large files).
+
+Prints one JSON object on stdout: {"hgb": {...}, "linear": {...}, "xgboost": {...}}
+with "score" (ROC AUC, macro one-vs-rest for 3+ classes; R² for regression),
+"fit_seconds", and, for regression, "rmse".
+
+Usage: python3 bench/model_reference.py <csv> <target> <numeric,columns> <task> <split_json> [repeats]
+"""
+import json
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.metrics import mean_squared_error, r2_score, roc_auc_score
+from sklearn.model_selection import train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import LabelEncoder, OneHotEncoder, StandardScaler
+
+try:
+    import xgboost
+except ImportError:  # reported as null
+    xgboost = None
+
+
+def timed_fit(model, x, y, repeats):
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        model.fit(x, y)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main(csv, target, numeric, task, split_json, repeats):
+    df = pd.read_csv(csv, keep_default_na=False, na_values=[""])
+    regression = task == "regression"
+    x = df.drop(columns=[target])
+    categorical = [c for c in x.columns if c not in numeric]
+    x[categorical] = x[categorical].astype(str).replace("nan", "missing")
+    idx = np.arange(len(df))
+    if regression:
+        y = df[target].astype(float).to_numpy()
+        train_idx, test_idx = train_test_split(idx, test_size=0.2, random_state=0)
+    else:
+        y = LabelEncoder().fit_transform(df[target].astype(str).to_numpy())
+        train_idx, test_idx = train_test_split(idx, test_size=0.2, stratify=y, random_state=0)
+    with open(split_json, "w") as f:
+        json.dump({"train": train_idx.tolist(), "test": test_idx.tolist()}, f)
+    xtr, xte, ytr, yte = x.iloc[train_idx], x.iloc[test_idx], y[train_idx], y[test_idx]
+
+    def onehot(sparse):
+        return OneHotEncoder(handle_unknown="ignore", sparse_output=sparse)
+
+    models = {
+        "hgb": make_pipeline(
+            ColumnTransformer([("cat", onehot(False), categorical), ("num", "passthrough", numeric)]),
+            (HistGradientBoostingRegressor if regression else HistGradientBoostingClassifier)(random_state=0),
+        ),
+        "linear": make_pipeline(
+            ColumnTransformer([
+                ("cat", onehot(True), categorical),
+                ("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()), numeric),
+            ]),
+            Ridge() if regression else LogisticRegression(max_iter=2000),
+        ),
+    }
+    if xgboost is not None:
+        models["xgboost"] = make_pipeline(
+            ColumnTransformer([("cat", onehot(False), categorical), ("num", "passthrough", numeric)]),
+            (xgboost.XGBRegressor if regression else xgboost.XGBClassifier)(random_state=0, n_jobs=2),
+        )
+    out = {"xgboost": None}
+    for label, model in models.items():
+        fit = timed_fit(model, xtr, ytr, repeats)
+        if regression:
+            pred = model.predict(xte)
+            out[label] = {
+                "score": r2_score(yte, pred),
+                "rmse": mean_squared_error(yte, pred) ** 0.5,
+                "fit_seconds": fit,
+            }
+            continue
+        proba = model.predict_proba(xte)
+        if proba.shape[1] == 2:
+            score = roc_auc_score(yte, proba[:, 1])
+        else:
+            score = roc_auc_score(yte, proba, multi_class="ovr", average="macro")
+        out[label] = {"score": score, "fit_seconds": fit}
+    return out
+
+
+if __name__ == "__main__":
+    csv, target, numeric, task, split_json = sys.argv[1:6]
+    repeats = int(sys.argv[6]) if len(sys.argv) > 6 else 3
+    print(json.dumps(main(csv, target, [c for c in numeric.split(",") if c], task, split_json, repeats)))
