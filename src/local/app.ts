@@ -21,7 +21,7 @@ import {
   TokenRequestSchema,
 } from "../schemas/mod.ts";
 import type { Caller } from "./auth.ts";
-import type { PlatformContext } from "./context.ts";
+import type { PlatformContext, PlatformSettings } from "./context.ts";
 import { renderDocs } from "./docs.ts";
 import { errorResponse, InjectedFault } from "./errors_response.ts";
 import {
@@ -56,7 +56,9 @@ import {
   integrityError,
   invalidField,
   notFound,
+  payloadTooLarge,
   rateLimited,
+  unsupportedMediaType,
 } from "./http_errors.ts";
 import { datasourceBlobKey } from "./jobs/ingest.ts";
 import { datasetBlobKey } from "./jobs/onboard.ts";
@@ -132,9 +134,105 @@ function parseOr400<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** Reads and validates a JSON body; 400 naming the path on failure. */
-async function jsonBody(request: Request, schema: z.ZodType): Promise<unknown> {
-  const text = await request.text();
+/**
+ * Whether a `Content-Type` names JSON: `application/json` (or a `+json`
+ * type), with no charset or UTF-8.
+ */
+function isJsonType(type: string | null): boolean {
+  if (!type) return false;
+  const [mime, ...params] = type.split(";").map((p) => p.trim().toLowerCase());
+  if (
+    mime !== "application/json" && !/^application\/[\w.-]+\+json$/.test(mime)
+  ) {
+    return false;
+  }
+  const charset = params.find((p) => p.startsWith("charset="));
+  return !charset || /^charset="?utf-8"?$/.test(charset);
+}
+
+/**
+ * The request body as UTF-8 text, read with the size limit: a declared or
+ * actual size over `limits.maxBodyBytes` is a 413 before anything is parsed.
+ */
+async function bodyText(
+  request: Request,
+  limits: PlatformSettings["limits"],
+): Promise<string> {
+  const max = limits.maxBodyBytes;
+  if (Number(request.headers.get("Content-Length")) > max) {
+    throw payloadTooLarge(max);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(max);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidField(
+      "",
+      "the body is not valid UTF-8 text; send JSON encoded as UTF-8",
+    );
+  }
+}
+
+/**
+ * Refuses (400) JSON text nesting arrays and objects deeper than `max`,
+ * counted on the text before it is parsed (brackets inside strings ignored).
+ */
+function checkDepth(text: string, max: number): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) {
+        throw invalidField(
+          "",
+          `the body nests arrays and objects deeper than ${max} levels (limits.maxJsonDepth); send a flatter body`,
+        );
+      }
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+}
+
+/**
+ * Reads and validates a JSON body: 415 without a JSON `Content-Type`, 413
+ * over the size limit, 400 for nesting over the depth limit, malformed JSON
+ * or a body its schema refuses (naming the path).
+ */
+async function jsonBody(
+  request: Request,
+  schema: z.ZodType,
+  limits: PlatformSettings["limits"],
+): Promise<unknown> {
+  const type = request.headers.get("Content-Type");
+  if (!isJsonType(type)) throw unsupportedMediaType(type);
+  const text = await bodyText(request, limits);
+  checkDepth(text, limits.maxJsonDepth);
   let value: unknown;
   try {
     value = text.trim() === "" ? {} : JSON.parse(text);
@@ -149,12 +247,16 @@ async function jsonBody(request: Request, schema: z.ZodType): Promise<unknown> {
   return parseOr400(schema, value);
 }
 
-/** Reads the token call's form (or JSON) body. */
-async function tokenBody(request: Request) {
-  const type = request.headers.get("Content-Type") ?? "";
-  const text = await request.text();
+/** Reads the token call's form (or JSON) body, within the limits. */
+async function tokenBody(
+  request: Request,
+  limits: PlatformSettings["limits"],
+) {
+  const type = request.headers.get("Content-Type");
+  const text = await bodyText(request, limits);
   let raw: Record<string, unknown>;
-  if (type.includes("application/json")) {
+  if (isJsonType(type)) {
+    checkDepth(text, limits.maxJsonDepth);
     try {
       raw = JSON.parse(text);
     } catch {
@@ -322,7 +424,7 @@ function operationTable(ctx: PlatformContext) {
     const key = `${group}.${name}`;
     if (key === "auth.token") {
       return async (c) => {
-        const body = await tokenBody(c.req.raw);
+        const body = await tokenBody(c.req.raw, ctx.settings.limits);
         return {
           status: route.status,
           body: await ctx.tokens.issue(body.client_id, body.client_secret),
@@ -362,7 +464,11 @@ function operationTable(ctx: PlatformContext) {
     if (key === "deployedModels.views") {
       return async (c, caller) => {
         const id = c.req.param("id")!;
-        const body = await jsonBody(c.req.raw, route.body!) as ParsedViews;
+        const body = await jsonBody(
+          c.req.raw,
+          route.body!,
+          ctx.settings.limits,
+        ) as ParsedViews;
         const { model, rows, concurrency } = prepareViews(
           ctx,
           caller!,
@@ -412,7 +518,11 @@ function operationTable(ctx: PlatformContext) {
         const create = CREATE[kind];
         if (!create) break;
         return async (c, caller) => {
-          const body = await jsonBody(c.req.raw, route.body!);
+          const body = await jsonBody(
+            c.req.raw,
+            route.body!,
+            ctx.settings.limits,
+          );
           const record = await create(ctx, caller!, body, c.req.raw);
           return { status: route.status, body: record.body };
         };

@@ -66,8 +66,17 @@ export async function resolveDataPath(
   bucket: string,
   dataPath: string,
 ): Promise<string> {
+  return (await resolveInside(buckets, bucket, dataPath)).real;
+}
+
+/** The bucket's real root and the real path of `dataPath` inside it. */
+async function resolveInside(
+  buckets: Record<string, string>,
+  bucket: string,
+  dataPath: string,
+): Promise<{ root: string; real: string }> {
   const folder = checkBucket(buckets, bucket, "storage_connector_id");
-  const { isAbsolute, resolve, relative, sep } = await import("node:path");
+  const { isAbsolute, resolve } = await import("node:path");
   const { realpath, stat } = await import("node:fs/promises");
   // Object keys in buckets look like s3 keys: a leading "/" is absolute, refuse it.
   if (
@@ -79,10 +88,6 @@ export async function resolveDataPath(
       `"${dataPath}" is absolute: give a path relative to the bucket "${bucket}", like "folder/file.csv"`,
     );
   }
-  const leaves = (root: string, p: string) => {
-    const rel = relative(root, p);
-    return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-  };
   let root: string;
   try {
     root = await realpath(folder);
@@ -93,7 +98,7 @@ export async function resolveDataPath(
     );
   }
   const candidate = resolve(root, dataPath);
-  if (leaves(root, candidate)) {
+  if (await leaves(root, candidate)) {
     throw invalidField(
       "data_path",
       `"${dataPath}" leaves the bucket "${bucket}": use a path inside it, without ".." segments that climb out`,
@@ -108,17 +113,99 @@ export async function resolveDataPath(
       `no file "${dataPath}" in bucket "${bucket}": check the path (it is relative to the bucket)`,
     );
   }
-  if (leaves(root, real)) {
-    throw invalidField(
-      "data_path",
-      `"${dataPath}" is a link that points outside the bucket "${bucket}": copy the file into the bucket instead`,
-    );
+  if (await leaves(root, real)) {
+    throw outsideLink(bucket, dataPath);
   }
   if (!(await stat(real)).isFile()) {
-    throw invalidField(
-      "data_path",
-      `"${dataPath}" in bucket "${bucket}" is a folder, not a file: name a CSV file`,
-    );
+    throw notAFile(bucket, dataPath);
   }
-  return real;
+  return { root, real };
 }
+
+/** Whether the absolute path `p` is outside the folder `root`. */
+async function leaves(root: string, p: string): Promise<boolean> {
+  const { isAbsolute, relative, sep } = await import("node:path");
+  const rel = relative(root, p);
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+const outsideLink = (bucket: string, dataPath: string) =>
+  invalidField(
+    "data_path",
+    `"${dataPath}" is a link that points outside the bucket "${bucket}": copy the file into the bucket instead`,
+  );
+
+const notAFile = (bucket: string, dataPath: string) =>
+  invalidField(
+    "data_path",
+    `"${dataPath}" in bucket "${bucket}" is a folder, not a file: name a CSV file`,
+  );
+
+/**
+ * Reads `dataPath` of `bucket` as UTF-8 text, with the containment check and
+ * the read as one operation: the file is opened (not following a link in its
+ * last component), then the opened handle itself is checked, namely it is a
+ * regular file and it is the very file (same device and inode) that the path
+ * names inside the bucket after the open. A path swapped for a link at any
+ * moment therefore fails with a 400 instead of reading outside the bucket,
+ * and the text returned is read from that checked handle.
+ *
+ * @throws {HttpError} 400 on `data_path` as {@linkcode resolveDataPath}, or
+ * when the file changed while it was being opened.
+ *
+ * @example
+ * ```ts
+ * import { readDataFile } from "./buckets.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.csv`, "x\n1\n");
+ * if (await readDataFile({ demo: dir }, "demo", "a.csv") !== "x\n1\n") throw new Error();
+ * const outside = await Deno.makeTempFile();
+ * await Deno.symlink(outside, `${dir}/b.csv`);
+ * const status = await readDataFile({ demo: dir }, "demo", "b.csv").catch((e) => e.status);
+ * if (status !== 400) throw new Error("a link out of the bucket was read");
+ * await Deno.remove(dir, { recursive: true });
+ * await Deno.remove(outside);
+ * ```
+ */
+export async function readDataFile(
+  buckets: Record<string, string>,
+  bucket: string,
+  dataPath: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { root, real } = await resolveInside(buckets, bucket, dataPath);
+  const { constants } = await import("node:fs");
+  const { open, realpath, stat } = await import("node:fs/promises");
+  let handle;
+  try {
+    handle = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    // The last component became a link (ELOOP) or vanished since the check.
+    throw changed(bucket, dataPath);
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notAFile(bucket, dataPath);
+    // The opened file must be the one the path names inside the bucket now.
+    let again: string;
+    try {
+      again = await realpath(real);
+    } catch {
+      throw changed(bucket, dataPath);
+    }
+    if (await leaves(root, again)) throw outsideLink(bucket, dataPath);
+    const named = await stat(again).catch(() => undefined);
+    if (!named || named.dev !== opened.dev || named.ino !== opened.ino) {
+      throw changed(bucket, dataPath);
+    }
+    return await handle.readFile({ encoding: "utf8", signal });
+  } finally {
+    await handle.close();
+  }
+}
+
+const changed = (bucket: string, dataPath: string) =>
+  invalidField(
+    "data_path",
+    `"${dataPath}" in bucket "${bucket}" changed while it was being opened (replaced, moved or turned into a link): put the file back in place and retry`,
+  );

@@ -9,7 +9,7 @@ import type { TokenService } from "./auth.ts";
 import type { FaultInjector } from "./faults.ts";
 import type { JobRunner } from "./jobs/runner.ts";
 import type { Operations } from "./operations.ts";
-import type { Operator } from "./options.ts";
+import type { Operator, RequestLimits } from "./options.ts";
 import type { Serving } from "./serving.ts";
 import type { Store } from "./store.ts";
 
@@ -21,6 +21,8 @@ export interface PlatformSettings {
   viewsAsyncRows: number;
   /** Views requests that may wait per deployed model beyond its concurrency. */
   viewsQueueSize: number;
+  /** Request body limits, enforced before a body is parsed. */
+  limits: Required<RequestLimits>;
 }
 
 /** Shared state of one local platform. */

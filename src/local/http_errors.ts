@@ -209,3 +209,45 @@ export function rateLimited(
     "Retry-After": String(retryAfterSeconds),
   });
 }
+
+/** `error_code` of a 413: the request body is larger than the platform accepts. */
+export const PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE";
+/** `error_code` of a 415: the request body is not sent as JSON. */
+export const UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE";
+
+/**
+ * 413: the body is larger than `limit` bytes.
+ *
+ * @example
+ * ```ts
+ * import { payloadTooLarge } from "./http_errors.ts";
+ * const e = payloadTooLarge(1024);
+ * if (e.status !== 413 || !e.message.includes("1024")) throw new Error();
+ * ```
+ */
+export function payloadTooLarge(limit: number): HttpError {
+  return new HttpError(413, {
+    message:
+      `The request body is larger than this platform accepts (${limit} bytes, limits.maxBodyBytes); send less per request (views: fewer rows per chunk), or raise the limit in the platform's options.`,
+    error_code: PAYLOAD_TOO_LARGE,
+  });
+}
+
+/**
+ * 415: a JSON body was sent with another (or no) `Content-Type`.
+ *
+ * @example
+ * ```ts
+ * import { unsupportedMediaType } from "./http_errors.ts";
+ * if (unsupportedMediaType("text/plain").status !== 415) throw new Error();
+ * ```
+ */
+export function unsupportedMediaType(got: string | null): HttpError {
+  return new HttpError(415, {
+    message:
+      `This operation takes a JSON body, but the request's Content-Type is ${
+        got ? `"${got.slice(0, 100)}"` : "missing"
+      }; send the body as JSON with Content-Type: application/json.`,
+    error_code: UNSUPPORTED_MEDIA_TYPE,
+  });
+}

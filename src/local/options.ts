@@ -81,8 +81,56 @@ export interface LocalPlatformOptions extends OperatorConfig {
   viewsAsyncRows?: number;
   /** Views requests that may wait per deployed model beyond its concurrency (default 16). */
   viewsQueueSize?: number;
+  /** Request limits (body size, JSON nesting); also settable in the `--config` file. */
+  limits?: RequestLimits;
   /** Where the app reports unexpected errors (default `console.error`). */
   logger?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Limits every request body is held to before it is parsed, so that no
+ * oversized or deeply nested value reaches the handlers or the store.
+ */
+export interface RequestLimits {
+  /** Largest request body, in bytes; larger ones get a 413 (default 10 MiB). */
+  maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects in a JSON body; deeper gets a 400 (default 64). */
+  maxJsonDepth?: number;
+}
+
+/** Default largest request body: 10 MiB (views requests go in 1,000-row chunks). */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Default deepest JSON nesting (the API's own bodies nest 4 levels at most). */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+
+/**
+ * The request limits after defaults; refuses values that are not positive
+ * integers, naming the option.
+ *
+ * @example
+ * ```ts
+ * import { resolveLimits } from "./options.ts";
+ * const l = resolveLimits({ maxJsonDepth: 8 });
+ * if (l.maxJsonDepth !== 8 || l.maxBodyBytes !== 10 * 1024 * 1024) throw new Error();
+ * ```
+ */
+export function resolveLimits(
+  limits: RequestLimits = {},
+): Required<RequestLimits> {
+  const out = {
+    maxBodyBytes: limits.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxJsonDepth: limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+  };
+  for (const [name, value] of Object.entries(out)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new Error(
+        `limits.${name} must be a positive integer, got ${
+          JSON.stringify(value)
+        }; fix the option or the config file.`,
+      );
+    }
+  }
+  return out;
 }
 
 /** A credential pair after defaults. */

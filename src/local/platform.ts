@@ -21,7 +21,7 @@
  */
 import type { Hono } from "hono";
 import { createApp } from "./app.ts";
-import { resolveDataPath } from "./buckets.ts";
+import { readDataFile } from "./buckets.ts";
 import { TokenService } from "./auth.ts";
 import type { PlatformContext } from "./context.ts";
 import { FaultInjector } from "./faults.ts";
@@ -32,6 +32,7 @@ import {
   type LocalPlatformOptions,
   type Operator,
   readConfigFile,
+  resolveLimits,
   resolveOperator,
 } from "./options.ts";
 import { updateRecord } from "./resources.ts";
@@ -129,6 +130,7 @@ function start(
       maximumRuntimeSeconds: o.maximumRuntimeSeconds ?? 3600,
       viewsAsyncRows: o.viewsAsyncRows ?? 1000,
       viewsQueueSize: o.viewsQueueSize ?? 16,
+      limits: resolveLimits(o.limits),
     },
     log,
   };
@@ -141,11 +143,7 @@ function start(
     baseUrl: (o.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
     credentials: { clientId: first.clientId, clientSecret: first.clientSecret },
     operator,
-    async readObject(bucket, path) {
-      const file = await resolveDataPath(ctx.buckets, bucket, path);
-      const { readFile } = await import("node:fs/promises");
-      return await readFile(file, "utf8");
-    },
+    readObject: (bucket, path) => readDataFile(ctx.buckets, bucket, path),
     async close() {
       await ctx.runner.close();
       await ctx.serving.idle();

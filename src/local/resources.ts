@@ -60,8 +60,48 @@ export function assertUniqueName(
 }
 
 /**
- * Builds and stores a new resource: id, `account`, `created_at`,
+ * Builds a new resource without storing it: id, `account`, `created_at`,
  * `updated_at` (null), `created_by`, then `fields`. Checks the name is free.
+ * Store what it returns with `store.put` (or several with `store.putMany`,
+ * all or none), in the same synchronous step as the checks before it.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "./store.ts";
+ * import { newRecord } from "./resources.ts";
+ * const store = new MemoryStore();
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const rec = newRecord(store, caller as never, "workspaces", { name: "lab" });
+ * if (!rec.id.startsWith("ws_") || store.get("workspaces", rec.id)) throw new Error();
+ * ```
+ */
+export function newRecord(
+  store: PlatformContext["store"],
+  caller: Pick<Caller, "account" | "user">,
+  kind: KindName,
+  fields: Record<string, unknown> & { name: string },
+  internal: Record<string, unknown> = {},
+): StoredRecord {
+  assertUniqueName(store, kind, caller.account.id, fields.name);
+  const id = newId(KINDS[kind].prefix);
+  return {
+    kind,
+    id,
+    account: caller.account.id,
+    body: {
+      id,
+      account: { id: caller.account.id, name: caller.account.name },
+      created_at: timestamp(),
+      updated_at: null,
+      created_by: { ...caller.user },
+      ...fields,
+    },
+    internal,
+  };
+}
+
+/**
+ * Builds and stores a new resource ({@linkcode newRecord}, then `put`).
  *
  * @example
  * ```ts
@@ -80,22 +120,7 @@ export function createRecord(
   fields: Record<string, unknown> & { name: string },
   internal: Record<string, unknown> = {},
 ): StoredRecord {
-  assertUniqueName(store, kind, caller.account.id, fields.name);
-  const id = newId(KINDS[kind].prefix);
-  const record: StoredRecord = {
-    kind,
-    id,
-    account: caller.account.id,
-    body: {
-      id,
-      account: { id: caller.account.id, name: caller.account.name },
-      created_at: timestamp(),
-      updated_at: null,
-      created_by: { ...caller.user },
-      ...fields,
-    },
-    internal,
-  };
+  const record = newRecord(store, caller, kind, fields, internal);
   store.put(record);
   return record;
 }

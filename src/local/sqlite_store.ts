@@ -84,6 +84,7 @@ class SqliteStore extends MemoryStore {
   #putBlob: Statement;
   #deleteBlob: Statement;
   #putMeta: Statement;
+  #loading = true;
 
   constructor(db: Database) {
     super();
@@ -119,39 +120,59 @@ class SqliteStore extends MemoryStore {
     for (const row of db.prepare("SELECT * FROM meta").all()) {
       super.setMeta(String(row.key), JSON.parse(String(row.value)));
     }
+    this.#loading = false;
   }
 
-  override put(record: StoredRecord): void {
-    super.put(record);
-    const saved = this.get(record.kind, record.id)!;
-    this.#putRecord.run(
-      saved.kind,
-      saved.id,
-      saved.account,
-      saved.seq,
-      JSON.stringify(saved.body),
-      JSON.stringify(saved.internal),
-    );
+  /**
+   * Serialises every record first (a value that cannot be serialised
+   * refuses the whole write before anything is stored), then writes them in
+   * one transaction; the caller makes them visible in memory only after.
+   */
+  protected override persist(records: StoredRecord[]): void {
+    if (this.#loading) return;
+    const rows = records.map((r) => [
+      r.kind,
+      r.id,
+      r.account,
+      r.seq,
+      JSON.stringify(r.body),
+      JSON.stringify(r.internal),
+    ]);
+    this.#transaction(() => {
+      for (const row of rows) this.#putRecord.run(...row);
+    });
   }
 
   override remove(kind: string, id: string): void {
-    super.remove(kind, id);
     this.#deleteRecord.run(kind, id);
+    super.remove(kind, id);
   }
 
   override putBlob(key: string, value: unknown): void {
-    super.putBlob(key, value);
     this.#putBlob.run(key, JSON.stringify(value));
+    super.putBlob(key, value);
   }
 
   override deleteBlob(key: string): void {
-    super.deleteBlob(key);
     this.#deleteBlob.run(key);
+    super.deleteBlob(key);
   }
 
   override setMeta(key: string, value: unknown): void {
-    super.setMeta(key, value);
     this.#putMeta.run(key, JSON.stringify(value));
+    super.setMeta(key, value);
+  }
+
+  /** Runs `write` in one transaction: all its statements commit, or none. */
+  #transaction(write: () => void): void {
+    this.#db.exec("BEGIN");
+    try {
+      write();
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   override close(): void {

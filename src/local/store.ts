@@ -46,6 +46,11 @@ export interface Store {
   all(kind: string): StoredRecord[];
   /** Inserts or replaces a resource. */
   put(record: StoredRecord): void;
+  /**
+   * Inserts or replaces several resources as one step: all of them are
+   * stored, or (when one cannot be) none is.
+   */
+  putMany(records: StoredRecord[]): void;
   /** Removes a resource. */
   remove(kind: string, id: string): void;
   /** A blob (any JSON value), or undefined. */
@@ -133,13 +138,67 @@ export class MemoryStore implements Store {
    * ```
    */
   put(record: StoredRecord): void {
-    const key = `${record.kind}/${record.id}`;
-    const old = this.#records.get(key);
-    const seq = old?.seq ?? record.seq ?? ++this.#seq;
-    this.#seq = Math.max(this.#seq, seq);
-    // Map order is insertion order; replacing in place keeps lists stable.
-    this.#records.set(key, { ...record, seq });
+    this.putMany([record]);
   }
+
+  /**
+   * Inserts or replaces several resources as one step: each gets its place
+   * in lists first, then {@linkcode MemoryStore.persist} writes them (a
+   * subclass may refuse there, by throwing), and only then do they become
+   * visible. A refused write leaves no trace.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "./store.ts";
+   * const s = new MemoryStore();
+   * s.putMany([
+   *   { kind: "models", id: "m", account: "a", body: {}, internal: {} },
+   *   { kind: "trainingJobs", id: "j", account: "a", body: {}, internal: {} },
+   * ]);
+   * if (s.inAccount("a").length !== 2) throw new Error();
+   * ```
+   */
+  putMany(records: StoredRecord[]): void {
+    let next = this.#seq;
+    const placed = records.map((record) => {
+      const old = this.#records.get(`${record.kind}/${record.id}`);
+      const seq = old?.seq ?? record.seq ?? ++next;
+      next = Math.max(next, seq);
+      return { ...record, seq };
+    });
+    this.persist(placed);
+    this.#seq = next;
+    for (const r of placed) {
+      // Map order is insertion order; replacing in place keeps lists stable.
+      this.#records.set(`${r.kind}/${r.id}`, r);
+    }
+  }
+
+  /**
+   * Writes `records` (already placed) to durable storage before they become
+   * visible; throwing refuses the whole write. Nothing to do in memory.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore, type StoredRecord } from "./store.ts";
+   * class Refusing extends MemoryStore {
+   *   protected override persist(_records: StoredRecord[]): void {
+   *     throw new Error("disk full");
+   *   }
+   * }
+   * const s = new Refusing();
+   * const refused = (() => {
+   *   try {
+   *     s.put({ kind: "models", id: "m", account: "a", body: {}, internal: {} });
+   *   } catch {
+   *     return true;
+   *   }
+   * })();
+   * if (!refused) throw new Error("not refused");
+   * if (s.get("models", "m") !== undefined) throw new Error("half-stored");
+   * ```
+   */
+  protected persist(_records: StoredRecord[]): void {}
 
   /**
    * Removes a resource.

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolveDataPath } from "../buckets.ts";
+import { readDataFile, resolveDataPath } from "../buckets.ts";
 import type { Caller } from "../auth.ts";
 import type { PlatformContext } from "../context.ts";
 import type { OnboardingConfiguration } from "../../schemas/mod.ts";
@@ -22,6 +22,7 @@ import {
   assertUniqueName,
   createRecord,
   findOwned,
+  newRecord,
   refOf,
   updateRecord,
 } from "../resources.ts";
@@ -104,24 +105,38 @@ function finishArtifact(
   }
 }
 
-/** `POST /data-processing-ingestion-jobs`. */
+/**
+ * `POST /data-processing-ingestion-jobs`. The bucket file is checked first
+ * (the only step that awaits); then every reference is looked up again and
+ * the job and its datasource are inserted in one synchronous step, so a
+ * concurrent delete of a referenced resource either wins (this create is a
+ * 404) or loses (the delete is a 409 naming this job).
+ */
 export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
   const account = caller.account.id;
-  const owned = lookupIn(ctx, caller, body);
-  const cc = computeOf(owned, "PROCESSING");
-  const ic = owned(
-    "ingestionConfigurations",
-    "data_processing_configuration_id",
+  const references = () => {
+    const owned = lookupIn(ctx, caller, body);
+    const cc = computeOf(owned, "PROCESSING");
+    const ic = owned(
+      "ingestionConfigurations",
+      "data_processing_configuration_id",
+    );
+    const sc = owned("storageConnectors", "storage_connector_id");
+    const schema = findOwned(
+      ctx.store,
+      account,
+      "dataSchemas",
+      (ic.body.data_schema as { id: string }).id,
+    );
+    return { cc, ic, sc, schema, bucket: String(sc.body.bucket_name) };
+  };
+  const file = await resolveDataPath(
+    ctx.buckets,
+    references().bucket,
+    body.data_path,
   );
-  const sc = owned("storageConnectors", "storage_connector_id");
-  const schema = findOwned(
-    ctx.store,
-    account,
-    "dataSchemas",
-    (ic.body.data_schema as { id: string }).id,
-  );
-  const bucket = String(sc.body.bucket_name);
-  const file = await resolveDataPath(ctx.buckets, bucket, body.data_path);
+  // From here to the inserts: no await.
+  const { cc, ic, sc, schema, bucket } = references();
   assertUniqueName(ctx.store, "ingestionJobs", account, body.name);
   assertUniqueName(ctx.store, "datasources", account, body.datasource_name);
   const fields = (schema.body.fields as SchemaField[]).map((
@@ -132,7 +147,7 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
     designation,
     semantic_type,
   }));
-  const datasource = createRecord(ctx.store, caller, "datasources", {
+  const datasource = newRecord(ctx.store, caller, "datasources", {
     name: body.datasource_name,
     status: "PENDING",
     data_schema: refOf(schema),
@@ -141,7 +156,7 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
     row_count: null,
     columns: fields.map((f) => f.name),
   }, { fields });
-  const job = createRecord(ctx.store, caller, "ingestionJobs", {
+  const job = newRecord(ctx.store, caller, "ingestionJobs", {
     job_type: body.job_type,
     name: body.name,
     compute_configuration: refOf(cc),
@@ -151,6 +166,7 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
     data_path: body.data_path,
     ...newJobFields(ctx),
   });
+  ctx.store.putMany([datasource, job]);
   let rows = 0;
   ctx.runner.start(
     "ingestionJobs",
@@ -158,6 +174,9 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
     ctx.settings.maximumRuntimeSeconds,
     ingestWork(ctx.store, {
       file,
+      // Opened again at read time, checked on the opened handle (no window).
+      read: (signal) =>
+        readDataFile(ctx.buckets, bucket, body.data_path, signal),
       display: `"${body.data_path}" in bucket "${bucket}"`,
       fields,
       datasourceId: datasource.id,
@@ -214,7 +233,7 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
   }
   assertUniqueName(ctx.store, "onboardingJobs", account, body.name);
   assertUniqueName(ctx.store, "datasets", account, body.dataset_name);
-  const dataset = createRecord(ctx.store, caller, "datasets", {
+  const dataset = newRecord(ctx.store, caller, "datasets", {
     name: body.dataset_name,
     status: "PENDING",
     datasource: refOf(source),
@@ -222,7 +241,7 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
     row_count: null,
     targets,
   });
-  const job = createRecord(ctx.store, caller, "onboardingJobs", {
+  const job = newRecord(ctx.store, caller, "onboardingJobs", {
     job_type: body.job_type,
     name: body.name,
     compute_configuration: refOf(cc),
@@ -231,6 +250,7 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
     dataset: refOf(dataset),
     ...newJobFields(ctx),
   });
+  ctx.store.putMany([dataset, job]);
   let patch: Record<string, unknown> = {};
   const c = oc.body as OnboardingConfiguration;
   ctx.runner.start(
@@ -293,7 +313,7 @@ export const createTrainingJob: CreateHandler = (
   const cc = computeOf(owned, "TRAINING");
   assertUniqueName(ctx.store, "trainingJobs", account, body.name);
   assertUniqueName(ctx.store, "models", account, body.model_name);
-  const model = createRecord(ctx.store, caller, "models", {
+  const model = newRecord(ctx.store, caller, "models", {
     name: body.model_name,
     status: "PENDING",
     dataset: refOf(dataset),
@@ -301,7 +321,7 @@ export const createTrainingJob: CreateHandler = (
     workspace: refOf(ws),
     model_training_type: tc.body.model_training_type,
   });
-  const job = createRecord(ctx.store, caller, "trainingJobs", {
+  const job = newRecord(ctx.store, caller, "trainingJobs", {
     name: body.name,
     dataset: refOf(dataset),
     workspace: refOf(ws),
@@ -314,8 +334,9 @@ export const createTrainingJob: CreateHandler = (
     model_constraint_groups: [],
     ...newJobFields(ctx),
   });
-  // The model points back at its job once both exist.
-  updateRecord(ctx.store, "models", model.id, { training_job: refOf(job) });
+  // The model points back at its job; both are stored together.
+  model.body.training_job = refOf(job);
+  ctx.store.putMany([model, job]);
   let patch: Record<string, unknown> = {};
   ctx.runner.start(
     "trainingJobs",

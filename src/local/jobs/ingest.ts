@@ -19,6 +19,11 @@ export const datasourceBlobKey = (id: string): string => `datasource:${id}`;
 export interface IngestInput {
   /** Resolved real path of the CSV file inside its bucket. */
   file: string;
+  /**
+   * Reads the CSV text with the bucket's check and read as one operation
+   * (`readDataFile` of buckets.ts); without it, `file` is read as is.
+   */
+  read?: (signal: AbortSignal) => Promise<string>;
   /** How the file is named to the user (bucket and data_path). */
   display: string;
   /** The data schema's fields. */
@@ -61,10 +66,9 @@ export function ingestWork(
     const { readFile } = await import("node:fs/promises");
     let text: string;
     try {
-      text = await readFile(input.file, {
-        encoding: "utf8",
-        signal: job.signal,
-      });
+      text = input.read
+        ? await input.read(job.signal)
+        : await readFile(input.file, { encoding: "utf8", signal: job.signal });
     } catch (error) {
       if (job.signal.aborted) throw job.signal.reason;
       throw new Error(

@@ -1,0 +1,517 @@
+/**
+ * The local platform under hostile input (issue 9, defects 1-4 and the
+ * "also seen" list): deep nesting and oversized bodies are refused before
+ * anything is stored, a refused create leaves no trace (memory or SQLite),
+ * bucket files are read through a checked handle, references are checked
+ * and inserted in one step, and JSON bodies need a JSON Content-Type.
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { createLocalPlatform } from "../src/local/platform.ts";
+import { openSqliteStore } from "../src/local/sqlite_store.ts";
+import { readDataFile, resolveDataPath } from "../src/local/buckets.ts";
+import { raw, setup, tokenFor, until } from "./_helpers/local_setup.ts";
+
+/** `levels` arrays nested in one another. */
+function nested(levels: number): unknown {
+  let value: unknown = [];
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
+
+const onboarding = (name: string, feature_groups: unknown) => ({
+  name,
+  targets: ["species"],
+  prediction_type: "CLASSIFICATION",
+  feature_groups,
+});
+
+Deno.test("local hostile input: a 10,000-level nested body is a 400 and leaves no trace (memory and SQLite)", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const { platform } = await setup({ dataDir });
+    const token = await tokenFor(platform);
+    const path = "/data-processing-onboarding-configurations";
+    const deep = await raw(platform, "POST", path, {
+      token,
+      body: onboarding("oc", nested(10_000)),
+    });
+    assertEquals(deep.status, 400);
+    assertEquals(deep.body.error_code, "VALIDATION_ERROR");
+    assertMatch(String(deep.body.message), /deeper than 64 levels/);
+    const list = await raw(platform, "GET", path, { token });
+    assertEquals(list.status, 200);
+    assertEquals((list.body.data as unknown[]).length, 0);
+    // The name is free: no hidden half-stored record holds it.
+    const again = await raw(platform, "POST", path, {
+      token,
+      body: onboarding("oc", [["a", "b"]]),
+    });
+    assertEquals(again.status, 201);
+    await platform.close();
+    const store = await openSqliteStore(dataDir);
+    try {
+      const names = store.all("onboardingConfigurations").map((r) =>
+        r.body.name
+      );
+      assertEquals(names, ["oc"]);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("local hostile input: the depth limit is configurable and counts only real nesting", async () => {
+  const { platform } = await setup({ limits: { maxJsonDepth: 8 } });
+  try {
+    const token = await tokenFor(platform);
+    const path = "/data-processing-onboarding-configurations";
+    // The body object, then feature_groups and 6 more arrays: 8 levels.
+    const ok = await raw(platform, "POST", path, {
+      token,
+      body: onboarding("ok", nested(6)),
+    });
+    assertEquals(ok.status, 201);
+    const deep = await raw(platform, "POST", path, {
+      token,
+      body: onboarding("deep", nested(7)),
+    });
+    assertEquals(deep.status, 400);
+    assertMatch(String(deep.body.message), /deeper than 8 levels/);
+    // Brackets inside strings are text, not nesting.
+    const strings = await raw(platform, "POST", path, {
+      token,
+      body: onboarding("strings", ['[[[[[[[[[[[[{{{{{{{{\\"[[']),
+    });
+    assertEquals(strings.status, 201);
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("local hostile input: a body over the size limit is a 413 with a JSON body, declared or streamed, and stores nothing", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const { platform } = await setup({
+      dataDir,
+      limits: { maxBodyBytes: 4096 },
+    });
+    const token = await tokenFor(platform);
+    const path = "/data-processing-onboarding-configurations";
+    const big = JSON.stringify(
+      onboarding("big", Array.from({ length: 2000 }, (_, i) => `f${i}`)),
+    );
+    const declared = await raw(platform, "POST", path, {
+      token,
+      text: big,
+      headers: { "Content-Type": "application/json" },
+    });
+    assertEquals(declared.status, 413);
+    assertEquals(declared.body.error_code, "PAYLOAD_TOO_LARGE");
+    assertMatch(String(declared.body.message), /4096 bytes/);
+    // No Content-Length: the limit holds while the stream is read.
+    const bytes = new TextEncoder().encode(big);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 512) {
+          controller.enqueue(bytes.slice(i, i + 512));
+        }
+        controller.close();
+      },
+    });
+    const streamed = await platform.fetch(
+      new Request(`${platform.baseUrl}${path}`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+        },
+        body: stream,
+      }),
+    );
+    assertEquals(streamed.status, 413);
+    assertEquals((await streamed.json()).error_code, "PAYLOAD_TOO_LARGE");
+    const list = await raw(platform, "GET", path, { token });
+    assertEquals((list.body.data as unknown[]).length, 0);
+    await platform.close();
+    const store = await openSqliteStore(dataDir);
+    try {
+      assertEquals(store.all("onboardingConfigurations").length, 0);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("local hostile input: the default size limit (10 MiB) refuses a 60 MB feature_groups array", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const text = JSON.stringify(
+      onboarding("huge", Array.from({ length: 6_000_000 }, () => "abcdefgh")),
+    );
+    assert(text.length > 60_000_000);
+    const res = await raw(
+      platform,
+      "POST",
+      "/data-processing-onboarding-configurations",
+      { token, text, headers: { "Content-Type": "application/json" } },
+    );
+    assertEquals(res.status, 413);
+    assertEquals(res.body.error_code, "PAYLOAD_TOO_LARGE");
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("local hostile input: the limits come from the --config file too", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({ limits: { maxBodyBytes: 300 } }),
+  );
+  const platform = await createLocalPlatform({
+    configFile: file,
+    logger: () => {},
+  });
+  try {
+    const token = await tokenFor(platform);
+    const res = await raw(platform, "POST", "/workspaces", {
+      token,
+      body: { name: "w".repeat(400) },
+    });
+    assertEquals(res.status, 413);
+  } finally {
+    await platform.close();
+    await Deno.remove(file);
+  }
+});
+
+Deno.test("local hostile input: a bad limit is refused at startup, naming it", async () => {
+  let message = "";
+  try {
+    await createLocalPlatform({ limits: { maxJsonDepth: 0 } });
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assertMatch(message, /limits\.maxJsonDepth must be a positive integer/);
+});
+
+Deno.test("local hostile input: a body without a JSON Content-Type is a 415; JSON with charset is fine", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const text = JSON.stringify({ name: "w" });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const res = await raw(platform, "POST", "/workspaces", {
+        token,
+        text,
+        headers: { "Content-Type": type },
+      });
+      assertEquals(res.status, 415, type);
+      assertEquals(res.body.error_code, "UNSUPPORTED_MEDIA_TYPE");
+      assertMatch(String(res.body.message), /application\/json/);
+    }
+    const none = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}` },
+        body: new TextEncoder().encode(text),
+      }),
+    );
+    assertEquals(none.status, 415);
+    await none.body?.cancel();
+    const ok = await raw(platform, "POST", "/workspaces", {
+      token,
+      text,
+      headers: { "Content-Type": "application/json; charset=UTF-8" },
+    });
+    assertEquals(ok.status, 201);
+    const list = await raw(platform, "GET", "/workspaces", { token });
+    assertEquals((list.body.data as unknown[]).length, 1);
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("local hostile input: a 100 kB Authorization header gets a JSON 401", async () => {
+  const { platform } = await setup();
+  try {
+    const res = await raw(platform, "GET", "/workspaces", {
+      headers: { Authorization: `Bearer ${"a".repeat(100_000)}` },
+    });
+    assertEquals(res.status, 401);
+    assertEquals(res.body.error_code, "UNAUTHORIZED");
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("local hostile input: a refused store write leaves no trace in memory or SQLite", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const store = await openSqliteStore(dataDir);
+    const ok = {
+      kind: "workspaces",
+      id: "ws_1",
+      account: "a",
+      body: { name: "fine" },
+      internal: {},
+    };
+    // The second record cannot be serialised: neither is stored.
+    const bad = { ...ok, id: "ws_2", body: { name: "bad", n: 1n } };
+    let refused = false;
+    try {
+      store.putMany([ok, bad]);
+    } catch {
+      refused = true;
+    }
+    assert(refused);
+    assertEquals(store.all("workspaces").length, 0);
+    let blobRefused = false;
+    try {
+      store.putBlob("k", { n: 1n });
+    } catch {
+      blobRefused = true;
+    }
+    assert(blobRefused);
+    assertEquals(store.getBlob("k"), undefined);
+    store.close();
+    const again = await openSqliteStore(dataDir);
+    try {
+      assertEquals(again.all("workspaces").length, 0);
+      assertEquals(again.getBlob("k"), undefined);
+    } finally {
+      again.close();
+    }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("local hostile input: a path swapped for a link after the check is not read", async () => {
+  const bucket = await Deno.makeTempDir();
+  const outside = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${bucket}/a.csv`, "x\n1\n");
+    await Deno.writeTextFile(`${outside}/secret.csv`, "x\nSECRET\n");
+    const buckets = { b: bucket };
+    // The check passes on the real file...
+    const real = await resolveDataPath(buckets, "b", "a.csv");
+    // ...then the file becomes a link out of the bucket before the read.
+    await Deno.remove(real);
+    await Deno.symlink(`${outside}/secret.csv`, real);
+    const status = await readDataFile(buckets, "b", "a.csv").then(
+      (text) => text,
+      (e) => e.status,
+    );
+    assertEquals(status, 400);
+    // The same through a folder of the path.
+    await Deno.mkdir(`${bucket}/sub`);
+    await Deno.writeTextFile(`${bucket}/sub/secret.csv`, "x\n1\n");
+    await resolveDataPath(buckets, "b", "sub/secret.csv");
+    await Deno.remove(`${bucket}/sub`, { recursive: true });
+    await Deno.symlink(outside, `${bucket}/sub`);
+    const viaFolder = await readDataFile(buckets, "b", "sub/secret.csv").then(
+      (text) => text,
+      (e) => e.status,
+    );
+    assertEquals(viaFolder, 400);
+  } finally {
+    await Deno.remove(bucket, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("local hostile input: ingestion never reads outside the bucket while the file flips to a link", async () => {
+  const bucket = await Deno.makeTempDir();
+  const outside = await Deno.makeTempDir();
+  const { platform, client } = await setup({ buckets: { b: bucket } });
+  let flipping = true;
+  try {
+    await Deno.writeTextFile(`${bucket}/data.csv`, "x,y\n1,a\n2,b\n");
+    await Deno.writeTextFile(`${bucket}/real.csv`, "x,y\n1,a\n2,b\n");
+    await Deno.writeTextFile(`${outside}/secret.csv`, "x,y\n1,OUTSIDE\n");
+    const storage = await client.storageConnectors.create({
+      name: "b",
+      bucket_name: "b",
+    });
+    const cpu = await client.computeConfigurations.create({
+      name: "cpu",
+      machine_type: "ml.m5.large",
+      compute_type: "PROCESSING",
+    });
+    const schema = await client.dataSchemas.create({
+      name: "s",
+      fields: [
+        {
+          name: "x",
+          data_type: { data_type: "NUMBER", format: "FLOAT64" },
+          designation: "FEATURE",
+          semantic_type: "CONTINUOUS",
+        },
+        {
+          name: "y",
+          data_type: { data_type: "STRING", format: null },
+          designation: "TARGET",
+          semantic_type: "CATEGORICAL",
+        },
+      ],
+    });
+    const config = await client.ingestionConfigurations.create({
+      name: "ic",
+      data_schema_id: schema.id,
+    });
+    // Flip data.csv between the real file and a link out of the bucket.
+    const flipper = (async () => {
+      for (let i = 0; flipping && i < 100_000; i++) {
+        await Deno.remove(`${bucket}/data.csv`).catch(() => {});
+        if (i % 2) {
+          await Deno.symlink(`${outside}/secret.csv`, `${bucket}/data.csv`)
+            .catch(() => {});
+        } else {
+          await Deno.copyFile(`${bucket}/real.csv`, `${bucket}/data.csv`)
+            .catch(() => {});
+        }
+      }
+    })();
+    const jobs = [];
+    for (let i = 0; i < 80; i++) {
+      try {
+        jobs.push(
+          await client.ingestionJobs.create({
+            name: `job${i}`,
+            compute_configuration_id: cpu.id,
+            data_processing_configuration_id: config.id,
+            storage_connector_id: storage.id,
+            data_path: "data.csv",
+            datasource_name: `ds${i}`,
+          }),
+        );
+      } catch {
+        // Refused at the check (the link was in place): fine.
+      }
+    }
+    const ended = await Promise.all(jobs.map((j) =>
+      until(
+        () => client.ingestionJobs.get(j.id),
+        (s) => s.status === "COMPLETED" || s.status === "FAILED",
+      )
+    ));
+    flipping = false;
+    await flipper;
+    assert(jobs.length > 0, "no job passed the check: the test proves nothing");
+    for (const job of ended) {
+      assert(
+        job.status === "COMPLETED" || job.status === "FAILED",
+        `job ${job.id} did not end: ${job.status}`,
+      );
+      assert(
+        !String(job.message ?? "").includes("OUTSIDE"),
+        String(job.message),
+      );
+    }
+    const token = await tokenFor(platform);
+    for (const job of ended.filter((j) => j.status === "COMPLETED")) {
+      const ds = await raw(
+        platform,
+        "GET",
+        `/datasources/${job.datasource.id}`,
+        { token },
+      );
+      assertEquals(ds.body.row_count, 2, `job ${job.id} read another file`);
+    }
+  } finally {
+    flipping = false;
+    await platform.close();
+    await Deno.remove(bucket, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("local hostile input: a storage connector deleted while a job referencing it is created: exactly one wins", async () => {
+  const { platform, client } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const cpu = await client.computeConfigurations.create({
+      name: "cpu",
+      machine_type: "ml.m5.large",
+      compute_type: "PROCESSING",
+    });
+    const schema = await client.dataSchemas.create({
+      name: "s",
+      fields: [{
+        name: "species",
+        data_type: { data_type: "STRING", format: null },
+        designation: "TARGET",
+        semantic_type: "CATEGORICAL",
+      }],
+    });
+    const config = await client.ingestionConfigurations.create({
+      name: "ic",
+      data_schema_id: schema.id,
+    });
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const sc = await client.storageConnectors.create({
+        name: `sc${i}`,
+        bucket_name: "demo",
+      });
+      const create = raw(platform, "POST", "/data-processing-ingestion-jobs", {
+        token,
+        body: {
+          name: `job${i}`,
+          compute_configuration_id: cpu.id,
+          data_processing_configuration_id: config.id,
+          storage_connector_id: sc.id,
+          data_path: "penguins.csv",
+          datasource_name: `ds${i}`,
+        },
+      });
+      // Let the create reach its file check on odd rounds before deleting.
+      if (i % 2) await new Promise((r) => setTimeout(r, 0));
+      const remove = raw(platform, "DELETE", `/storage-connectors/${sc.id}`, {
+        token,
+      });
+      const [created, deleted] = await Promise.all([create, remove]);
+      const left = await raw(platform, "GET", `/storage-connectors/${sc.id}`, {
+        token,
+      });
+      const outcome = `${created.status}/${deleted.status}`;
+      outcomes.add(outcome);
+      if (created.status === 201) {
+        // The create won: the delete is refused and the connector stays.
+        assertEquals(deleted.status, 409, outcome);
+        assertEquals(left.status, 200);
+        const job = await until(
+          () => client.ingestionJobs.get(String(created.body.id)),
+          (j) => j.status === "COMPLETED" || j.status === "FAILED",
+        );
+        assertEquals(job.storage_connector.id, sc.id);
+      } else {
+        // The delete won: the create names the missing reference.
+        assertEquals(created.status, 404, outcome);
+        assertMatch(String(created.body.message), /storage_connector_id/);
+        assertEquals(deleted.status, 204);
+        assertEquals(left.status, 404);
+        const jobs = await raw(
+          platform,
+          "GET",
+          "/data-processing-ingestion-jobs?items_per_page=100",
+          { token },
+        );
+        assert(
+          !(jobs.body.data as { name: string }[]).some((j) =>
+            j.name === `job${i}`
+          ),
+        );
+      }
+    }
+    assert(outcomes.size >= 1);
+  } finally {
+    await platform.close();
+  }
+});
