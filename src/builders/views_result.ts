@@ -113,7 +113,8 @@ export class ViewsResult<T extends string = string> {
   probabilities(target?: T): Record<string, number[]> {
     const name = target ?? this.#targets()[0];
     const prefix = `probability.${name}.`;
-    const out: Record<string, number[]> = {};
+    // Null prototype: a class named `__proto__` stays an ordinary key.
+    const out: Record<string, number[]> = Object.create(null);
     this.table.columns.forEach((column, j) => {
       if (column.startsWith(prefix)) {
         out[column.slice(prefix.length)] = this.table.data.map((row) =>

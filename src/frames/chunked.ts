@@ -180,7 +180,8 @@ export async function scoreInChunks(
   const runChunk = async (chunk: number): Promise<void> => {
     const offset = chunk * chunkSize;
     const size = Math.min(chunkSize, rows - offset);
-    const part: ViewsQuery = {};
+    // Null prototype: a feature named `__proto__` stays an ordinary key.
+    const part: ViewsQuery = Object.create(null);
     for (const name of names) {
       part[name] = query[name].slice(offset, offset + size);
     }

@@ -131,7 +131,13 @@ async function readSource(source: InferSource): Promise<ReadTable> {
         if (!seen.has(key)) seen.add(key), names.push(key);
       }
     }
-    return { names, column: (n) => source.map((row) => row[n]) };
+    // Own keys only: a row without "constructor" has no value there (not
+    // Object's constructor), and "__proto__" read from JSON is a plain key.
+    return {
+      names,
+      column: (n) =>
+        source.map((row) => Object.hasOwn(row, n) ? row[n] : undefined),
+    };
   }
   if ("csv" in source && typeof source.csv === "string") {
     return csvTable(source.csv);

@@ -55,6 +55,71 @@ export function openEnum<const T extends readonly [string, ...string[]]>(
 }
 
 /**
+ * An object mapping names to values of `value`, like `z.record(z.string(),
+ * value)` except that every own key is an ordinary key: a column named
+ * `__proto__`, `constructor` or `hasOwnProperty` is kept and checked like any
+ * other (zod's record assigns keys, so `__proto__` would silently replace the
+ * prototype and vanish). The output has a null prototype, so a missing name
+ * reads `undefined`, never an inherited member.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { ownRecord } from "./common.ts";
+ * const Columns = ownRecord(z.array(z.number()));
+ * const parsed = Columns.parse(JSON.parse('{"__proto__": [1], "x": [2]}'));
+ * Object.keys(parsed); // ["__proto__", "x"]
+ * parsed.constructor; // undefined: not a key of this object
+ * ```
+ */
+export function ownRecord<V extends z.ZodType>(
+  value: V,
+): z.ZodType<Record<string, z.output<V>>, Record<string, z.input<V>>> {
+  return z.unknown().transform((input, ctx) => {
+    if (input === null || typeof input !== "object" || Array.isArray(input)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected an object mapping names to values, got ${
+          input === null
+            ? "null"
+            : Array.isArray(input)
+            ? "an array"
+            : typeof input
+        }`,
+      });
+      return z.NEVER;
+    }
+    const out: Record<string, z.output<V>> = Object.create(null);
+    const source = input as Record<string, unknown>;
+    for (const key of Object.keys(source)) {
+      const parsed = value.safeParse(source[key]);
+      if (parsed.success) {
+        // A null-prototype object has no `__proto__` setter: a plain key.
+        out[key] = parsed.data;
+        continue;
+      }
+      for (const issue of parsed.error.issues) {
+        ctx.addIssue({
+          code: "custom",
+          message: issue.message,
+          path: [key, ...issue.path],
+        });
+      }
+    }
+    return out;
+  }).meta({
+    type: "object",
+    additionalProperties: z.toJSONSchema(value, {
+      io: "input",
+      unrepresentable: "any",
+    }),
+  }) as unknown as z.ZodType<
+    Record<string, z.output<V>>,
+    Record<string, z.input<V>>
+  >;
+}
+
+/**
  * A known string literal union that still admits any other string (editors
  * keep completing the known values).
  */

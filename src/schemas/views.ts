@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import { ownRecord } from "./common.ts";
 
 /** View types SPEC.md shows. */
 export const VIEW_TYPES = ["RESULTS"] as const;
@@ -77,9 +78,12 @@ export const ViewsRequestSchema = z.object({
     1,
     'ask for at least one view, e.g. [{ view_type: "RESULTS" }]',
   ).default([{ view_type: "RESULTS" }]),
-  query: z.record(z.string(), QueryColumnSchema),
-  targets: z.record(z.string(), z.union([CellSchema, z.array(CellSchema)]))
-    .default({}),
+  // Own-key records: a feature named `__proto__` or `constructor` is a name
+  // like any other (checked against the model's features, never dropped).
+  query: ownRecord(QueryColumnSchema),
+  targets: ownRecord(z.union([CellSchema, z.array(CellSchema)])).default(
+    () => Object.create(null),
+  ),
 }).superRefine((body, ctx) => {
   const lengths = Object.entries(body.query).map(([k, v]) => [k, v.length]);
   if (lengths.length === 0) {

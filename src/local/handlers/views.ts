@@ -97,11 +97,12 @@ export async function computeViews(
   rows: number,
 ): Promise<SplitTable> {
   const slice = (from: number, to: number) => {
-    const query: Record<string, unknown[]> = {};
+    // Null prototypes: a column named `__proto__` stays an ordinary key.
+    const query: Record<string, unknown[]> = Object.create(null);
     for (const [k, v] of Object.entries(body.query)) {
       query[k] = v.slice(from, to);
     }
-    const targets: Record<string, unknown> = {};
+    const targets: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(body.targets)) {
       targets[k] = Array.isArray(v) && v.length === rows && rows > 1
         ? v.slice(from, to)
