@@ -298,6 +298,32 @@ function respond(answer: Answer): Response {
   });
 }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * The answer of a call whose real answer was lost after the work was done:
+ * an injected 500, or a response whose body fails while being read (over
+ * HTTP the server then drops the connection mid-answer).
+ */
+function lostAnswer(fault: "lost-500" | "lost-drop"): Response {
+  if (fault === "lost-500") {
+    return errorResponse(new InjectedFault(), () => {});
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.error(
+        new Error("Connection dropped by fault injection (answer lost)"),
+      );
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
 /**
  * Builds the app over the shared platform state.
  *
@@ -343,7 +369,8 @@ export function createApp(ctx: PlatformContext): Hono {
     try {
       const fault = ctx.faults.active ? ctx.faults.next() : "none";
       const latency = ctx.faults.options.latencyMs ?? 0;
-      if (latency > 0) await new Promise((r) => setTimeout(r, latency));
+      if (latency > 0) await sleep(latency);
+      if (fault === "slow") await sleep(ctx.faults.options.slowMs ?? 1000);
       if (fault === "500") throw new InjectedFault();
       if (fault === "429") {
         throw rateLimited(
@@ -363,7 +390,13 @@ export function createApp(ctx: PlatformContext): Hono {
           accepted(c, ctx.operations.begin(caller.account.id, later)),
         );
       }
-      return respond(await operation(c, caller));
+      const response = respond(await operation(c, caller));
+      if (fault === "lost-500" || fault === "lost-drop") {
+        // The work is done and committed; only its answer is lost.
+        await response.body?.cancel();
+        return lostAnswer(fault);
+      }
+      return response;
     } catch (error) {
       return errorResponse(error, log, context);
     }

@@ -1,7 +1,10 @@
 /**
  * Fault injection for the local platform, off by default: a seeded fraction
- * of calls answered 500, 429 with `Retry-After`, or 202 + `Location`, and
- * added latency. Seeded so that a failing run can be repeated exactly.
+ * of calls answered 500, 429 with `Retry-After`, or 202 + `Location`; calls
+ * whose answer is lost after the work is done and committed (the client gets
+ * a 500 or a dropped connection, as when a real service fails between its
+ * commit and its answer); slow calls; and added latency. Seeded so that a
+ * failing run can be repeated exactly.
  *
  * @example
  * ```ts
@@ -22,6 +25,15 @@ export interface FaultOptions {
   rateLimit429?: number;
   /** Fraction of calls answered 202 + `Location` (the result is fetched there). */
   accepted202?: number;
+  /**
+   * Fraction of calls whose answer is lost: the handler runs and commits,
+   * then the client gets a 500 or a dropped connection (half each, seeded).
+   */
+  answerLost?: number;
+  /** Fraction of calls that are slow: they wait `slowMs` before being handled. */
+  slow?: number;
+  /** How long a slow call waits, in milliseconds (default 1000). */
+  slowMs?: number;
   /** Latency added to every call, in milliseconds. */
   latencyMs?: number;
   /** `Retry-After` of injected 429s, in seconds (default 1). */
@@ -31,10 +43,17 @@ export interface FaultOptions {
 }
 
 /** The fault chosen for one call. */
-export type Fault = "none" | "500" | "429" | "202";
+export type Fault =
+  | "none"
+  | "500"
+  | "429"
+  | "202"
+  | "lost-500"
+  | "lost-drop"
+  | "slow";
 
 /**
- * Parses the CLI form `500=0.1,429=0.05,202=0.2,latency=50,retry-after=1,seed=42`.
+ * Parses the CLI form `500=0.1,429=0.05,202=0.2,lost=0.05,slow=0.01,slow-ms=2000,latency=50,retry-after=1,seed=42`.
  *
  * @throws {Error} Naming the part that is not understood.
  *
@@ -50,6 +69,9 @@ export function parseFaults(text: string): FaultOptions {
     "500": "error500",
     "429": "rateLimit429",
     "202": "accepted202",
+    lost: "answerLost",
+    slow: "slow",
+    "slow-ms": "slowMs",
     latency: "latencyMs",
     "retry-after": "retryAfterSeconds",
     seed: "seed",
@@ -65,10 +87,20 @@ export function parseFaults(text: string): FaultOptions {
         } and non-negative numbers, e.g. "500=0.1,429=0.05,seed=1".`,
       );
     }
-    if (["error500", "rateLimit429", "accepted202"].includes(name) && n > 1) {
+    if (
+      ["error500", "rateLimit429", "accepted202", "answerLost", "slow"]
+        .includes(name) && n > 1
+    ) {
       throw new Error(`The fault fraction "${part}" must be between 0 and 1.`);
     }
     out[name] = n;
+  }
+  const total = (out.error500 ?? 0) + (out.rateLimit429 ?? 0) +
+    (out.accepted202 ?? 0) + (out.answerLost ?? 0) + (out.slow ?? 0);
+  if (total > 1) {
+    throw new Error(
+      `The fault fractions of "${text}" add up to ${total}; one call gets at most one fault, so they must add up to 1 or less.`,
+    );
   }
   return out;
 }
@@ -115,7 +147,8 @@ export class FaultInjector {
    */
   get active(): boolean {
     const o = this.options;
-    return !!(o.error500 || o.rateLimit429 || o.accepted202 || o.latencyMs);
+    return !!(o.error500 || o.rateLimit429 || o.accepted202 || o.latencyMs ||
+      o.answerLost || o.slow);
   }
 
   /**
@@ -125,6 +158,9 @@ export class FaultInjector {
    * ```ts
    * import { FaultInjector } from "./faults.ts";
    * if (new FaultInjector({ error500: 1 }).next() !== "500") throw new Error();
+   * const lost = new FaultInjector({ answerLost: 1, seed: 1 });
+   * const kinds = new Set(Array.from({ length: 50 }, () => lost.next()));
+   * if (!kinds.has("lost-500") || !kinds.has("lost-drop") || kinds.size !== 2) throw new Error();
    * ```
    */
   next(): Fault {
@@ -136,6 +172,13 @@ export class FaultInjector {
     if (x < edge) return "429";
     edge += o.accepted202 ?? 0;
     if (x < edge) return "202";
+    const lost = o.answerLost ?? 0;
+    // One draw splits a lost answer in two halves: a 500 or a dropped connection.
+    if (x < edge + lost / 2) return "lost-500";
+    edge += lost;
+    if (x < edge) return "lost-drop";
+    edge += o.slow ?? 0;
+    if (x < edge) return "slow";
     return "none";
   }
 }
