@@ -64,7 +64,7 @@ import {
   OnboardingJobBuilder,
   type OnboardingJobOptions,
 } from "./builders/onboarding.ts";
-import { SchemaBuilder } from "./builders/schema.ts";
+import { predictionTypeOf, SchemaBuilder } from "./builders/schema.ts";
 import { StorageConnectorBuilder } from "./builders/storage.ts";
 import {
   TrainingConfigurationBuilder,
@@ -168,6 +168,12 @@ export interface QuickstartOptions<T extends string> {
   name?: string;
   /** Columns to leave out of the schema. */
   exclude?: readonly string[];
+  /**
+   * `CLASSIFICATION` or `REGRESSION`. Default: REGRESSION when the target
+   * holds more than 20 distinct numbers (not only 0/1), else CLASSIFICATION;
+   * `schema` (and the model's `metrics`) show which was used.
+   */
+  predictionType?: "CLASSIFICATION" | "REGRESSION";
   /** Hyperparameters of training. */
   training?: Hyperparameters;
   /** Progress display; `false` for none. */
@@ -461,10 +467,20 @@ export class MLPlatform extends Client {
       } = options;
       let config = configuration;
       if (!config) {
-        const schemaTargets = await this.#schemaTargets(source);
+        const fields = await this.#schemaTargets(source);
+        const schemaTargets = fields?.map((f) => f.name);
+        const chosen = targets ?? schemaTargets ?? [];
         config = await this.onboardingConfiguration(
           uniqueName("onboarding"),
-          { ...encoding, targets: targets ?? (schemaTargets ?? []) },
+          {
+            // A CONTINUOUS number target is predicted as a number.
+            predictionType: fields &&
+              predictionTypeOf(
+                fields.filter((f) => (chosen as string[]).includes(f.name)),
+              ),
+            ...encoding,
+            targets: chosen,
+          },
         ).with({ schemaTargets }).create();
       }
       return this.onboardingJob<F, T>({
@@ -575,6 +591,7 @@ export class MLPlatform extends Client {
       target: options.target,
       name: uniqueName(base),
       exclude: options.exclude,
+      predictionType: options.predictionType,
     });
     // Validate everything local before the first request.
     draft.body();
@@ -588,7 +605,10 @@ export class MLPlatform extends Client {
       schema,
       progress,
     });
-    const dataset = await this.onboard(datasource, { progress });
+    const dataset = await this.onboard(datasource, {
+      progress,
+      predictionType: draft.predictionType,
+    });
     const model = await this.train(dataset, { ...options.training, progress });
     const deployment = await this.deploy(model, { progress });
     return {
@@ -665,14 +685,14 @@ export class MLPlatform extends Client {
     return this.#workspace;
   }
 
-  async #schemaTargets(source: RefLike): Promise<string[] | undefined> {
+  async #schemaTargets(
+    source: RefLike,
+  ): Promise<DataSchema["fields"] | undefined> {
     const datasource = await this.datasources.get(idOf(source));
     const ref = datasource.data_schema;
     if (!ref) return undefined;
     const schema = await this.dataSchemas.get(ref.id);
-    return schema.fields.filter((f) => f.designation === "TARGET").map((f) =>
-      f.name
-    );
+    return schema.fields.filter((f) => f.designation === "TARGET");
   }
 }
 

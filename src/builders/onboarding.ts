@@ -23,8 +23,12 @@ import { invalid } from "./validate.ts";
 export interface EncodingOptions {
   /** `INITIAL` (default). */
   configurationType?: "INITIAL";
-  /** `CLASSIFICATION` (default). */
-  predictionType?: "CLASSIFICATION";
+  /**
+   * `CLASSIFICATION` (default: a CATEGORICAL target) or `REGRESSION` (a
+   * NUMBER target, predicted as a number). `ml.onboard()` picks REGRESSION
+   * when the schema's target is a CONTINUOUS number.
+   */
+  predictionType?: "CLASSIFICATION" | "REGRESSION";
   /** `STREAM` (default). */
   encodingStrategy?: "STREAM";
   /** Map categories never seen in training to the "other" bucket (default true). */

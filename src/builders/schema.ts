@@ -34,6 +34,35 @@ export type FieldSpec = {
   readonly semantic_type: FieldType["semantic_type"];
 };
 
+/**
+ * The prediction type a schema's targets call for: `REGRESSION` when a target
+ * is a CONTINUOUS number (a price, a strength), else `CLASSIFICATION`
+ * (CATEGORICAL targets). `ml.onboard()` and `ml.quickstart()` use it when no
+ * `predictionType` is given.
+ *
+ * @example
+ * ```ts
+ * import { predictionTypeOf } from "./schema.ts";
+ * import { category, float } from "./fields.ts";
+ * predictionTypeOf([{ name: "price", designation: "TARGET", ...float() }]); // "REGRESSION"
+ * predictionTypeOf([{ name: "churn", designation: "TARGET", ...category() }]); // "CLASSIFICATION"
+ * ```
+ */
+export function predictionTypeOf(
+  fields: readonly {
+    designation?: string;
+    data_type?: { data_type?: string } | null;
+    semantic_type?: string;
+  }[],
+): "CLASSIFICATION" | "REGRESSION" {
+  return fields.some((f) =>
+      f.designation === "TARGET" && f.data_type?.data_type === "NUMBER" &&
+      f.semantic_type === "CONTINUOUS"
+    )
+    ? "REGRESSION"
+    : "CLASSIFICATION";
+}
+
 /** A point an inferred schema wants a human to look at. */
 export interface ReviewNote {
   /** The column. */
@@ -118,7 +147,10 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     return next;
   }
 
-  /** Adds a target column (default type: `category()`, for classification). */
+  /**
+   * Adds a target column (default type: `category()`, for classification;
+   * a number such as `float()` is a regression target).
+   */
   target<N extends string>(
     name: N,
     type: FieldType = category(),
@@ -180,6 +212,14 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     return this.fields.filter((f) => f.designation === "TARGET").map((f) =>
       f.name as T
     );
+  }
+
+  /**
+   * `REGRESSION` when a target is a CONTINUOUS number, else
+   * `CLASSIFICATION` (see {@linkcode predictionTypeOf}).
+   */
+  get predictionType(): "CLASSIFICATION" | "REGRESSION" {
+    return predictionTypeOf(this.fields);
   }
 
   /** The body as given. */

@@ -14,7 +14,11 @@ import {
   type Chart,
   explanationChart,
   type ExplanationChartOptions,
+  predictedVsActualChart,
   probabilityHistogram,
+  type RegressionFit,
+  regressionFit,
+  residualChart,
 } from "../notebook/charts.ts";
 
 /** A cell of a views result. */
@@ -24,7 +28,7 @@ export type ResultCell = string | number | boolean | null;
 export interface Contribution {
   /** The term: a feature, or `a*b` for a pair. */
   term: string;
-  /** Its contribution to the log-odds of the explained class. */
+  /** Its contribution to the log-odds of the explained class (regression: to the prediction). */
   value: number;
 }
 
@@ -103,7 +107,10 @@ export class ViewsResult<T extends string = string> {
     return viewsTable(this.table);
   }
 
-  /** The predicted class of each row, for `target` (default: the first). */
+  /**
+   * The prediction of each row, for `target` (default: the first): a class,
+   * or for a regression model a number.
+   */
   predictions(target?: T): ResultCell[] {
     const name = target ?? this.#targets()[0];
     return this.#column(`prediction.${name}`);
@@ -123,6 +130,46 @@ export class ViewsResult<T extends string = string> {
       }
     });
     return out;
+  }
+
+  /**
+   * How well a regression model's predictions fit the `actual` values (one
+   * per row, in order): R², RMSE, MAE, mean residual.
+   *
+   * @example
+   * ```ts
+   * import { ViewsResult } from "./views_result.ts";
+   * const result = new ViewsResult<"strength">({
+   *   columns: ["prediction.strength", "bias", "contribution.cement"],
+   *   index: [0, 1, 2],
+   *   data: [[12, 20, -8], [19, 20, -1], [29, 20, 9]],
+   * });
+   * if (result.fit([10, 20, 30]).rmse.toFixed(3) !== "1.414") throw new Error("unexpected");
+   * result.predictedVsActualChart([10, 20, 30])["text/plain"]; // "Predicted vs actual strength: 3 rows, R² 0.970, RMSE 1.41"
+   * ```
+   */
+  fit(actual: ArrayLike<unknown>, target?: T): RegressionFit {
+    return regressionFit(actual, this.predictions(target));
+  }
+
+  /**
+   * A Vega-Lite scatter of predicted against `actual` values (one per row,
+   * in order) with the diagonal, for a regression model.
+   */
+  predictedVsActualChart(actual: ArrayLike<unknown>, target?: T): Chart {
+    const name = target ?? this.#targets()[0];
+    return predictedVsActualChart(actual, this.predictions(target), {
+      target: name,
+    });
+  }
+
+  /**
+   * A Vega-Lite scatter of residuals (actual - predicted) against the
+   * prediction, for a regression model.
+   */
+  residualChart(actual: ArrayLike<unknown>, target?: T): Chart {
+    const name = target ?? this.#targets()[0];
+    return residualChart(actual, this.predictions(target), { target: name });
   }
 
   /** The row's term contributions, largest magnitude first (`top` of them). */

@@ -35,6 +35,25 @@ export interface ColumnReport {
 /** Integers with at most this many distinct values are flagged as possible codes. */
 export const LOW_CARDINALITY = 10;
 
+/**
+ * A numeric target with more distinct values than this (and not only 0 and
+ * 1) is predicted as a number (`REGRESSION`) unless a prediction type is
+ * given; with at most this many it is a set of classes.
+ */
+export const REGRESSION_MIN_DISTINCT = 20;
+
+/** Options of {@linkcode inferColumn}. */
+export interface InferColumnOptions {
+  /** The column is a target. */
+  target?: boolean;
+  /**
+   * For a target: `CLASSIFICATION` makes it CATEGORICAL, `REGRESSION` a
+   * CONTINUOUS number; default: REGRESSION for a numeric target with more
+   * than {@linkcode REGRESSION_MIN_DISTINCT} distinct values.
+   */
+  predictionType?: "CLASSIFICATION" | "REGRESSION";
+}
+
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -48,12 +67,15 @@ const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * inferColumn("charges", [29.85, 56.95, null]).type.data_type.format; // "FLOAT64"
  * inferColumn("contract", ["One year", "Month-to-month"]).type.semantic_type; // "CATEGORICAL"
  * inferColumn("senior", [0, 1, 0, 1]).note?.reason; // "only the values 0 and 1"
+ * const strength = Array.from({ length: 30 }, (_, i) => String(10 + i * 1.5));
+ * inferColumn("strength", strength, { target: true }).type.semantic_type; // "CONTINUOUS": a regression target
+ * inferColumn("rating", ["1", "2", "3"], { target: true }).type.semantic_type; // "CATEGORICAL": classes
  * ```
  */
 export function inferColumn(
   name: string,
   values: ArrayLike<unknown>,
-  options: { target?: boolean } = {},
+  options: InferColumnOptions = {},
 ): ColumnReport {
   let missing = 0;
   let numeric = 0;
@@ -111,25 +133,40 @@ export function inferColumn(
     return report(category());
   }
   // Every present value is a number.
+  const flag = distinct.size <= 2 &&
+    [...distinct].every((v) => v === 0 || v === 1);
   if (options.target) {
+    const format = fractional ? "FLOAT64" : "INT64";
+    const many = distinct.size > REGRESSION_MIN_DISTINCT;
+    if (
+      options.predictionType === "REGRESSION" ||
+      (options.predictionType === undefined && many && !flag)
+    ) {
+      return report(
+        number({ format }),
+        options.predictionType === undefined
+          ? {
+            reason:
+              `${distinct.size} distinct numbers: predicted as a number (REGRESSION)`,
+            suggestion:
+              'to predict classes instead, pass predictionType: "CLASSIFICATION"',
+          }
+          : undefined,
+      );
+    }
     return report(
-      number({
-        format: fractional ? "FLOAT64" : "INT64",
-        categorical: true,
-      }),
-      distinct.size > 20
+      number({ format, categorical: true }),
+      many
         ? {
           reason:
             `${distinct.size} distinct numbers in a classification target`,
           suggestion:
-            "classification needs a few classes; bin the target first",
+            'classification needs a few classes: bin the target first, or predict it as a number with predictionType: "REGRESSION"',
         }
         : undefined,
     );
   }
   if (fractional) return report(float());
-  const flag = distinct.size <= 2 &&
-    [...distinct].every((v) => v === 0 || v === 1);
   if (flag) {
     return report(integer(), {
       reason: "only the values 0 and 1",

@@ -41,6 +41,13 @@ export interface InferOptions<T extends string> {
   name?: string;
   /** Columns to leave out (ids, leaks). */
   exclude?: readonly string[];
+  /**
+   * How the targets are predicted: `CLASSIFICATION` (CATEGORICAL targets) or
+   * `REGRESSION` (CONTINUOUS numbers). Default: REGRESSION for a numeric
+   * target with more than 20 distinct values (not only 0/1), else
+   * CLASSIFICATION; the schema's `predictionType` says which was picked.
+   */
+  predictionType?: "CLASSIFICATION" | "REGRESSION";
   /** The client `create()` uses (set by `ml.inferSchema`). */
   client?: BuilderClient;
 }
@@ -53,8 +60,10 @@ export type InferredFeatures<R, T extends string> = R extends
 
 /**
  * Infers a schema from data and a target. Column types follow the values;
- * the targets are classification targets (`CATEGORICAL`). Check `review`
- * and edit with `.retype()`, `.drop()` before `create()`.
+ * a target is a classification target (`CATEGORICAL`), or a regression
+ * target (a `CONTINUOUS` number) when it holds more than 20 distinct
+ * numbers or `predictionType: "REGRESSION"` says so. Check `review` and edit
+ * with `.retype()`, `.drop()` before `create()`.
  *
  * @example From rows (the names flow into the types)
  * ```ts
@@ -66,6 +75,14 @@ export type InferredFeatures<R, T extends string> = R extends
  * draft.featureNames.join(); // "tenure,monthly,contract,senior"
  * draft.fields.find((f) => f.name === "monthly")?.data_type.format; // "FLOAT64"
  * draft.review.map((n) => n.field).includes("senior"); // true: a 0/1 flag
+ * ```
+ *
+ * @example A numeric target with many values is predicted as a number
+ * ```ts
+ * import { inferSchema } from "./infer.ts";
+ * const rows = Array.from({ length: 40 }, (_, i) => ({ cement: 100 + i, strength: 10 + i * 0.7 }));
+ * (await inferSchema(rows, { target: "strength" })).predictionType; // "REGRESSION"
+ * (await inferSchema(rows, { target: "strength", predictionType: "CLASSIFICATION" })).predictionType; // "CLASSIFICATION"
  * ```
  */
 export async function inferSchema<
@@ -87,14 +104,30 @@ export async function inferSchema<
   if (issues.length) throw invalid("schema inference", issues);
   const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
     n,
-  ) => inferColumn(n, column(n), { target: targets.includes(n as T) }));
+  ) =>
+    inferColumn(n, column(n), {
+      target: targets.includes(n as T),
+      predictionType: options.predictionType,
+    })
+  );
+  const textTargets = reports.filter((r) =>
+    targets.includes(r.name as T) && r.type.data_type.data_type !== "NUMBER"
+  );
+  if (options.predictionType === "REGRESSION" && textTargets.length) {
+    throw invalid(
+      "schema inference",
+      textTargets.map((r) => ({
+        path: "target",
+        message:
+          `"${r.name}" holds text, and REGRESSION predicts a number; use predictionType: "CLASSIFICATION" or a numeric target`,
+      })),
+    );
+  }
   const fields: FieldSpec[] = reports.map((r) => ({
     name: r.name,
     designation: targets.includes(r.name as T) ? "TARGET" : "FEATURE",
     data_type: r.type.data_type,
-    semantic_type: targets.includes(r.name as T)
-      ? "CATEGORICAL"
-      : r.type.semantic_type,
+    semantic_type: r.type.semantic_type,
   }));
   return new SchemaBuilder(
     options.client,

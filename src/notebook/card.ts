@@ -3,7 +3,9 @@
  * key fields, references, timestamps) and for errors (class, status,
  * message, error_code, request id). Secrets are masked, values escaped.
  * A model's `metrics` are shown one per line with readable labels and three
- * significant digits, its `classes` as "target: class, class".
+ * significant digits, its `classes` as "target: class, class" (a regression
+ * model's as "target: a number (regression)"); metrics of the other task,
+ * not measured (`null`), are left out.
  *
  * @module
  */
@@ -60,7 +62,7 @@ export function resourceCard(
   for (const [key, value] of Object.entries(r)) {
     if (HEADER.has(key) || value === undefined) continue;
     if (key === "metrics" && isNumberRecord(value)) {
-      metrics = formatMetrics(value);
+      metrics = formatMetrics(value, isRegressionRecord(r, value));
     } else if (key === "classes" && isClassRecord(value)) {
       rows.push([key, formatClasses(value)]);
     } else if (PERCENT.has(key) && typeof value === "number") {
@@ -179,17 +181,40 @@ export function formatMetric(key: string, value: number | null): string {
     : SIGNIFICANT.format(value);
 }
 
+const REGRESSION_METRIC = /(^|_)(rmse|mae|mse|mape|r2)$/;
+const CLASSIFICATION_METRIC = /(^|_)(auc|accuracy|log_loss)$/;
+
 function formatMetrics(
   metrics: Record<string, number | null>,
+  regression: boolean,
 ): [string, string][] {
-  return Object.entries(metrics).map((
-    [k, v],
-  ) => [metricLabel(k), formatMetric(k, v)]);
+  // The other task's metrics are null by construction: leave them out.
+  const other = regression ? CLASSIFICATION_METRIC : REGRESSION_METRIC;
+  return Object.entries(metrics).filter(([k, v]) =>
+    !(v === null && other.test(k))
+  ).map(([k, v]) => [metricLabel(k), formatMetric(k, v)]);
+}
+
+// A regression model: its targets have no classes (or, when it lists no
+// classes, a regression metric was measured).
+function isRegressionRecord(
+  resource: Record<string, unknown>,
+  metrics: Record<string, number | null>,
+): boolean {
+  const classes = resource.classes;
+  if (isClassRecord(classes) && Object.keys(classes).length > 0) {
+    return Object.values(classes).every((names) => names.length === 0);
+  }
+  return Object.entries(metrics).some(([k, v]) =>
+    v !== null && REGRESSION_METRIC.test(k)
+  );
 }
 
 function formatClasses(classes: Record<string, string[]>): string {
   return Object.entries(classes).map(([target, names]) =>
-    `${target}: ${names.join(", ")}`
+    names.length === 0
+      ? `${target}: a number (regression)`
+      : `${target}: ${names.join(", ")}`
   ).join("; ");
 }
 

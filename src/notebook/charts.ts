@@ -52,11 +52,38 @@ export interface ExplanationChartOptions {
   kind?: "waterfall" | "bars";
   /** Largest terms shown; the rest are summed into one "other" step. Default 12. */
   top?: number;
+  /**
+   * What bias and contributions add up to: `"log-odds"` (classification) or
+   * `"prediction"` (regression, in the target's units). Default: read from
+   * the table (a numeric prediction and no `probability.*` column is a
+   * regression).
+   */
+  scale?: "log-odds" | "prediction";
+}
+
+/**
+ * Whether a views table answers a regression model: a numeric prediction
+ * and no `probability.*` column.
+ *
+ * @example
+ * ```ts
+ * import { isRegressionTable } from "./charts.ts";
+ * const regression = { columns: ["prediction.price", "bias"], index: [0], data: [[250000, 240000]] };
+ * const classification = { columns: ["prediction.y", "probability.y.a", "bias"], index: [0], data: [["a", 0.9, 1]] };
+ * if (!isRegressionTable(regression) || isRegressionTable(classification)) throw new Error("unexpected");
+ * ```
+ */
+export function isRegressionTable(table: SplitTable): boolean {
+  const at = table.columns.findIndex((c) => c.startsWith("prediction."));
+  return at >= 0 &&
+    !table.columns.some((c) => c.startsWith("probability.")) &&
+    table.data.every((row) => row[at] === null || typeof row[at] === "number");
 }
 
 /**
  * Explains one row of a views answer: `bias` plus each `contribution.<term>`
- * adds up to the row's log-odds of the explained class.
+ * adds up to the row's log-odds of the explained class (for regression, to
+ * the prediction itself).
  *
  * @example
  * ```ts
@@ -106,13 +133,15 @@ export function explanationChart(
     });
   }
   const total = bias + terms.reduce((s, t) => s + t.value, 0);
+  const scale = options.scale ??
+    (isRegressionTable(table) ? "prediction" : "log-odds");
   const predictionAt = table.columns.findIndex((c) =>
     c.startsWith("prediction.")
   );
   const label = predictionAt >= 0
     ? ` - ${table.columns[predictionAt].slice(11)} = ${values[predictionAt]}`
     : "";
-  const title = `Row ${table.index?.[row] ?? row}${label}: log-odds ${
+  const title = `Row ${table.index?.[row] ?? row}${label}: ${scale} ${
     total.toFixed(3)
   }`;
   const text = `${title} (bias ${bias.toFixed(3)}; ${
@@ -135,7 +164,7 @@ export function explanationChart(
         x: {
           field: "value",
           type: "quantitative",
-          title: "contribution to log-odds",
+          title: `contribution to ${scale}`,
         },
         color: signColor,
         tooltip: [{ field: "term" }, { field: "value", format: ".3f" }],
@@ -161,7 +190,7 @@ export function explanationChart(
     running += t.value;
   }
   steps.push({
-    term: "log-odds",
+    term: scale,
     start: 0,
     end: total,
     value: total,
@@ -179,7 +208,7 @@ export function explanationChart(
         title: null,
         axis: { labelAngle: -40 },
       },
-      y: { field: "start", type: "quantitative", title: "log-odds" },
+      y: { field: "start", type: "quantitative", title: scale },
       y2: { field: "end" },
       color: {
         field: "direction",
@@ -249,7 +278,11 @@ export function importanceChart(
  */
 export function shapeChart(
   shape: { labels: string[]; scores: number[] },
-  options: { term?: string } = {},
+  options: {
+    term?: string;
+    /** What a score is in: `"log-odds"` (default) or, for regression, the target's name. */
+    unit?: string;
+  } = {},
 ): Chart {
   if (shape.labels.length !== shape.scores.length) {
     throw new RangeError(
@@ -278,7 +311,11 @@ export function shapeChart(
           title: options.term ?? null,
           axis: { labelOverlap: true },
         },
-        y: { field: "score", type: "quantitative", title: "score (log-odds)" },
+        y: {
+          field: "score",
+          type: "quantitative",
+          title: `score (${options.unit ?? "log-odds"})`,
+        },
         color: signColor,
         tooltip: [{ field: "label" }, { field: "score", format: ".3f" }],
       },
@@ -345,4 +382,238 @@ export function probabilityHistogram(
     },
     `Distribution of ${column}: ${values.length} rows, mean ${mean.toFixed(3)}`,
   );
+}
+
+/** How well predictions fit: rows compared, R², RMSE, MAE and mean residual. */
+export interface RegressionFit {
+  /** Rows where both the actual and the predicted value are finite numbers. */
+  rows: number;
+  /** 1 - SSE/SST (null with fewer than 2 rows or a constant actual). */
+  r2: number | null;
+  /** Root mean squared error. */
+  rmse: number;
+  /** Mean absolute error. */
+  mae: number;
+  /** Mean of actual - predicted (0 for unbiased predictions). */
+  meanResidual: number;
+}
+
+/**
+ * R², RMSE, MAE and the mean residual of predictions against actual values,
+ * over the rows where both are finite numbers (a missing actual is skipped).
+ *
+ * @example
+ * ```ts
+ * import { regressionFit } from "./charts.ts";
+ * const fit = regressionFit([1, 2, 3, 4], [1.1, 1.9, 3.2, 3.8]);
+ * if (fit.rows !== 4 || fit.r2!.toFixed(2) !== "0.98" || fit.mae.toFixed(2) !== "0.15") throw new Error("unexpected");
+ * ```
+ */
+export function regressionFit(
+  actual: ArrayLike<unknown>,
+  predicted: ArrayLike<unknown>,
+): RegressionFit {
+  const pairs = numericPairs(actual, predicted);
+  const n = pairs.length;
+  if (n === 0) {
+    throw new RangeError(
+      "no row has both a numeric actual and a numeric prediction; pass the target's values in the order of the views rows",
+    );
+  }
+  let mean = 0;
+  for (const p of pairs) mean += p.actual / n;
+  let sse = 0, sst = 0, abs = 0, sum = 0;
+  for (const p of pairs) {
+    const r = p.actual - p.predicted;
+    sse += r * r;
+    abs += Math.abs(r);
+    sum += r;
+    sst += (p.actual - mean) ** 2;
+  }
+  return {
+    rows: n,
+    r2: n < 2 || sst === 0 ? null : 1 - sse / sst,
+    rmse: Math.sqrt(sse / n),
+    mae: abs / n,
+    meanResidual: sum / n,
+  };
+}
+
+/** Options of the regression charts. */
+export interface RegressionChartOptions {
+  /** The target's name, for titles and axes (default `"target"`). */
+  target?: string;
+}
+
+/**
+ * Predicted against actual values of a regression model as a scatter, with
+ * the diagonal where a perfect model's points would lie; the title carries
+ * R² and RMSE.
+ *
+ * @example
+ * ```ts
+ * import { predictedVsActualChart } from "./charts.ts";
+ * const c = predictedVsActualChart([10, 20, 30], [12, 19, 29], { target: "strength" });
+ * if (!c["text/plain"].startsWith("Predicted vs actual strength: 3 rows, R² 0.97")) throw new Error(c["text/plain"]);
+ * const layers = c["application/vnd.vegalite.v5+json"].layer as unknown[];
+ * if (layers.length !== 2) throw new Error("the points and the diagonal");
+ * ```
+ */
+export function predictedVsActualChart(
+  actual: ArrayLike<unknown>,
+  predicted: ArrayLike<unknown>,
+  options: RegressionChartOptions = {},
+): Chart {
+  const target = options.target ?? "target";
+  const fit = regressionFit(actual, predicted);
+  const points = numericPairs(actual, predicted);
+  let lo = Infinity, hi = -Infinity;
+  for (const p of points) {
+    lo = Math.min(lo, p.actual, p.predicted);
+    hi = Math.max(hi, p.actual, p.predicted);
+  }
+  const title = `Predicted vs actual ${target}: ${fit.rows} rows, R² ${
+    fit.r2 === null ? "n/a" : fit.r2.toFixed(3)
+  }, RMSE ${fit.rmse.toPrecision(3)}`;
+  const scale = { domain: [lo, hi], nice: true, zero: false };
+  return chart({
+    title,
+    width: 360,
+    height: 360,
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: "point", filled: true, opacity: 0.6 },
+        encoding: {
+          x: {
+            field: "actual",
+            type: "quantitative",
+            title: `actual ${target}`,
+            scale,
+          },
+          y: {
+            field: "predicted",
+            type: "quantitative",
+            title: `predicted ${target}`,
+            scale,
+          },
+          tooltip: [
+            { field: "row" },
+            { field: "actual", format: ".4~g" },
+            { field: "predicted", format: ".4~g" },
+          ],
+        },
+      },
+      {
+        data: {
+          values: [{ actual: lo, predicted: lo }, {
+            actual: hi,
+            predicted: hi,
+          }],
+        },
+        mark: { type: "line", color: "#71717a", strokeDash: [4, 4] },
+        encoding: {
+          x: { field: "actual", type: "quantitative" },
+          y: { field: "predicted", type: "quantitative" },
+        },
+      },
+    ],
+  }, title);
+}
+
+/**
+ * Residuals (actual - predicted) of a regression model against the
+ * prediction, with the zero line: a good model's points scatter evenly
+ * around it, a pattern shows what it misses.
+ *
+ * @example
+ * ```ts
+ * import { residualChart } from "./charts.ts";
+ * const c = residualChart([10, 20, 30], [12, 19, 29], { target: "strength" });
+ * const values = (c["application/vnd.vegalite.v5+json"].layer as { data: { values: { residual: number }[] } }[])[0].data.values;
+ * if (values.map((v) => v.residual).join() !== "-2,1,1") throw new Error("unexpected");
+ * ```
+ */
+export function residualChart(
+  actual: ArrayLike<unknown>,
+  predicted: ArrayLike<unknown>,
+  options: RegressionChartOptions = {},
+): Chart {
+  const target = options.target ?? "target";
+  const fit = regressionFit(actual, predicted);
+  const points = numericPairs(actual, predicted).map((p) => ({
+    ...p,
+    residual: p.actual - p.predicted,
+  }));
+  const title = `Residuals of ${target}: ${fit.rows} rows, mean ${
+    fit.meanResidual.toPrecision(3)
+  }, MAE ${fit.mae.toPrecision(3)}`;
+  return chart({
+    title,
+    width: 420,
+    height: 280,
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: "point", filled: true, opacity: 0.6 },
+        encoding: {
+          x: {
+            field: "predicted",
+            type: "quantitative",
+            title: `predicted ${target}`,
+            scale: { zero: false },
+          },
+          y: {
+            field: "residual",
+            type: "quantitative",
+            title: "residual (actual - predicted)",
+          },
+          color: {
+            condition: { test: "datum.residual >= 0", value: UP },
+            value: DOWN,
+          },
+          tooltip: [
+            { field: "row" },
+            { field: "actual", format: ".4~g" },
+            { field: "predicted", format: ".4~g" },
+            { field: "residual", format: ".4~g" },
+          ],
+        },
+      },
+      {
+        data: { values: [{ residual: 0 }] },
+        mark: { type: "rule", color: "#71717a", strokeDash: [4, 4] },
+        encoding: { y: { field: "residual", type: "quantitative" } },
+      },
+    ],
+  }, title);
+}
+
+function numericPairs(
+  actual: ArrayLike<unknown>,
+  predicted: ArrayLike<unknown>,
+): { row: number; actual: number; predicted: number }[] {
+  if (actual.length !== predicted.length) {
+    throw new RangeError(
+      `${actual.length} actual values but ${predicted.length} predictions; pass one actual value per views row, in the same order`,
+    );
+  }
+  const out: { row: number; actual: number; predicted: number }[] = [];
+  for (let i = 0; i < actual.length; i++) {
+    const a = toFinite(actual[i]);
+    const p = toFinite(predicted[i]);
+    if (a !== undefined && p !== undefined) {
+      out.push({ row: i, actual: a, predicted: p });
+    }
+  }
+  return out;
+}
+
+function toFinite(value: unknown): number | undefined {
+  const n = typeof value === "number"
+    ? value
+    : typeof value === "string" && value.trim() !== ""
+    ? Number(value)
+    : NaN;
+  return Number.isFinite(n) ? n : undefined;
 }

@@ -95,7 +95,10 @@ export type TermExplanation = z.infer<typeof TermExplanationSchema>;
 export const GlobalExplanationSchema = z.looseObject({
   target: z.string(),
   classes: z.array(z.string()),
-  /** Which class each list of `scores` speaks for. */
+  /**
+   * Which class each list of `scores` speaks for (regression: the target's
+   * name, the scores being in its units; `classes` is then empty).
+   */
   score_classes: z.array(z.string()),
   intercept: z.array(z.number()),
   terms: z.array(TermExplanationSchema),

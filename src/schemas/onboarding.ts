@@ -18,8 +18,13 @@ import { JOB_TYPES, jobFields } from "./jobs.ts";
 
 /** Configuration types SPEC.md shows. */
 export const CONFIGURATION_TYPES = ["INITIAL"] as const;
-/** Prediction types SPEC.md shows. */
-export const PREDICTION_TYPES = ["CLASSIFICATION"] as const;
+/**
+ * Prediction types: SPEC.md shows `CLASSIFICATION` (a CATEGORICAL target);
+ * `REGRESSION` (a NUMBER target, predicted as a number) is ours.
+ */
+export const PREDICTION_TYPES = ["CLASSIFICATION", "REGRESSION"] as const;
+/** A prediction type. */
+export type PredictionType = typeof PREDICTION_TYPES[number];
 /** Encoding strategies SPEC.md shows. */
 export const ENCODING_STRATEGIES = ["STREAM"] as const;
 /** Sharding strategies SPEC.md shows. */

@@ -142,7 +142,8 @@ export async function computeViews(
 
 /**
  * The global explanation of a READY model in the shape of the shared
- * `GlobalExplanationSchema` (scores listed per score column).
+ * `GlobalExplanationSchema` (scores listed per score column; for regression
+ * one column named after the target, in the target's units).
  */
 export function explanationOf(
   ctx: PlatformContext,
@@ -161,7 +162,12 @@ export function explanationOf(
   return {
     target: model.target,
     classes: g.classes,
-    score_classes: K === 1 ? [model.classes[1]] : [...model.classes],
+    // Regression: one list of scores, in the target's units.
+    score_classes: model.task === "regression"
+      ? [model.target]
+      : K === 1
+      ? [model.classes[1]]
+      : [...model.classes],
     intercept: g.intercept,
     terms: g.terms.map((t) => ({
       name: t.name,
