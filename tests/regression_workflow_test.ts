@@ -197,7 +197,14 @@ Deno.test("regression: concrete.csv through local() with builders, exact explana
 
     // Charts that fit: the waterfall ends at the prediction.
     assert(isRegressionTable(result.table));
-    const waterfall = explanationChart(result.table, 0)[VEGALITE_MIME];
+    const chart = explanationChart(result.table, 0);
+    assertStringIncludes(
+      chart["text/plain"],
+      `Row 0 - ${TARGET} = ${
+        Number((predictions[0] as number).toPrecision(4))
+      }: prediction `,
+    );
+    const waterfall = chart[VEGALITE_MIME];
     const steps =
       (waterfall.data as { values: { term: string; end: number }[] })
         .values;

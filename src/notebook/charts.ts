@@ -138,8 +138,13 @@ export function explanationChart(
   const predictionAt = table.columns.findIndex((c) =>
     c.startsWith("prediction.")
   );
+  const predicted = values[predictionAt];
   const label = predictionAt >= 0
-    ? ` - ${table.columns[predictionAt].slice(11)} = ${values[predictionAt]}`
+    ? ` - ${table.columns[predictionAt].slice(11)} = ${
+      typeof predicted === "number"
+        ? Number(predicted.toPrecision(4)) // a regression value, readable
+        : predicted
+    }`
     : "";
   const title = `Row ${table.index?.[row] ?? row}${label}: ${scale} ${
     total.toFixed(3)
