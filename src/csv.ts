@@ -86,15 +86,58 @@ const CR = 13;
  * ```
  */
 export function parseCsv(text: string): CsvTable {
+  const records: string[][] = [];
+  const starts: number[] = [];
+  let width = -1;
+  forEachRecord(text, (record, line) => {
+    if (width < 0) width = record.length;
+    else if (record.length !== width) {
+      throw fieldCountError(width, record, line);
+    }
+    records.push(record.slice());
+    starts.push(line);
+  });
+  if (records.length === 0) throw emptyError();
+  return { header: records[0], rows: records.slice(1), lines: starts.slice(1) };
+}
+
+function emptyError(): CsvError {
+  return new CsvError(
+    "CSV is empty: expected a header line with column names.",
+    1,
+  );
+}
+
+function fieldCountError(
+  width: number,
+  record: string[],
+  line: number,
+): CsvError {
+  return new CsvError(
+    `CSV line ${line}: expected ${width} fields like the header, found ${record.length}; check for a missing or extra comma or an unquoted comma.`,
+    line,
+  );
+}
+
+/**
+ * The scanner behind {@link parseCsv} and {@link parseCsvColumns}: calls
+ * `visit` with every record (the same array, refilled: copy it to keep it)
+ * and the line it starts on. Blank lines are skipped when the first record
+ * has more than one field.
+ */
+function forEachRecord(
+  text: string,
+  visit: (record: string[], line: number) => void,
+): void {
   const n = text.length;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
-  const records: string[][] = [];
-  const starts: number[] = [];
+  let first = -1;
+  const record: string[] = [];
 
   while (i < n) {
     const recordLine = line;
-    const record: string[] = [];
+    record.length = 0;
     // Parse one record: fields separated by commas, ended by a newline or EOF.
     for (;;) {
       let field: string;
@@ -163,30 +206,195 @@ export function parseCsv(text: string): CsvTable {
       break;
     }
     const blank = record.length === 1 && record[0] === "";
-    if (blank && (records.length === 0 || records[0].length > 1)) continue;
-    records.push(record);
-    starts.push(recordLine);
+    if (blank && (first < 0 || first > 1)) continue;
+    if (first < 0) first = record.length;
+    visit(record, recordLine);
   }
+}
 
-  if (records.length === 0) {
-    throw new CsvError(
-      "CSV is empty: expected a header line with column names.",
-      1,
+/** A column of numbers: `values[row]`, NaN for an empty cell. */
+export interface CsvNumberColumn {
+  kind: "number";
+  values: Float64Array;
+}
+
+/**
+ * A column of strings, dictionary-coded: `codes[row]` is 0 for an empty
+ * cell, else `k` for the string `dictionary[k - 1]` (each distinct string
+ * once, in order of first appearance).
+ */
+export interface CsvStringColumn {
+  kind: "string";
+  codes: Uint32Array;
+  dictionary: string[];
+}
+
+/** A typed column of {@link parseCsvColumns}. */
+export type CsvColumn = CsvNumberColumn | CsvStringColumn;
+
+/** The columns {@link parseCsvColumns} read. */
+export interface CsvColumns {
+  header: string[];
+  /** Data rows. */
+  rows: number;
+  /** The wanted columns by name. */
+  columns: Map<string, CsvColumn>;
+}
+
+/**
+ * A cell of a number column that is not a number: names the column, the
+ * line and the cell.
+ *
+ * @example
+ * ```ts
+ * import { CsvValueError, parseCsvColumns } from "./csv.ts";
+ *
+ * try {
+ *   parseCsvColumns("a\n1\nx\n", new Map([["a", "number"]]));
+ * } catch (e) {
+ *   if (!(e instanceof CsvValueError && e.column === "a" && e.line === 3 && e.cell === "x")) throw new Error("example failed");
+ * }
+ * ```
+ */
+export class CsvValueError extends CsvError {
+  /** The column's name. */
+  readonly column: string;
+  /** The cell's text. */
+  readonly cell: string;
+  /** Creates the error for `cell` of `column` on `line`. */
+  constructor(column: string, cell: string, line: number) {
+    super(
+      `CSV line ${line}: column '${column}' holds '${cell}', which is not a number.`,
+      line,
     );
+    this.name = "CsvValueError";
+    this.column = column;
+    this.cell = cell;
   }
-  const header = records[0];
-  const width = header.length;
-  for (let r = 1; r < records.length; r++) {
-    if (records[r].length !== width) {
-      throw new CsvError(
-        `CSV line ${
-          starts[r]
-        }: expected ${width} fields like the header, found ${
-          records[r].length
-        }; check for a missing or extra comma or an unquoted comma.`,
-        starts[r],
-      );
+}
+
+/**
+ * Parses CSV text (same rules as {@link parseCsv}) straight into typed
+ * columns, without keeping a string per cell: `number` columns become a
+ * `Float64Array` (an empty cell is NaN; anything but a finite number after
+ * trimming is a {@link CsvValueError}), `string` columns dictionary codes.
+ * Only the columns named in `kinds` are kept; the header must hold them
+ * (the caller checks, with `header`).
+ *
+ * @param text The whole file as a string (a leading BOM is ignored).
+ * @param kinds The wanted columns and their kind.
+ * @throws {CsvError} As {@link parseCsv}; {@link CsvValueError} for a cell
+ *   of a number column that is not a number.
+ *
+ * @example
+ * ```ts
+ * import { parseCsvColumns } from "./csv.ts";
+ *
+ * const t = parseCsvColumns("x,c,skip\n1.5,a,z\n,b,z\n2,a,z\n", new Map([["x", "number"], ["c", "string"]]));
+ * const x = t.columns.get("x")!, c = t.columns.get("c")!;
+ * if (!(t.rows === 3 && x.kind === "number" && Number.isNaN(x.values[1]) && x.values[2] === 2)) throw new Error("example failed");
+ * if (!(c.kind === "string" && c.dictionary.join() === "a,b" && Array.from(c.codes).join() === "1,2,1")) throw new Error("example failed");
+ * ```
+ */
+export function parseCsvColumns(
+  text: string,
+  kinds: ReadonlyMap<string, "number" | "string">,
+): CsvColumns {
+  let header: string[] | null = null;
+  let rows = 0;
+  let capacity = 1024;
+  // Per header position: the builder of a wanted column, or null.
+  let builders: (ColumnBuilder | null)[] = [];
+  forEachRecord(text, (record, line) => {
+    if (header === null) {
+      header = record.slice();
+      builders = header.map((name) => {
+        const kind = kinds.get(name);
+        return kind === undefined ? null : newBuilder(name, kind, capacity);
+      });
+      return;
     }
+    if (record.length !== header.length) {
+      throw fieldCountError(header.length, record, line);
+    }
+    if (rows === capacity) {
+      capacity *= 2;
+      for (const b of builders) b?.grow(capacity);
+    }
+    for (let j = 0; j < builders.length; j++) {
+      const b = builders[j];
+      if (b !== null) b.add(rows, record[j], line);
+    }
+    rows++;
+  });
+  if (header === null) throw emptyError();
+  const columns = new Map<string, CsvColumn>();
+  for (const b of builders) if (b) columns.set(b.name, b.finish(rows));
+  return { header, rows, columns };
+}
+
+interface ColumnBuilder {
+  name: string;
+  add(row: number, cell: string, line: number): void;
+  grow(capacity: number): void;
+  finish(rows: number): CsvColumn;
+}
+
+function newBuilder(
+  name: string,
+  kind: "number" | "string",
+  capacity: number,
+): ColumnBuilder {
+  if (kind === "number") {
+    let values = new Float64Array(capacity);
+    return {
+      name,
+      add(row, cell, line) {
+        if (cell === "") {
+          values[row] = NaN;
+          return;
+        }
+        const t = cell.trim();
+        const x = Number(t);
+        if (t === "" || !Number.isFinite(x)) {
+          throw new CsvValueError(name, cell, line);
+        }
+        values[row] = x;
+      },
+      grow(c) {
+        const next = new Float64Array(c);
+        next.set(values);
+        values = next;
+      },
+      finish: (rows) => ({ kind: "number", values: values.slice(0, rows) }),
+    };
   }
-  return { header, rows: records.slice(1), lines: starts.slice(1) };
+  let codes = new Uint32Array(capacity);
+  const index = new Map<string, number>();
+  const dictionary: string[] = [];
+  return {
+    name,
+    add(row, cell) {
+      if (cell === "") {
+        codes[row] = 0;
+        return;
+      }
+      let k = index.get(cell);
+      if (k === undefined) {
+        dictionary.push(cell);
+        index.set(cell, k = dictionary.length);
+      }
+      codes[row] = k;
+    },
+    grow(c) {
+      const next = new Uint32Array(c);
+      next.set(codes);
+      codes = next;
+    },
+    finish: (rows) => ({
+      kind: "string",
+      codes: codes.slice(0, rows),
+      dictionary,
+    }),
+  };
 }

@@ -10,7 +10,7 @@
 import type { BuilderClient } from "../builders/client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
-import { parseCsv } from "../csv.ts";
+import { type CsvStringColumn, parseCsv, parseCsvColumns } from "../csv.ts";
 import { type ColumnReport, inferColumn } from "./columns.ts";
 
 /** Anything a schema can be inferred from. */
@@ -190,14 +190,33 @@ async function readSource(source: InferSource): Promise<ReadTable> {
 }
 
 function csvTable(text: string): ReadTable {
-  const { header, rows } = parseCsv(text);
+  // Column by column from dictionary codes: each distinct cell text is kept
+  // once, not one string per cell (a 1,000,000-row file stays small).
+  const header = parseCsv(text.slice(0, headerEnd(text))).header;
+  const { columns } = parseCsvColumns(
+    text,
+    new Map(header.map((name) => [name, "string" as const])),
+  );
   return {
     names: header,
     column: (n) => {
-      const j = header.indexOf(n);
-      return rows.map((r) => r[j]);
+      const c = columns.get(n) as CsvStringColumn;
+      return Array.from(c.codes, (k) => k === 0 ? "" : c.dictionary[k - 1]);
     },
   };
+}
+
+/** End of the header record (its first line break outside quotes, after any blank lines). */
+function headerEnd(text: string): number {
+  let quoted = false;
+  let start = 0;
+  while (start < text.length && /[\r\n\uFEFF]/.test(text[start])) start++;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "\n" || c === "\r")) return i;
+  }
+  return text.length;
 }
 
 function isDataFrame(x: unknown): x is DataFrameLike {

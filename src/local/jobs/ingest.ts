@@ -1,13 +1,16 @@
 /**
  * The work of an ingestion job: read the CSV from the bucket, parse it with
- * the real CSV parser, type every column by the data schema (a missing column
- * or a value of the wrong type fails the job, naming the column and the
- * line), and store the datasource's columns.
+ * the real CSV parser straight into typed columns by the data schema (a
+ * missing column or a value of the wrong type fails the job, naming the
+ * column and the line), and store the datasource's typed columns (a
+ * `Datasource` of src/local/model/datasource.ts: numbers as `Float64Array`,
+ * strings as dictionary codes; no string per cell is kept). Large files are
+ * parsed in the model worker, so the server answers other requests meanwhile.
  *
  * @module
  */
-import { parseCsv } from "../../csv.ts";
-import { columnsFromCsv } from "../model/datasource.ts";
+import { CsvError } from "../../csv.ts";
+import { parseInBackground } from "../model/worker.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import type { Store } from "../store.ts";
 import type { JobWork } from "./runner.ts";
@@ -79,32 +82,34 @@ export function ingestWork(
     }
     job.report("reading", 1, 0.3);
     await macrotask();
-    job.report("parsing", 0, 0.3);
-    let table;
-    try {
-      table = parseCsv(text);
-    } catch (error) {
-      throw new Error(
-        `${input.display} is not valid CSV: ${(error as Error).message}`,
-      );
-    }
-    job.report("parsing", 1, 0.6);
-    await macrotask();
     if (job.signal.aborted) throw job.signal.reason;
-    job.report("validating", 0, 0.6);
-    let columns;
+    job.report("parsing", 0, 0.3);
+    // Parsed straight into typed columns (no string per cell), in the model
+    // worker for large files so the server keeps answering meanwhile.
+    let datasource;
+    const parsing = parseInBackground(text, input.fields, {
+      signal: job.signal,
+    });
+    // The text is the worker's (or parsed) now: don't keep it alive here.
+    text = "";
     try {
-      columns = columnsFromCsv(table, input.fields);
+      datasource = await parsing;
     } catch (error) {
+      if (job.signal.aborted) throw job.signal.reason;
+      if (error instanceof CsvError) {
+        throw new Error(
+          `${input.display} is not valid CSV: ${(error as Error).message}`,
+        );
+      }
       throw new Error(`${input.display}: ${(error as Error).message}`);
     }
-    job.report("validating", 1, 0.9);
+    job.report("parsing", 1, 0.9);
     await macrotask();
     if (job.signal.aborted) throw job.signal.reason;
     job.report("storing", 0, 0.9);
-    store.putBlob(datasourceBlobKey(input.datasourceId), columns);
+    store.putBlob(datasourceBlobKey(input.datasourceId), datasource);
     job.report("storing", 1, 1);
-    onRows(table.rows.length, Object.keys(columns));
+    onRows(datasource.nRows, Object.keys(datasource.columns));
   };
 }
 

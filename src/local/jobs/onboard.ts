@@ -14,9 +14,9 @@ import {
   encodeDataset,
   type Encoder,
   type OnboardingOptions,
-  type RawColumns,
   type SchemaField,
 } from "../model/encoding.ts";
+import { asDatasource } from "../model/datasource.ts";
 import type { Store } from "../store.ts";
 import { datasourceBlobKey, macrotask } from "./ingest.ts";
 import type { JobWork } from "./runner.ts";
@@ -61,22 +61,27 @@ export function loadEncoded(store: Store, datasetId: string) {
   const stored = store.getBlob(datasetBlobKey(datasetId)) as
     | StoredDataset
     | undefined;
-  const columns = stored &&
-    store.getBlob(datasourceBlobKey(stored.datasourceId)) as
-      | RawColumns
-      | undefined;
+  const blob = stored && store.getBlob(datasourceBlobKey(stored.datasourceId));
+  const columns = blob === undefined ? undefined : asDatasource(blob);
   if (!stored || !columns) {
     throw new Error(
       `The data of dataset ${datasetId} is gone (its datasource was deleted?); onboard the datasource again.`,
     );
   }
   const data = encodeDataset(columns, stored.fields, stored.options);
-  if (JSON.stringify(data.encoder) !== JSON.stringify(stored.encoder)) {
+  if (encoderKey(data.encoder) !== encoderKey(stored.encoder)) {
     throw new Error(
       `Dataset ${datasetId} no longer encodes as it did at onboarding (its datasource changed); onboard it again.`,
     );
   }
   return data;
+}
+
+/** An encoder as comparable text (encoders stored before regression have no `target.kind`). */
+function encoderKey(e: Encoder): string {
+  const { name, classes, strip } = e.target;
+  const kind = e.target.kind ?? "categorical";
+  return JSON.stringify([e.features, name, kind, classes, strip]);
 }
 
 /**
@@ -111,9 +116,8 @@ export function onboardWork(
 ): JobWork {
   return async (job) => {
     job.report("loading", 0, 0.05);
-    const columns = store.getBlob(datasourceBlobKey(input.datasourceId)) as
-      | RawColumns
-      | undefined;
+    const blob = store.getBlob(datasourceBlobKey(input.datasourceId));
+    const columns = blob === undefined ? undefined : asDatasource(blob);
     if (!columns) {
       throw new Error(
         `The rows of datasource ${input.datasourceId} are gone; ingest the data again.`,

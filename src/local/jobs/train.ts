@@ -101,6 +101,8 @@ export function trainWork(
     // Leave a tenth of the remaining time to store the model before the hard cap.
     const model = await trainInBackground(data, input.params, {
       signal: job.signal,
+      // Encoded for this job alone: its buffers go to the worker uncopied.
+      transferData: true,
       maximumRuntimeSeconds: Math.max(0.1, job.secondsLeft() * 0.9),
       onProgress: (fraction, stage, logged) => {
         if (logged) curve.add(logged);

@@ -56,6 +56,11 @@
 import type { z } from "zod";
 import type { SchemaField as WireSchemaField } from "../../schemas/data_schemas.ts";
 import { OnboardingConfigurationCreateSchema } from "../../schemas/onboarding.ts";
+import {
+  type Datasource,
+  type DatasourceColumn,
+  isDatasource,
+} from "./datasource.ts";
 import { ModelDataError, ModelInputError } from "./errors.ts";
 import { createRng, shuffle } from "./rng.ts";
 
@@ -281,9 +286,7 @@ function isCategorical(f: SchemaField): boolean {
 }
 
 function median(xs: Float64Array): number | null {
-  const v = Array.from(xs).filter((x) => !Number.isNaN(x)).sort((a, b) =>
-    a - b
-  );
+  const v = xs.filter((x) => !Number.isNaN(x)).sort();
   if (v.length === 0) return null;
   const m = v.length >> 1;
   return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
@@ -292,7 +295,8 @@ function median(xs: Float64Array): number | null {
 /**
  * Builds the encoder from a datasource and encodes it for training.
  *
- * @param columns The datasource, one array per column (all the same length).
+ * @param columns The datasource: one array of raw values per column (all
+ *   the same length), or a typed {@link Datasource} as ingestion stores it.
  * @param fields The data schema fields.
  * @param options The onboarding configuration (see the module doc for each option).
  * @throws {ModelDataError} Naming the column: a schema column missing from the
@@ -316,7 +320,7 @@ function median(xs: Float64Array): number | null {
  * ```
  */
 export function encodeDataset(
-  columns: RawColumns,
+  columns: RawColumns | Datasource,
   fields: ReadonlyArray<SchemaField>,
   options: OnboardingOptions = {},
 ): EncodedDataset {
@@ -375,8 +379,23 @@ export function encodeDataset(
       "the data schema has no FEATURE fields; add at least one.",
     );
   }
+  const typed = isTyped(columns);
+  const columnOf = (name: string): RawOrTyped | undefined =>
+    typed
+      ? (Object.hasOwn(columns.columns, name)
+        ? columns.columns[name]
+        : undefined)
+      : Object.hasOwn(columns, name) && Array.isArray(columns[name])
+      ? columns[name]
+      : undefined;
+  const lengthOf = (c: RawOrTyped) =>
+    Array.isArray(c)
+      ? c.length
+      : (c as DatasourceColumn).kind === "number"
+      ? (c as { values: Float64Array }).values.length
+      : (c as { codes: Uint32Array }).codes.length;
   for (const f of [targetField, ...featureFields]) {
-    if (!Array.isArray(columns[f.name])) {
+    if (columnOf(f.name) === undefined) {
       throw new ModelDataError(
         f.name,
         "COLUMN_MISSING",
@@ -384,21 +403,20 @@ export function encodeDataset(
       );
     }
   }
-  const nAll = columns[targetName].length;
+  const nAll = lengthOf(columnOf(targetName)!);
   for (const f of featureFields) {
-    if (columns[f.name].length !== nAll) {
+    const len = lengthOf(columnOf(f.name)!);
+    if (len !== nAll) {
       throw new ModelDataError(
         f.name,
         "LENGTH_MISMATCH",
-        `column '${f.name}' has ${
-          columns[f.name].length
-        } values, expected ${nAll}.`,
+        `column '${f.name}' has ${len} values, expected ${nAll}.`,
       );
     }
   }
 
   // Target: drop rows with an empty target; classes sorted so the order is stable.
-  const rawTarget = columns[targetName];
+  const rawTarget = columnOf(targetName)!;
   if (regression && targetField.data_type.data_type !== "NUMBER") {
     throw new ModelDataError(
       targetName,
@@ -406,49 +424,33 @@ export function encodeDataset(
       `target '${targetName}' is ${targetField.data_type.data_type}; REGRESSION needs a NUMBER target (declare it NUMBER, or use CLASSIFICATION).`,
     );
   }
-  const keep: number[] = [];
-  const targetValues: string[] = [];
-  const targetNumbers: number[] = [];
-  for (let r = 0; r < nAll; r++) {
-    if (regression) {
-      const x = numberOf(rawTarget[r], targetName, r, ModelDataError);
-      if (!Number.isNaN(x)) {
-        keep.push(r);
-        targetNumbers.push(x);
-      }
-      continue;
-    }
-    const c = categoryOf(
-      rawTarget[r],
-      o.strip_categories,
-      targetName,
-      r,
-      ModelDataError,
-    );
-    if (c !== null) {
-      keep.push(r);
-      targetValues.push(c);
-    }
-  }
-  if (keep.length === 0) {
-    throw new ModelDataError(
-      targetName,
-      "TARGET_EMPTY",
-      `target column '${targetName}' has no values; every row is empty.`,
-    );
-  }
-  const n = keep.length;
+  let keep: Uint32Array;
   let classes: string[] = [];
   let labels: Int32Array;
   let values: Float64Array | null = null;
   let strata: number;
   if (regression) {
-    values = Float64Array.from(targetNumbers);
+    const all = numericValues(rawTarget, targetName, null);
+    let n = 0;
+    keep = new Uint32Array(nAll);
+    for (let r = 0; r < nAll; r++) if (!Number.isNaN(all[r])) keep[n++] = r;
+    keep = keep.slice(0, n);
+    values = new Float64Array(n);
+    for (let i = 0; i < n; i++) values[i] = all[keep[i]];
     labels = deciles(values);
     strata = 10;
   } else {
-    classes = [...new Set(targetValues)].sort();
-    if (classes.length < 2) {
+    const cat = categoryValues(rawTarget, targetName, o.strip_categories, null);
+    let n = 0;
+    keep = new Uint32Array(nAll);
+    for (let r = 0; r < nAll; r++) {
+      if (cat.dictionary[cat.codes[r]] !== null) keep[n++] = r;
+    }
+    keep = keep.slice(0, n);
+    const seen = new Set<string>();
+    for (let i = 0; i < n; i++) seen.add(cat.dictionary[cat.codes[keep[i]]]!);
+    classes = [...seen].sort();
+    if (classes.length === 1) {
       throw new ModelDataError(
         targetName,
         "TARGET_SINGLE_CLASS",
@@ -458,42 +460,51 @@ export function encodeDataset(
       );
     }
     const classIndex = new Map(classes.map((c, i) => [c, i]));
+    const classOfCode = cat.dictionary.map((c) =>
+      c === null ? -1 : classIndex.get(c) ?? -1
+    );
     labels = new Int32Array(n);
-    for (let i = 0; i < n; i++) labels[i] = classIndex.get(targetValues[i])!;
+    for (let i = 0; i < n; i++) labels[i] = classOfCode[cat.codes[keep[i]]];
     strata = classes.length;
+  }
+  const n = keep.length;
+  if (n === 0) {
+    throw new ModelDataError(
+      targetName,
+      "TARGET_EMPTY",
+      `target column '${targetName}' has no values; every row is empty.`,
+    );
   }
 
   const encFeatures: FeatureEncoding[] = [];
   const encoded: EncodedColumn[] = [];
   for (const f of featureFields) {
-    const raw = columns[f.name];
+    const raw = columnOf(f.name)!;
     if (!isCategorical(f)) {
-      const x = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        x[i] = numberOf(raw[keep[i]], f.name, keep[i], ModelDataError);
-      }
+      const x = numericValues(raw, f.name, keep);
       const enc: NumericEncoding = {
         name: f.name,
         kind: "numeric",
         fill: o.impute ? median(x) : null,
       };
+      if (enc.fill !== null) {
+        for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) x[i] = enc.fill;
+      }
       encFeatures.push(enc);
       encoded.push(x);
       continue;
     }
-    const vals: (string | null)[] = new Array(n);
+    const cat = categoryValues(raw, f.name, o.strip_categories, keep);
+    // Rows per category (a category may have several dictionary entries,
+    // e.g. " a" and "a" when stripping).
+    const perCode = new Float64Array(cat.dictionary.length);
+    for (let i = 0; i < n; i++) perCode[cat.codes[i]]++;
     const counts = new Map<string, number>();
-    for (let i = 0; i < n; i++) {
-      const c = categoryOf(
-        raw[keep[i]],
-        o.strip_categories,
-        f.name,
-        keep[i],
-        ModelDataError,
-      );
-      vals[i] = c;
-      if (c !== null) counts.set(c, (counts.get(c) ?? 0) + 1);
-    }
+    cat.dictionary.forEach((c, k) => {
+      if (c !== null && perCode[k] > 0) {
+        counts.set(c, (counts.get(c) ?? 0) + perCode[k]);
+      }
+    });
     // Most frequent first; ties by name so the vocabulary is deterministic.
     const ranked = [...counts].sort((a, b) =>
       b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
@@ -517,19 +528,15 @@ export function encodeDataset(
       handleUnseen: o.handle_unseen_categories,
     };
     const codeOf = categoryCoder(enc);
+    // Entries no kept row uses (their rows had no target) are never looked up.
+    const binOfCode = Uint16Array.from(
+      cat.dictionary,
+      (c, k) => perCode[k] > 0 ? codeOf(c, 0, ModelDataError) : 0,
+    );
     const codes = new Uint16Array(n);
-    for (let i = 0; i < n; i++) {
-      codes[i] = codeOf(vals[i], keep[i], ModelDataError);
-    }
+    for (let i = 0; i < n; i++) codes[i] = binOfCode[cat.codes[i]];
     encFeatures.push(enc);
     encoded.push(codes);
-  }
-  for (let j = 0; j < encFeatures.length; j++) {
-    const e = encFeatures[j];
-    if (e.kind === "numeric" && e.fill !== null) {
-      const x = encoded[j] as Float64Array;
-      for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) x[i] = e.fill;
-    }
   }
 
   return {
@@ -549,6 +556,102 @@ export function encodeDataset(
     order: stratifiedOrder(labels, strata, o.seed),
     droppedRows: nAll - n,
   };
+}
+
+/** A column as the encoder gets it: raw values, or a typed datasource column. */
+type RawOrTyped = ReadonlyArray<RawValue> | DatasourceColumn;
+
+function isTyped(columns: RawColumns | Datasource): columns is Datasource {
+  return isDatasource(columns);
+}
+
+/**
+ * The numbers of a column at rows `keep` (all rows when null), NaN for
+ * missing; raw values are checked as {@link numberOf} does (errors name the
+ * column and the row).
+ */
+function numericValues(
+  column: RawOrTyped,
+  name: string,
+  keep: Uint32Array | null,
+): Float64Array {
+  const n = keep ? keep.length : lengthOfColumn(column);
+  const row = (i: number) => keep ? keep[i] : i;
+  const out = new Float64Array(n);
+  if (Array.isArray(column)) {
+    for (let i = 0; i < n; i++) {
+      out[i] = numberOf(column[row(i)], name, row(i), ModelDataError);
+    }
+    return out;
+  }
+  const c = column as DatasourceColumn;
+  if (c.kind === "number") {
+    for (let i = 0; i < n; i++) out[i] = c.values[row(i)];
+    return out;
+  }
+  // Strings declared NUMBER here (a schema that changed): convert each once.
+  const asNumber = c.dictionary.map((v, k) =>
+    numberOf(v, name, c.codes.indexOf(k + 1), ModelDataError)
+  );
+  for (let i = 0; i < n; i++) {
+    const k = c.codes[row(i)];
+    out[i] = k === 0 ? NaN : asNumber[k - 1];
+  }
+  return out;
+}
+
+/**
+ * The categories of a column at rows `keep` (all when null), dictionary
+ * coded: `codes[i]` indexes `dictionary`, whose entries are the (stripped)
+ * category strings, or null for missing. Raw cells are checked as
+ * {@link categoryOf} does.
+ */
+function categoryValues(
+  column: RawOrTyped,
+  name: string,
+  strip: boolean,
+  keep: Uint32Array | null,
+): { codes: Uint32Array; dictionary: (string | null)[] } {
+  const n = keep ? keep.length : lengthOfColumn(column);
+  const row = (i: number) => keep ? keep[i] : i;
+  const codes = new Uint32Array(n);
+  if (
+    !Array.isArray(column) && (column as DatasourceColumn).kind === "string"
+  ) {
+    const c = column as { codes: Uint32Array; dictionary: string[] };
+    const dictionary: (string | null)[] = [null];
+    for (const v of c.dictionary) {
+      dictionary.push(categoryOf(v, strip, name, 0, ModelDataError));
+    }
+    for (let i = 0; i < n; i++) codes[i] = c.codes[row(i)];
+    return { codes, dictionary };
+  }
+  // Raw cells or numbers: one dictionary entry per distinct value.
+  const dictionary: (string | null)[] = [null];
+  const index = new Map<unknown, number>();
+  const cell: (r: number) => unknown = Array.isArray(column)
+    ? (r) => column[r]
+    : (r) => {
+      const x = (column as { values: Float64Array }).values[r];
+      return Number.isNaN(x) ? null : x;
+    };
+  for (let i = 0; i < n; i++) {
+    const r = row(i);
+    const v = cell(r);
+    let k = index.get(v);
+    if (k === undefined) {
+      dictionary.push(categoryOf(v, strip, name, r, ModelDataError));
+      index.set(v, k = dictionary.length - 1);
+    }
+    codes[i] = k;
+  }
+  return { codes, dictionary };
+}
+
+function lengthOfColumn(column: RawOrTyped): number {
+  if (Array.isArray(column)) return column.length;
+  const c = column as DatasourceColumn;
+  return c.kind === "number" ? c.values.length : c.codes.length;
 }
 
 /** Decile (0..9) of every value by rank, ties by row: the regression strata. */

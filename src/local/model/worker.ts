@@ -21,8 +21,14 @@
  * @module
  */
 
+import { CsvError } from "../../csv.ts";
+import {
+  type Datasource,
+  datasourceFromCsv,
+  makeDatasource,
+} from "./datasource.ts";
 import { type LoggedRound, trainAsync } from "./ebm.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import type { EncodedDataset, SchemaField } from "./encoding.ts";
 import {
   ModelDataError,
   ModelError,
@@ -42,6 +48,12 @@ export interface BackgroundOptions {
   maximumRuntimeSeconds?: number;
   /** `false` forces in-thread training even where `Worker` exists (default: use a worker when possible). */
   useWorker?: boolean;
+  /**
+   * Hand the dataset's buffers to the worker instead of copying them (they
+   * are unusable here afterwards): for a dataset encoded for this training
+   * alone, as the training job does. Default false.
+   */
+  transferData?: boolean;
 }
 
 type WorkerMessage =
@@ -52,12 +64,14 @@ type WorkerMessage =
     logged?: LoggedRound;
   }
   | { type: "done"; model: Model }
+  | { type: "parsed"; datasource: Pick<Datasource, "nRows" | "columns"> }
   | {
     type: "error";
     name: string;
     message: string;
     column: string | null;
     code: string | null;
+    line?: number | null;
   };
 
 /** Rebuilds a typed error from its posted fields (errors do not keep their class across workers). */
@@ -70,6 +84,9 @@ function reviveError(m: Extract<WorkerMessage, { type: "error" }>): Error {
   };
   const Kind = kinds[m.name];
   if (Kind) return new Kind(m.column, m.code ?? "ERROR", m.message);
+  if (m.name === "CsvError" || m.name === "CsvValueError") {
+    return new CsvError(m.message, m.line ?? 0);
+  }
   const e = new Error(m.message);
   e.name = m.name;
   return e;
@@ -126,7 +143,38 @@ export function trainInBackground(
       maximumRuntimeSeconds,
     });
   }
-  return new Promise<Model>((resolve, reject) => {
+  const transfer = options.transferData
+    ? [
+      ...data.features,
+      data.labels,
+      data.order,
+      ...(data.values ? [data.values] : []),
+    ].map((a) => a.buffer)
+    : [];
+  return runInWorker<Model>(
+    { value: { data, params, maximumRuntimeSeconds } },
+    transfer,
+    signal,
+    (m, resolve) => {
+      if (m.type === "progress") onProgress?.(m.fraction, m.stage, m.logged);
+      else if (m.type === "done") resolve(m.model);
+    },
+  );
+}
+
+/**
+ * Starts the model worker, posts `request.value` (transferring `transfer`;
+ * the box is emptied once posted, so the caller's copy can be collected),
+ * and settles with what `onMessage` resolves, or the worker's error;
+ * aborting terminates the worker.
+ */
+function runInWorker<T>(
+  request: { value: unknown },
+  transfer: ArrayBufferLike[],
+  signal: AbortSignal | undefined,
+  onMessage: (m: WorkerMessage, resolve: (value: T) => void) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     // The npm build compiles both files to .js side by side: follow our own
     // extension so Deno running the package, or Bun, finds the worker too.
@@ -152,24 +200,74 @@ export function trainInBackground(
     signal?.addEventListener("abort", onAbort, { once: true });
     worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
       const m = e.data;
-      if (m.type === "progress") onProgress?.(m.fraction, m.stage, m.logged);
-      else if (m.type === "done") {
-        finish();
-        resolve(m.model);
-      } else {
+      if (m.type === "error") {
         finish();
         reject(reviveError(m));
+        return;
       }
+      onMessage(m, (value) => {
+        finish();
+        resolve(value);
+      });
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
       finish();
       reject(
         new Error(
-          `training worker failed: ${e.message}; retry, or train in-thread with useWorker: false.`,
+          `model worker failed: ${e.message}; retry, or run in-thread (useWorker: false).`,
         ),
       );
     };
-    worker.postMessage({ data, params, maximumRuntimeSeconds });
+    worker.postMessage(request.value, transfer as ArrayBuffer[]);
+    // Posting copied (or moved) it: let the request (a large CSV text, say)
+    // be collected while the worker runs.
+    request.value = null;
   });
+}
+
+/** Texts from this many characters are parsed in a worker (when there is one). */
+export const PARSE_IN_WORKER_CHARS = 1_000_000;
+
+/**
+ * Parses CSV text into a typed {@link Datasource} without blocking the
+ * caller's event loop: in the model worker for large texts (from
+ * {@link PARSE_IN_WORKER_CHARS} characters) where `Worker` exists, else
+ * in-thread. Same result and errors either way (`ModelDataError` naming the
+ * column, `CsvError` naming the line).
+ *
+ * @example
+ * ```ts
+ * import { parseInBackground } from "./worker.ts";
+ * const d = await parseInBackground("x,y\n1,a\n", [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ], { useWorker: true });
+ * if (!(d.nRows === 1 && d.columns.y.kind === "string")) throw new Error("example failed");
+ * ```
+ */
+export function parseInBackground(
+  text: string,
+  fields: SchemaField[],
+  options: { signal?: AbortSignal; useWorker?: boolean } = {},
+): Promise<Datasource> {
+  const big = text.length >= PARSE_IN_WORKER_CHARS;
+  const worker = options.useWorker ?? big;
+  if (!worker || typeof Worker === "undefined") {
+    try {
+      return Promise.resolve(datasourceFromCsv(text, fields));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return runInWorker<Datasource>(
+    { value: { type: "parse", text, fields } },
+    [],
+    options.signal,
+    (m, resolve) => {
+      if (m.type === "parsed") {
+        resolve(makeDatasource(m.datasource.nRows, m.datasource.columns));
+      }
+    },
+  );
 }
