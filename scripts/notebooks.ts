@@ -7,7 +7,9 @@
  * ROC AUC) printed and plausible, and no secret anywhere in the output. It
  * prints one line per check and ends with `N passed, N failed[, N skipped]`;
  * it exits non-zero when a check failed. Without Jupyter or the Deno kernel
- * it says so and counts the notebooks as skipped.
+ * it says so and counts the notebooks as skipped, except under `CI=true`
+ * (CI must run them), where each notebook counts as a failure. A Python
+ * named by `NOTEBOOK_PYTHON` is the only one tried.
  *
  * The hosted-service notebook runs against `deno task local` served over
  * HTTP on a free port, with throwaway credentials passed to the kernel in
@@ -532,18 +534,30 @@ async function run(
   }
 }
 
+/**
+ * Whether `CI` (the environment variable) says this is a CI run, where a
+ * suite that cannot run must fail instead of skipping.
+ *
+ * @example
+ * ```ts
+ * import { isCi } from "./notebooks.ts";
+ * if (!isCi("true") || !isCi("1") || isCi(undefined) || isCi("false")) throw new Error();
+ * ```
+ */
+export function isCi(value: string | undefined): boolean {
+  return value !== undefined && !["", "0", "false", "no"].includes(
+    value.trim().toLowerCase(),
+  );
+}
+
 /** A Python that has jupyter_client and sees the Deno kernel, or why there is none. */
 async function findPython(): Promise<{ python?: string; reason: string }> {
   const probe =
     "import sys, jupyter_client.kernelspec as k\nsys.exit(0 if 'deno' in k.KernelSpecManager().find_kernel_specs() else 3)";
   const reasons: string[] = [];
-  for (
-    const python of [
-      Deno.env.get("NOTEBOOK_PYTHON"),
-      "/usr/bin/python3",
-      "python3",
-    ].filter(Boolean) as string[]
-  ) {
+  // An explicit choice is not second-guessed by falling back to another.
+  const chosen = Deno.env.get("NOTEBOOK_PYTHON");
+  for (const python of chosen ? [chosen] : ["/usr/bin/python3", "python3"]) {
     const { code } = await run(python, ["-c", probe]);
     if (code === 0) return { python, reason: "" };
     reasons.push(
@@ -743,6 +757,20 @@ async function main(): Promise<number> {
   let python: string | undefined;
   if (!flags.checkOnly) {
     const found = await findPython();
+    if (!found.python && isCi(Deno.env.get("CI"))) {
+      for (const spec of specs) {
+        report(spec.name, {
+          name:
+            "Jupyter with the Deno kernel available (required when CI=true)",
+          ok: false,
+          detail: found.reason,
+        });
+      }
+      console.log(
+        `${counts.passed} passed, ${counts.failed} failed`,
+      );
+      return 1;
+    }
     if (!found.python) {
       console.log(
         `skipped: Jupyter with the Deno kernel is not available (${found.reason}).`,

@@ -118,11 +118,13 @@ async function main(): Promise<number> {
   };
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const report: string[] = [];
+  const notRun: string[] = [];
   let exit = 0;
   try {
     for (const suite of SUITES) {
       if (!selected(suite, options)) {
         report.push(`suite ${suite.name}: skipped by --skip/--only/TEST_SKIP`);
+        notRun.push(suite.name);
         continue;
       }
       console.log(`\n=== suite ${suite.name}: ${suite.description}`);
@@ -154,7 +156,7 @@ async function main(): Promise<number> {
   console.log("");
   for (const line of report) console.log(line);
   // CI reads this exact form from the last line.
-  console.log(summaryLine(total));
+  console.log(summaryLine(total, notRun));
   return exit;
 }
 

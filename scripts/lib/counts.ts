@@ -105,9 +105,12 @@ export function parseNodeTest(output: string): Counts | undefined {
 
 /**
  * Formats the final summary line that CI looks for:
- * `N passed, N failed` followed by `, N skipped` when any were skipped.
+ * `N passed, N failed` followed by `, N skipped` when any were skipped, and
+ * by `(suites not run: a, b)` when whole suites were left out (`--skip`,
+ * `--only`, `TEST_SKIP`), so a green line never hides a suite that did not run.
  *
  * @param counts The totals over all suites.
+ * @param suitesNotRun Names of the suites left out.
  * @returns The line, without a newline.
  *
  * @example
@@ -117,9 +120,17 @@ export function parseNodeTest(output: string): Counts | undefined {
  * if (summaryLine({ passed: 5, failed: 0, skipped: 1 }) !== "5 passed, 0 failed, 1 skipped") {
  *   throw new Error("wrong summary");
  * }
+ * const line = summaryLine({ passed: 5, failed: 0, skipped: 0 }, ["node", "notebooks"]);
+ * if (line !== "5 passed, 0 failed (suites not run: node, notebooks)") throw new Error(line);
  * ```
  */
-export function summaryLine(counts: Counts): string {
+export function summaryLine(
+  counts: Counts,
+  suitesNotRun: string[] = [],
+): string {
   const base = `${counts.passed} passed, ${counts.failed} failed`;
-  return counts.skipped > 0 ? `${base}, ${counts.skipped} skipped` : base;
+  const line = counts.skipped > 0 ? `${base}, ${counts.skipped} skipped` : base;
+  return suitesNotRun.length
+    ? `${line} (suites not run: ${suitesNotRun.join(", ")})`
+    : line;
 }
