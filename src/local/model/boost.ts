@@ -161,7 +161,9 @@ export type LossKind = "logistic" | "softmax" | "squared";
  * cell; null = none) to the row's scores, then computes the row's gradient and
  * hessian under `loss` and adds them to `hist` (zeroed first) at the row's
  * cell. One pass over the rows instead of three (update, gradients,
- * histogram), and no gradient arrays.
+ * histogram), and no gradient arrays. `counted`: the row counts `hist.C`
+ * are already those of these rows and cells (the same rows every round), so
+ * they are not counted again.
  *
  * @example
  * ```ts
@@ -185,9 +187,14 @@ export function gradientHistogram(
   hist: Histogram,
   pendingCells: ArrayLike<number> | null,
   pendingUpdate: Float64Array | null,
+  counted = false,
 ): void {
   const { G, H, C } = hist;
-  G.fill(0), H.fill(0), C.fill(0);
+  G.fill(0), H.fill(0);
+  if (!counted) {
+    C.fill(0);
+    for (let i = 0; i < n; i++) C[cells[i]]++;
+  }
   const pc = pendingCells, pu = pendingUpdate;
   if (loss === "logistic") {
     for (let i = 0; i < n; i++) {
@@ -197,7 +204,6 @@ export function gradientHistogram(
       const q = cells[i];
       G[q] += p - y[i];
       H[q] += p * (1 - p) + 1e-16;
-      C[q]++;
     }
     return;
   }
@@ -208,7 +214,6 @@ export function gradientHistogram(
       const q = cells[i];
       G[q] += si - v[i];
       H[q] += 1;
-      C[q]++;
     }
     return;
   }
@@ -229,7 +234,6 @@ export function gradientHistogram(
       G[qo + k] += p - (y[i] === k ? 1 : 0);
       H[qo + k] += p * (1 - p) + 1e-16;
     }
-    C[q]++;
   }
 }
 

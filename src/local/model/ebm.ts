@@ -533,6 +533,8 @@ function* boostStage(
         t.hist,
         pending >= 0 ? cells[pending] : null,
         pending >= 0 ? updates[pending] : null,
+        // Every row every round: the counts of the first round stay right.
+        sAll !== null && round > 0,
       );
       const u = updates[j];
       for (let k = 0; k < K; k++) t.fit(t.hist, k, u);
