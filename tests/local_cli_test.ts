@@ -60,6 +60,8 @@ Deno.test("local cli: served over HTTP, used as with curl", async () => {
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
+  // A CLI that never prints its banner is stopped (the read then ends).
+  const bound = setTimeout(() => child.kill("SIGKILL"), 60_000);
   try {
     while (!out.includes("buckets:")) {
       const { value, done } = await reader.read();
@@ -101,6 +103,7 @@ Deno.test("local cli: served over HTTP, used as with curl", async () => {
     assertEquals(missing.status, 404);
     assertEquals((await missing.json()).error_code, "NOT_FOUND");
   } finally {
+    clearTimeout(bound);
     child.kill("SIGTERM");
     await reader.cancel();
     await child.stderr.cancel();

@@ -15,17 +15,22 @@ import {
 } from "./_helpers/local_setup.ts";
 
 Deno.test("local views: 409 before RUNNING, 400 naming the column, 202 + Location for large queries", async () => {
-  const { platform, client } = await setup({ viewsAsyncRows: 50 });
+  // The deployment stays STARTING until the test lets it load.
+  let start!: () => void;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  const { platform, client } = await setup({
+    viewsAsyncRows: 50,
+    deploymentGate: () => started,
+  });
   try {
     const { dm } = await deployPenguins(client);
-    const early = await client.deployedModels.views(dm.id, {
-      query: penguinQuery(1),
-    }).then(() => null, (e) => e);
-    // Loading is asynchronous: the first call may or may not find it RUNNING yet.
-    if (early) {
-      assert(early instanceof ConflictError);
-      assertMatch(early.message, /RUNNING/);
-    }
+    const early = await assertRejects(
+      () => client.deployedModels.views(dm.id, { query: penguinQuery(1) }),
+      ConflictError,
+    );
+    assertMatch(early.message, /RUNNING/);
+    assertEquals((await client.deployedModels.get(dm.id)).status, "STARTING");
+    start();
     await untilRunning(client, dm.id);
     const unknown = await assertRejects(
       () =>
@@ -81,6 +86,7 @@ Deno.test("local views: 409 before RUNNING, 400 naming the column, 202 + Locatio
     assertEquals(table.index[119], 119);
     assertEquals(table.data[0][0], "Gentoo");
   } finally {
+    start();
     await platform.close();
   }
 });

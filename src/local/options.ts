@@ -81,6 +81,12 @@ export interface LocalPlatformOptions extends OperatorConfig {
   viewsAsyncRows?: number;
   /** Views requests that may wait per deployed model beyond its concurrency (default 16). */
   viewsQueueSize?: number;
+  /**
+   * Awaited before each deployed model starts loading, so that it stays
+   * `STARTING` until the promise settles (default: none). Lets a test or a
+   * demo observe a deployment that is not running yet.
+   */
+  deploymentGate?: (deployedModelId: string) => Promise<void>;
   /** Request limits (body size, JSON nesting); also settable in the `--config` file. */
   limits?: RequestLimits;
   /** Where the app reports unexpected errors (default `console.error`). */

@@ -123,7 +123,7 @@ function start(
     buckets: { ...o.buckets },
     tokens: new TokenService(operator, key, ttl),
     runner: new JobRunner(store, log),
-    serving: new Serving(store, log),
+    serving: new Serving(store, log, o.deploymentGate),
     operations: new Operations(),
     faults: new FaultInjector(o.faults),
     settings: {

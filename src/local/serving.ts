@@ -33,10 +33,13 @@ export class Serving {
   #models = new Map<string, Model>();
   #slots = new Map<string, Slot>();
   #loading = new Set<Promise<void>>();
+  #gate?: (id: string) => Promise<void>;
 
   /**
    * @param store Where models and deployed models live.
    * @param log Where unexpected load failures are reported.
+   * @param gate Awaited before each deployed model starts loading (it stays
+   * `STARTING` until then); default: none.
    *
    * @example
    * ```ts
@@ -45,9 +48,14 @@ export class Serving {
    * new Serving(new MemoryStore(), console.error);
    * ```
    */
-  constructor(store: Store, log: (message: string, error?: unknown) => void) {
+  constructor(
+    store: Store,
+    log: (message: string, error?: unknown) => void,
+    gate?: (id: string) => Promise<void>,
+  ) {
     this.#store = store;
     this.#log = log;
+    this.#gate = gate;
   }
 
   /**
@@ -68,6 +76,7 @@ export class Serving {
   deploy(id: string): Promise<void> {
     const task = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
+      await this.#gate?.(id).catch(() => {});
       const record = this.#store.get("deployedModels", id);
       if (!record) return;
       const modelId = (record.body.model as { id: string }).id;
