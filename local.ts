@@ -51,6 +51,7 @@ export type {
   OperatorAccount,
   OperatorConfig,
   OrganisationConfig,
+  RequestLimits,
 } from "./src/local/options.ts";
 export type { FaultOptions } from "./src/local/faults.ts";
 
