@@ -62,15 +62,15 @@ export interface Hyperparameters {
   validationSize?: number;
   /** Maximum bins per numeric feature, integer 2..1024 (the local model takes at most 254; default 64). */
   bins?: number;
-  /** Rounds without validation improvement before stopping, integer 0..100000 (local: at least 1; default 20). */
+  /** Rounds without validation improvement before stopping, integer 0..1000000 (local: at least 1; default 20). */
   earlyStoppingPatience?: number;
-  /** Number of estimators, integer 1..100000. */
+  /** Number of estimators, integer 1..1000000. */
   estimators?: number;
   /** Initial tree depth, integer 0..32 (default 1). */
   initDepth?: number;
-  /** Rounds without improvement before `learningRateDecay` applies, integer 0..100000 (default 0). */
+  /** Rounds without improvement before `learningRateDecay` applies, integer 0..1000000 (default 0). */
   learningRatePatience?: number;
-  /** Progress is reported every this many rounds, integer 1..100000 (default 5). */
+  /** Progress is reported every this many rounds, integer 1..1000000 (default 5). */
   logInterval?: number;
   /** Depth of the tree fitted in each boosting step, integer 1..32 (the local model takes 1..8; default 2). */
   maxDepth?: number;
@@ -80,11 +80,11 @@ export interface Hyperparameters {
   maxInteractionDegree?: number;
   /** Maximum number of pairwise terms, integer 0..100000 (default 10). */
   maxInteractions?: number;
-  /** Iterations of an inner solver, integer 1..100000 (default 100). */
+  /** Iterations of an inner solver, integer 1..1000000 (default 100). */
   maxIterations?: number;
   /** Degree of polynomial terms, integer 1..10 (default 1). */
   maxPolynomialDegree?: number;
-  /** Maximum boosting rounds, integer 1..100000 (default 1000). */
+  /** Maximum boosting rounds, integer 1..1000000 (default 1000). */
   maxRounds?: number;
   /** Iterations of the model-complexity search, integer 0..1000 (default 0). */
   modelComplexityMaxIterations?: number;
@@ -92,7 +92,7 @@ export interface Hyperparameters {
   modelComplexityPatience?: number;
   /** Minimum training rows in every leaf, integer 1..1e9 (default 10). */
   partitionMinSamples?: number;
-  /** Rounds a term stays below `pruneThreshold` before it is pruned, integer 0..100000 (default 0). */
+  /** Rounds a term stays below `pruneThreshold` before it is pruned, integer 0..1000000 (default 0). */
   prunePatience?: number;
   /** Leave implicit terms out (default false). */
   excludeImplicit?: boolean;

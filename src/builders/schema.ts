@@ -50,6 +50,7 @@ export type FieldSpec = {
  */
 export function predictionTypeOf(
   fields: readonly {
+    name?: string;
     designation?: string;
     data_type?: { data_type?: string } | null;
     semantic_type?: string;

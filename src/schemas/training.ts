@@ -47,13 +47,15 @@ export interface HyperparameterBounds {
   readonly doc: string;
 }
 
-const MAX_ROUNDS = 100_000;
+// A million rounds: far beyond any useful training, still cancellable (a
+// mistake the jobs notebook shows being stopped); 1e12 is refused.
+const MAX_ROUNDS = 1_000_000;
 const MAX_ROWS = 1_000_000_000;
 
 /**
  * The documented bounds of every numeric hyperparameter of SPEC.md's
  * training configuration: integers where SPEC.md lists the field among the
- * integers, fractions in [0, 1], counts of rounds at most 100,000, depths at
+ * integers, fractions in [0, 1], counts of rounds at most 1,000,000, depths at
  * most 32. A value outside them is refused before a request is sent (the
  * builders) and with a 400 naming the field at create time (the local
  * platform validates with these schemas; its model may be stricter, e.g.
@@ -62,7 +64,7 @@ const MAX_ROWS = 1_000_000_000;
  * @example
  * ```ts
  * import { HYPERPARAMETER_BOUNDS } from "./training.ts";
- * HYPERPARAMETER_BOUNDS.max_rounds.max; // 100000
+ * HYPERPARAMETER_BOUNDS.max_rounds.max; // 1000000
  * HYPERPARAMETER_BOUNDS.l1_ratio; // { min: 0, max: 1, doc: "..." }
  * ```
  */
@@ -170,13 +172,13 @@ export const HYPERPARAMETER_BOUNDS = {
     max: MAX_ROUNDS,
     int: true,
     doc:
-      "Rounds without validation improvement before stopping, integer 0..100000.",
+      "Rounds without validation improvement before stopping, integer 0..1000000.",
   },
   estimators: {
     min: 1,
     max: MAX_ROUNDS,
     int: true,
-    doc: "Number of estimators, integer 1..100000.",
+    doc: "Number of estimators, integer 1..1000000.",
   },
   init_depth: {
     min: 0,
@@ -189,13 +191,13 @@ export const HYPERPARAMETER_BOUNDS = {
     max: MAX_ROUNDS,
     int: true,
     doc:
-      "Rounds without improvement before learning_rate_decay applies, integer 0..100000.",
+      "Rounds without improvement before learning_rate_decay applies, integer 0..1000000.",
   },
   log_interval: {
     min: 1,
     max: MAX_ROUNDS,
     int: true,
-    doc: "Progress is reported every this many rounds, integer 1..100000.",
+    doc: "Progress is reported every this many rounds, integer 1..1000000.",
   },
   max_depth: {
     min: 1,
@@ -225,7 +227,7 @@ export const HYPERPARAMETER_BOUNDS = {
     min: 1,
     max: MAX_ROUNDS,
     int: true,
-    doc: "Iterations of an inner solver, integer 1..100000.",
+    doc: "Iterations of an inner solver, integer 1..1000000.",
   },
   max_polynomial_degree: {
     min: 1,
@@ -237,7 +239,7 @@ export const HYPERPARAMETER_BOUNDS = {
     min: 1,
     max: MAX_ROUNDS,
     int: true,
-    doc: "Maximum boosting rounds, integer 1..100000.",
+    doc: "Maximum boosting rounds, integer 1..1000000.",
   },
   model_complexity_max_iterations: {
     min: 0,
@@ -262,7 +264,7 @@ export const HYPERPARAMETER_BOUNDS = {
     max: MAX_ROUNDS,
     int: true,
     doc:
-      "Rounds a term stays below prune_threshold before it is pruned, integer 0..100000.",
+      "Rounds a term stays below prune_threshold before it is pruned, integer 0..1000000.",
   },
   random_seed: {
     min: 0,
