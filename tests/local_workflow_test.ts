@@ -104,12 +104,12 @@ Deno.test("local platform: the whole workflow through the client, every endpoint
     const tc = await client.trainingConfigurations.create({
       name: "ebm",
       max_rounds: 60,
-      l1_ratio: 0.5,
+      max_polynomial_degree: 2,
     });
     mark("trainingConfigurations", "create");
     assertEquals(tc.max_rounds, 60);
     assert(
-      tc.unused_parameters?.includes("l1_ratio"),
+      tc.unused_parameters?.includes("max_polynomial_degree"),
       JSON.stringify(tc.unused_parameters),
     );
     const tj = await client.trainingJobs.create({

@@ -9,7 +9,12 @@ import {
 import { train, trainAsync } from "../src/local/model/ebm.ts";
 import { ModelDataError, ModelParamError } from "../src/local/model/errors.ts";
 import { predict } from "../src/local/model/explain.ts";
-import { DEFAULT_PARAMS, resolveParams } from "../src/local/model/params.ts";
+import {
+  DEFAULT_PARAMS,
+  resolveParams,
+  UNUSED_PARAMS,
+  USED_PARAMS,
+} from "../src/local/model/params.ts";
 import { CHURN, loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
 const churn = await loadEncoded(CHURN);
@@ -121,28 +126,43 @@ Deno.test("ebm: an abort signal stops training with its reason", async () => {
   );
 });
 
-Deno.test("params: defaults, the estimators alias and unused names", () => {
+Deno.test("params: defaults, unused names and the documented unused list", () => {
   const { params, unused } = resolveParams({});
   assertEquals(params, { ...DEFAULT_PARAMS });
   assertEquals(unused, []);
-  assertEquals(resolveParams({ estimators: 7 }).params.max_rounds, 7);
-  assertEquals(
-    resolveParams({ estimators: 7, max_rounds: 9 }).params.max_rounds,
-    9,
-  );
+  // estimators is the number of bags now, not an alias of max_rounds.
+  const e = resolveParams({ estimators: 7 }).params;
+  assertEquals([e.estimators, e.max_rounds], [7, DEFAULT_PARAMS.max_rounds]);
   const r = resolveParams({
     learning_rate: 0.2,
     l1_ratio: 0.3,
     sparse_model: true,
+    max_polynomial_degree: 2,
     model_capabilities: {},
     foo: 1,
   });
   assertEquals(r.params.learning_rate, 0.2);
   assertEquals(r.unused.sort(), [
     "foo",
-    "l1_ratio",
+    "max_polynomial_degree",
     "model_capabilities",
-    "sparse_model",
+  ]);
+  // Every parameter is either used or listed unused with a reason.
+  for (const name of Object.keys(DEFAULT_PARAMS)) {
+    assert(
+      USED_PARAMS.has(name as keyof typeof DEFAULT_PARAMS) !==
+        Object.hasOwn(UNUSED_PARAMS, name),
+      name,
+    );
+  }
+  assertEquals(Object.keys(UNUSED_PARAMS).sort(), [
+    "alpha_factor",
+    "exclude_implicit",
+    "l1_ratio_delta",
+    "max_iterations",
+    "max_polynomial_degree",
+    "model_complexity_max_iterations",
+    "model_complexity_patience",
   ]);
 });
 
@@ -155,6 +175,14 @@ Deno.test("params: bad values are typed errors naming the parameter", () => {
     [{ training_size: 0.9, validation_size: 0.2 }, "validation_size"],
     [{ binning_strategy: "KMEANS" }, "binning_strategy"],
     [{ max_depth: 1.5 }, "max_depth"],
+    [{ l1_ratio: 1.5 }, "l1_ratio"],
+    [{ learning_rate_decay: 0 }, "learning_rate_decay"],
+    [{ estimators_winsorize_level: 0.6 }, "estimators_winsorize_level"],
+    [{ bin_min_distance: -0.1 }, "bin_min_distance"],
+    [{ estimators: 0 }, "estimators"],
+    [{ max_samples: 0 }, "max_samples"],
+    [{ prune_patience: -1 }, "prune_patience"],
+    [{ partition_min_delta_fraction: 2 }, "partition_min_delta_fraction"],
   ];
   for (const [input, name] of cases) {
     const e = assertThrows(() => resolveParams(input), ModelParamError);

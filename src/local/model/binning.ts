@@ -26,7 +26,9 @@ export const PAIR_BINS = 12;
  * QUANTILE puts cuts where the cumulative count crosses each 1/bins step, so
  * bins hold about equal counts (heavy values may merge steps); a feature with
  * at most `bins` distinct values gets one bin per value. UNIFORM cuts the
- * [min, max] range into equal widths.
+ * [min, max] range into equal widths. `minDistance` (the `bin_min_distance`
+ * hyperparameter, a fraction of the range) merges bins narrower than that:
+ * a cut closer to the previous kept cut (or to either end) is dropped.
  *
  * @example
  * ```ts
@@ -41,6 +43,7 @@ export function numericBins(
   values: Float64Array,
   bins: number,
   strategy: string,
+  minDistance = 0,
 ): FeatureBins {
   const v = values.filter((x) => !Number.isNaN(x)).sort();
   const cuts: number[] = [];
@@ -72,8 +75,22 @@ export function numericBins(
       }
     }
   }
-  const labels = ["missing"];
   const lo = v.length ? v[0] : NaN, hi = v.length ? v[v.length - 1] : NaN;
+  if (minDistance > 0 && cuts.length > 0) {
+    // Merge bins narrower than minDistance of the range: keep a cut only
+    // when it is far enough from the previous kept cut and from the ends.
+    const gap = minDistance * (hi - lo);
+    const kept: number[] = [];
+    let last = lo;
+    for (const c of cuts) {
+      if (c - last >= gap && hi - c >= gap) {
+        kept.push(c);
+        last = c;
+      }
+    }
+    cuts.splice(0, cuts.length, ...kept);
+  }
+  const labels = ["missing"];
   const bounds = [lo, ...cuts, hi];
   for (let b = 0; b <= cuts.length; b++) {
     labels.push(

@@ -303,6 +303,72 @@ export function accumulate(
 }
 
 /**
+ * Regularisation of a boosting step beyond the L2 `lambda`: the L1 part of an
+ * elastic net (`l1`: the gradient sum of a leaf is soft-thresholded by it, so
+ * weak cells get exactly 0), and the minimum gain of a split, absolute
+ * (`minGain`) and as a fraction of the parent node's score
+ * (`minGainFraction`).
+ */
+export interface StepRegularisation {
+  l1: number;
+  minGain: number;
+  minGainFraction: number;
+}
+
+/** No L1 and no minimum gain. */
+export const NO_REGULARISATION: Readonly<StepRegularisation> = Object.freeze({
+  l1: 0,
+  minGain: 0,
+  minGainFraction: 0,
+});
+
+/**
+ * Soft thresholding: `g` moved towards 0 by `l1` (0 when within it).
+ *
+ * @example
+ * ```ts
+ * import { soft } from "./boost.ts";
+ * if (!(soft(5, 2) === 3 && soft(-5, 2) === -3 && soft(1, 2) === 0)) throw new Error("example failed");
+ * ```
+ */
+export function soft(g: number, l1: number): number {
+  if (l1 <= 0) return g;
+  return g > l1 ? g - l1 : g < -l1 ? g + l1 : 0;
+}
+
+/**
+ * A step that gives every cell with at least `minLeaf` rows (and a gain
+ * `soft(G, l1)^2 / (H + lambda)` above `reg.minGain`) its own regularised
+ * Newton value `-lr * soft(G, l1) / (H + lambda)` (others 0): the pair step
+ * on large data.
+ *
+ * @example
+ * ```ts
+ * import { fitCells } from "./boost.ts";
+ * const out = new Float64Array(2);
+ * fitCells({ G: Float64Array.of(4, 2), H: Float64Array.of(3, 1), C: Float64Array.of(30, 5) }, 1, 0, 2, 10, 1, 1, out);
+ * if (!(out[0] === -1 && out[1] === 0)) throw new Error("example failed");
+ * ```
+ */
+export function fitCells(
+  { G, H, C }: Histogram,
+  K: number,
+  k: number,
+  cells: number,
+  minLeaf: number,
+  lambda: number,
+  lr: number,
+  out: Float64Array,
+  reg: StepRegularisation = NO_REGULARISATION,
+): void {
+  for (let q = 0; q < cells; q++) {
+    const g = soft(G[q * K + k], reg.l1), h = H[q * K + k] + lambda;
+    // A cell's own step must gain at least minGain, like a split.
+    out[q] = C[q] >= minLeaf && (g * g) / h > reg.minGain ? (-lr * g) / h : 0;
+  }
+}
+
+/**
  * Fits one boosting step on a main term's bin histogram for score column `k`:
  * a depth-limited tree over the bins in order (numeric) or sorted by their
  * gradient ratio (categorical, where bins have no order), with `minLeaf` rows
@@ -331,10 +397,12 @@ export function fitOrderedBins(
   lambda: number,
   lr: number,
   out: Float64Array,
+  reg: StepRegularisation = NO_REGULARISATION,
 ): void {
   out.fill(0);
+  const l1 = reg.l1;
   const g0 = G[k], h0 = H[k];
-  if (C[0] >= minLeaf) out[0] = (-lr * g0) / (h0 + lambda);
+  if (C[0] >= minLeaf) out[0] = (-lr * soft(g0, l1)) / (h0 + lambda);
   const idx: number[] = [];
   for (let b = 1; b < nBins; b++) if (!categorical || C[b] > 0) idx.push(b);
   if (idx.length === 0) return;
@@ -361,7 +429,9 @@ export function fitOrderedBins(
     }
     let best = -1, bestGain = 1e-12;
     if (d > 0 && cs >= 2 * minLeaf) {
-      const parent = (gs * gs) / (hs + lambda);
+      const sg = soft(gs, l1);
+      const parent = (sg * sg) / (hs + lambda);
+      bestGain = Math.max(1e-12, reg.minGain, reg.minGainFraction * parent);
       let gl = 0, hl = 0, cl = 0;
       for (let i = from; i < to - 1; i++) {
         const b = order[i];
@@ -370,8 +440,8 @@ export function fitOrderedBins(
         cl += C[b];
         if (cl < minLeaf) continue;
         if (cs - cl < minLeaf) break;
-        const gr = gs - gl, hr = hs - hl;
-        const gain = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda) -
+        const gr = soft(gs - gl, l1), hr = hs - hl, sl = soft(gl, l1);
+        const gain = (sl * sl) / (hl + lambda) + (gr * gr) / (hr + lambda) -
           parent;
         if (gain > bestGain) {
           bestGain = gain;
@@ -380,7 +450,7 @@ export function fitOrderedBins(
       }
     }
     if (best < 0) {
-      const v = (-lr * gs) / (hs + lambda);
+      const v = (-lr * soft(gs, l1)) / (hs + lambda);
       for (let i = from; i < to; i++) out[order[i]] = v;
       return;
     }
@@ -416,20 +486,22 @@ export function fitPair(
   lambda: number,
   lr: number,
   out: Float64Array,
+  reg: StepRegularisation = NO_REGULARISATION,
 ): number {
   // Marginal sums along each axis for each slice make every candidate cut O(1).
   const a = bestTwoLevel(hist, K, k, P0, P1, false, minLeaf, lambda);
   const b = bestTwoLevel(hist, K, k, P0, P1, true, minLeaf, lambda);
   const best = a.gain >= b.gain ? a : b;
   out.fill(0);
-  if (best.gain <= 0) return 0;
+  if (best.gain <= Math.max(0, reg.minGain)) return 0;
   for (let i = 0; i < P0; i++) {
     for (let j = 0; j < P1; j++) {
       const first = best.transposed ? j : i;
       const second = best.transposed ? i : j;
       const side = first < best.cut ? 0 : 1;
       const leaf = side * 2 + (second < best.cuts[side] ? 0 : 1);
-      out[i * P1 + j] = (-lr * best.g[leaf]) / (best.h[leaf] + lambda);
+      out[i * P1 + j] = (-lr * soft(best.g[leaf], reg.l1)) /
+        (best.h[leaf] + lambda);
     }
   }
   return best.gain;

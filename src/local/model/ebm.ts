@@ -31,6 +31,7 @@
 
 import { binColumn, categoricalBins, numericBins } from "./binning.ts";
 import {
+  fitCells,
   fitOrderedBins,
   fitPair,
   gradientHistogram,
@@ -39,11 +40,12 @@ import {
   type LossKind,
   meanSquaredError,
   newHistogram,
+  type StepRegularisation,
 } from "./boost.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
-import { createRng } from "./rng.ts";
+import { createRng, shuffle } from "./rng.ts";
 import type { FeatureBins, Model, Term, TrainingMetrics } from "./types.ts";
 
 /**
@@ -152,43 +154,90 @@ export function* trainSteps(
     );
   }
   yield { fraction: 0, stage: "binning" };
-  const trRows = data.order.subarray(0, nTrain);
-  const vaRows = data.order.subarray(nTrain, nTrain + nVal);
-  const yTr = gather(data.labels, trRows), yVa = gather(data.labels, vaRows);
-  // Regression: target values; classification: empty.
-  const vTr = regression ? gather(data.values!, trRows) : new Float64Array(0);
-  const vVa = regression ? gather(data.values!, vaRows) : new Float64Array(0);
-  const objective = makeObjective(regression, K, yTr, yVa, vTr, vVa);
+  const pool = data.order.subarray(0, nTrain + nVal);
+  const trRows = pool.subarray(0, nTrain);
   const features: FeatureBins[] = data.encoder.features.map((f, j) => {
     const col = gather(data.features[j] as Float64Array, trRows);
     return f.kind === "numeric"
-      ? numericBins(f.name, col, p.bins, p.binning_strategy)
+      ? numericBins(
+        f.name,
+        col,
+        p.bins,
+        p.binning_strategy,
+        p.bin_min_distance,
+      )
       : categoricalBins(f, col as unknown as Uint16Array);
   });
   const F = features.length;
-  const trBins: Bins[] = features.map((b, j) =>
-    binColumn(b, gather(data.features[j] as Float64Array, trRows))
+  // Every row's bin, once; each bag gathers its rows from these.
+  const binsAll: Bins[] = features.map((b, j) =>
+    binColumn(b, data.features[j])
   );
-  const vaBins: Bins[] = features.map((b, j) =>
-    binColumn(b, gather(data.features[j] as Float64Array, vaRows))
-  );
+  const bagOf = (tr: Uint32Array, va: Uint32Array): Bag => {
+    const yTr = gather(data.labels, tr), yVa = gather(data.labels, va);
+    const vTr = regression ? gather(data.values!, tr) : new Float64Array(0);
+    const vVa = regression ? gather(data.values!, va) : new Float64Array(0);
+    return {
+      nTrain: tr.length,
+      trBins: binsAll.map((b) => gather(b, tr)),
+      vaBins: binsAll.map((b) => gather(b, va)),
+      yTr,
+      vTr,
+      objective: makeObjective(regression, K, yTr, yVa, vTr, vVa),
+    };
+  };
+  // The dataset's own split: binning, intercept, pair choice and metrics.
+  const overall = bagOf(trRows, pool.subarray(nTrain));
 
   // Intercept = log prior (smoothed so a rare class cannot give -Infinity);
   // regression: the mean target.
   const prior = new Float64Array(classes.length);
-  for (const y of yTr) prior[y]++;
+  for (const y of overall.yTr) prior[y]++;
   const intercept = regression
-    ? [vTr.reduce((a, b) => a + b, 0) / nTrain]
+    ? [overall.vTr.reduce((a, b) => a + b, 0) / nTrain]
     : K === 1
     ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
     : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
 
-  const rng = createRng(p.seed);
-  const rate = Math.min(p.subsample, ROWS_PER_ROUND / nTrain);
-  const depth = stepDepth(p.max_depth, nTrain);
-  const lambda = p.alpha,
-    lr = p.learning_rate,
-    minLeaf = p.partition_min_samples;
+  const bags = bagCount(p.estimators, nTrain);
+  const drawn = sampleCount(p.max_samples, nTrain);
+  // Bag b: its own seeded train/validation split of the same rows (bag 0:
+  // the dataset's split), training on `drawn` of its training rows.
+  const bagData = (b: number): Bag => {
+    if (b === 0 && drawn === nTrain) return overall;
+    const rng = createRng((p.seed + 0x9e37 * (b + 1)) >>> 0);
+    const rows = b === 0 ? Uint32Array.from(pool) : shuffle(
+      Uint32Array.from(pool),
+      rng,
+    );
+    let tr = rows.subarray(0, nTrain);
+    if (drawn < nTrain) tr = shuffle(tr.slice(), rng).subarray(0, drawn);
+    return bagOf(tr.slice().sort(), rows.subarray(nTrain));
+  };
+
+  const rate = (bagRows: number) =>
+    Math.min(p.subsample, ROWS_PER_ROUND / bagRows);
+  const l2 = p.alpha * (1 - p.l1_ratio);
+  const reg: StepRegularisation = {
+    l1: p.alpha * p.l1_ratio,
+    minGain: p.partition_min_delta,
+    minGainFraction: p.partition_min_delta_fraction,
+  };
+  const pairReg: StepRegularisation = {
+    ...reg,
+    minGain: p.partition_min_delta * p.partition_min_delta_factor,
+  };
+  const minLeaf = p.partition_min_samples;
+  const depthAt = (round: number) =>
+    stepDepth(
+      p.max_depth_momentum > 0
+        ? Math.min(
+          p.max_depth,
+          Math.max(1, p.init_depth) + Math.floor(round / p.max_depth_momentum),
+        )
+        : p.max_depth,
+      nTrain,
+    );
   const pairsWanted = p.max_interaction_degree >= 2 && F >= 2
     ? p.max_interactions
     : 0;
@@ -197,45 +246,17 @@ export function* trainSteps(
   const checkStop = () => (stopped.deadline ||= shouldStop());
   const booster: Booster = {
     K,
-    loss: objective.loss,
-    objective,
-    rate,
-    rng,
-    nTrain,
-    yTr,
-    vTr,
+    rng: createRng(p.seed),
     maxRounds: p.max_rounds,
     patience: p.early_stopping_patience,
-    hasValidation: nVal > 0,
+    lr: p.learning_rate,
+    lrDecay: p.learning_rate_decay,
+    lrPatience: p.learning_rate_patience,
+    pruneThreshold: p.prune_threshold,
+    prunePatience: p.prune_patience,
     logInterval: p.log_interval,
     checkStop,
   };
-
-  // ---- main terms ----
-  const mainTerms: StageTerm[] = features.map((b, j) => {
-    const step = new Float64Array(b.nBins);
-    return {
-      cellsTr: trBins[j],
-      cellsVa: vaBins[j],
-      table: new Float64Array(b.nBins * K),
-      hist: newHistogram(b.nBins, K),
-      fit: (hist, k, out) => {
-        fitOrderedBins(
-          hist,
-          K,
-          k,
-          b.nBins,
-          b.kind === "categorical",
-          depth,
-          minLeaf,
-          lambda,
-          lr,
-          step,
-        );
-        for (let bin = 0; bin < b.nBins; bin++) out[bin * K + k] = step[bin];
-      },
-    };
-  });
   const constant = (m: number, values: number[]) => {
     const out = new Float64Array(m * K);
     for (let i = 0; i < m; i++) {
@@ -243,16 +264,67 @@ export function* trainSteps(
     }
     return out;
   };
-  const main = yield* boostStage(
-    booster,
-    mainTerms,
-    constant(nTrain, intercept),
-    constant(nVal, intercept),
-    { stage: "training", from: 0, to: mainShare, roundOffset: 0 },
+
+  // ---- main terms, per bag ----
+  const mainTables: Float64Array[][] = [];
+  let mainRounds = 0, mainStop = "max_rounds";
+  for (let b = 0; b < bags && (b === 0 || !stopped.deadline); b++) {
+    const bag = bagData(b);
+    const terms: StageTerm[] = features.map((f, j) => {
+      const step = new Float64Array(f.nBins);
+      return {
+        cellsTr: bag.trBins[j],
+        cellsVa: bag.vaBins[j],
+        table: new Float64Array(f.nBins * K),
+        hist: newHistogram(f.nBins, K),
+        fit: (hist, k, out, lr, round) => {
+          fitOrderedBins(
+            hist,
+            K,
+            k,
+            f.nBins,
+            f.kind === "categorical",
+            depthAt(round),
+            minLeaf,
+            l2,
+            lr,
+            step,
+            reg,
+          );
+          for (let q = 0; q < f.nBins; q++) out[q * K + k] = step[q];
+        },
+      };
+    });
+    const done = yield* boostStage(
+      booster,
+      bag,
+      rate(bag.nTrain),
+      terms,
+      constant(bag.nTrain, intercept),
+      constant(bag.objective.yVa.length, intercept),
+      {
+        stage: "training",
+        from: (mainShare * b) / bags,
+        to: (mainShare * (b + 1)) / bags,
+        roundOffset: 0,
+      },
+    );
+    mainTables.push(terms.map((t) => t.table));
+    mainRounds = Math.max(mainRounds, done.rounds);
+    if (b === 0) mainStop = done.stop;
+  }
+  const merged: MergedTerm[] = features.map((_, j) =>
+    mergeBags(
+      mainTables.map((t) => t[j]),
+      overall.trBins[j],
+      K,
+      p.estimators_winsorize_level,
+    )
   );
-  const terms: RawTerm[] = mainTerms.map((t, j) => ({
+  const terms: RawTerm[] = merged.map((m, j) => ({
     features: [j],
-    scores: t.table,
+    scores: m.scores,
+    spread: m.spread,
   }));
 
   // ---- pairwise terms ----
@@ -260,113 +332,117 @@ export function* trainSteps(
   let pairStop = "none";
   if (pairsWanted > 0 && !stopped.deadline) {
     yield { fraction: mainShare, stage: "interactions" };
-    const sTr = scoreTerms(
+    const pairs = yield* rankPairs(
+      features,
+      overall,
       terms,
-      cellsOf(features, terms, trBins),
       intercept,
       K,
-      new Float64Array(nTrain * K),
+      minLeaf,
+      l2,
+      pairsWanted,
+      booster.rng,
+      mainShare,
     );
-    const sVa = scoreTerms(
-      terms,
-      cellsOf(features, terms, vaBins),
-      intercept,
-      K,
-      new Float64Array(nVal * K),
-    );
-    // FAST: rank every pair by the gain of a 2-level tree on the residuals
-    // of the main terms (on at most ROWS_PER_ROUND rows, seeded).
-    const rows = sampleRows(nTrain, ROWS_PER_ROUND / nTrain, rng);
-    const m = rows ? rows.length : nTrain;
-    const sS = rows ? gatherK(sTr, rows, K) : sTr.slice();
-    const yS = rows ? gather(yTr, rows) : yTr;
-    const vS = rows && regression ? gather(vTr, rows) : vTr;
-    const binsS = rows ? trBins.map((b) => gather(b, rows)) : trBins;
-    const ranked: { pair: [number, number]; gain: number }[] = [];
-    for (let a = 0; a < F; a++) {
-      for (let c = a + 1; c < F; c++) {
+    const pairTables: Float64Array[][] = [];
+    for (
+      let b = 0;
+      b < bags && pairs.length > 0 && (b === 0 || !stopped.deadline);
+      b++
+    ) {
+      const bag = bagData(b);
+      const baseTr = scoreTerms(
+        terms,
+        cellsOf(features, terms, bag.trBins),
+        intercept,
+        K,
+        new Float64Array(bag.nTrain * K),
+      );
+      const baseVa = scoreTerms(
+        terms,
+        cellsOf(features, terms, bag.vaBins),
+        intercept,
+        K,
+        new Float64Array(bag.objective.yVa.length * K),
+      );
+      const stage: StageTerm[] = pairs.map(([a, c]) => {
         const P0 = features[a].pairBins, P1 = features[c].pairBins;
-        const pairHist = newHistogram(P0 * P1, K);
-        gradientHistogram(
-          objective.loss,
-          K,
-          sS,
-          yS,
-          vS,
-          termCells(features, [a, c], binsS),
-          m,
-          pairHist,
-          null,
-          null,
-        );
-        const scratch = new Float64Array(P0 * P1);
-        let gain = 0;
-        for (let k = 0; k < K; k++) {
-          gain += fitPair(pairHist, K, k, P0, P1, minLeaf, lambda, 1, scratch);
-        }
-        if (gain > 0) ranked.push({ pair: [a, c], gain });
-      }
-      yield {
-        fraction: mainShare + (0.05 * (a + 1)) / F,
-        stage: "interactions",
-      };
-    }
-    ranked.sort((x, y) =>
-      y.gain - x.gain || x.pair[0] - y.pair[0] || x.pair[1] - y.pair[1]
-    );
-    const pairs = ranked.slice(0, pairsWanted).map((r) => r.pair);
-    const pairTerms: StageTerm[] = pairs.map(([a, c]) => {
-      const P0 = features[a].pairBins, P1 = features[c].pairBins;
-      const cells = P0 * P1;
-      const step = new Float64Array(cells);
-      const perCell = nTrain >= PER_CELL_ROWS * cells;
-      return {
-        cellsTr: termCells(features, [a, c], trBins),
-        cellsVa: termCells(features, [a, c], vaBins),
-        table: new Float64Array(cells * K),
-        hist: newHistogram(cells, K),
-        fit: (hist, k, out) => {
-          if (perCell) fitCells(hist, K, k, cells, minLeaf, lambda, lr, step);
-          else fitPair(hist, K, k, P0, P1, minLeaf, lambda, lr, step);
-          for (let q = 0; q < cells; q++) out[q * K + k] = step[q];
-        },
-      };
-    });
-    if (pairTerms.length > 0) {
-      const pair = yield* boostStage(booster, pairTerms, sTr, sVa, {
-        stage: "training_pairs",
-        from: mainShare + 0.05,
-        to: 0.92,
-        roundOffset: main.rounds,
+        const cells = P0 * P1;
+        const step = new Float64Array(cells);
+        const perCell = nTrain >= PER_CELL_ROWS * cells;
+        return {
+          cellsTr: termCells(features, [a, c], bag.trBins),
+          cellsVa: termCells(features, [a, c], bag.vaBins),
+          table: new Float64Array(cells * K),
+          hist: newHistogram(cells, K),
+          fit: (hist, k, out, lr) => {
+            if (perCell) {
+              fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
+            } else {
+              fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg);
+            }
+            for (let q = 0; q < cells; q++) out[q * K + k] = step[q];
+          },
+        };
       });
-      pairRounds = pair.rounds;
-      pairStop = pair.stop;
+      const from = mainShare + 0.05;
+      const done = yield* boostStage(
+        booster,
+        bag,
+        rate(bag.nTrain),
+        stage,
+        baseTr,
+        baseVa,
+        {
+          stage: "training_pairs",
+          from: from + ((0.92 - from) * b) / bags,
+          to: from + ((0.92 - from) * (b + 1)) / bags,
+          roundOffset: mainRounds,
+        },
+      );
+      pairTables.push(stage.map((t) => t.table));
+      pairRounds = Math.max(pairRounds, done.rounds);
+      if (b === 0) pairStop = done.stop;
     }
-    pairs.forEach((pair, t) =>
-      terms.push({ features: pair, scores: pairTerms[t].table })
-    );
+    pairs.forEach((pair, t) => {
+      if (pairTables.length === 0) return;
+      const m = mergeBags(
+        pairTables.map((tables) => tables[t]),
+        termCells(features, pair, overall.trBins),
+        K,
+        p.estimators_winsorize_level,
+      );
+      terms.push({ features: pair, scores: m.scores, spread: m.spread });
+    });
   }
 
   yield { fraction: 0.98, stage: "finalizing" };
   const model = finalize(
     terms,
     features,
-    trBins,
+    overall.trBins,
     intercept,
     K,
     classes,
     data,
     p,
   );
-  model.metrics = metrics(model, trBins, vaBins, objective, {
-    mainRounds: main.rounds,
-    pairRounds,
-    stopReason: stopped.deadline
-      ? "deadline"
-      : pairsWanted > 0
-      ? pairStop
-      : main.stop,
-  });
+  model.metrics = metrics(
+    model,
+    overall.trBins,
+    overall.vaBins,
+    overall.objective,
+    {
+      mainRounds,
+      pairRounds,
+      stopReason: stopped.deadline
+        ? "deadline"
+        : pairsWanted > 0
+        ? pairStop
+        : mainStop,
+      estimators: mainTables.length,
+    },
+  );
   yield { fraction: 1, stage: "finalizing" };
   return model;
 }
@@ -402,24 +478,176 @@ export function stepDepth(maxDepth: number, nTrain: number): number {
 }
 
 /**
- * A pair step on large data: every cell with at least `minLeaf` rows gets
- * its own Newton step `-lr * G / (H + lambda)`, the others 0.
+ * Training rows from which bagging is cut down: a training uses at most
+ * `max(1, floor(BAGGING_ROWS / training rows))` of its `estimators` bags,
+ * because bagging buys most on small data (where a single fit is noisy) and
+ * costs a full training per bag.
  */
-function fitCells(
-  { G, H, C }: Histogram,
+export const BAGGING_ROWS = 100_000;
+
+/**
+ * The bags a training runs: `estimators`, at most
+ * `floor(BAGGING_ROWS / nTrain)` (at least 1).
+ *
+ * @example
+ * ```ts
+ * import { bagCount } from "./ebm.ts";
+ * if (!(bagCount(8, 4_000) === 8 && bagCount(8, 30_000) === 3 && bagCount(8, 1e6) === 1)) throw new Error("example failed");
+ * ```
+ */
+export function bagCount(estimators: number, nTrain: number): number {
+  return Math.max(1, Math.min(estimators, Math.floor(BAGGING_ROWS / nTrain)));
+}
+
+/**
+ * Training rows a bag draws: `max_samples` as a fraction (<= 1) of the
+ * training rows or as a count (> 1), at least 2 and at most all.
+ *
+ * @example
+ * ```ts
+ * import { sampleCount } from "./ebm.ts";
+ * if (!(sampleCount(1, 500) === 500 && sampleCount(0.5, 500) === 250 && sampleCount(100, 500) === 100)) throw new Error("example failed");
+ * ```
+ */
+export function sampleCount(maxSamples: number, nTrain: number): number {
+  const m = maxSamples <= 1
+    ? Math.round(maxSamples * nTrain)
+    : Math.floor(maxSamples);
+  return Math.max(2, Math.min(nTrain, m));
+}
+
+/** A bag's training and validation rows, binned, with its loss. */
+interface Bag {
+  nTrain: number;
+  trBins: Bins[];
+  vaBins: Bins[];
+  yTr: Int32Array;
+  vTr: Float64Array;
+  objective: Objective;
+}
+
+/** A term's table merged over the bags, and its spread. */
+interface MergedTerm {
+  scores: Float64Array;
+  /** Standard deviation over the bags of every cell's (centred) score; null for one bag. */
+  spread: Float64Array | null;
+}
+
+/**
+ * Merges the bags' tables of one term: each bag's table is centred on the
+ * training rows (`cells`), then every cell gets the mean over the bags, or
+ * the winsorized mean when `winsorize` > 0 (that fraction of the bags'
+ * values clipped at each end first); the spread is the standard deviation
+ * over the bags.
+ */
+function mergeBags(
+  tables: Float64Array[],
+  cells: ArrayLike<number>,
   K: number,
-  k: number,
-  cells: number,
+  winsorize: number,
+): MergedTerm {
+  if (tables.length === 1) return { scores: tables[0], spread: null };
+  const size = tables[0].length / K;
+  const counts = new Float64Array(size);
+  for (let i = 0; i < cells.length; i++) counts[cells[i]]++;
+  const centred = tables.map((t) => {
+    const c = t.slice();
+    for (let k = 0; k < K; k++) {
+      let mean = 0;
+      for (let q = 0; q < size; q++) mean += counts[q] * t[q * K + k];
+      mean /= cells.length;
+      for (let q = 0; q < size; q++) c[q * K + k] -= mean;
+    }
+    return c;
+  });
+  const B = tables.length;
+  const scores = new Float64Array(tables[0].length);
+  const spread = new Float64Array(tables[0].length);
+  const cut = Math.floor(winsorize * B);
+  const v = new Float64Array(B);
+  for (let q = 0; q < scores.length; q++) {
+    for (let b = 0; b < B; b++) v[b] = centred[b][q];
+    let mean = 0;
+    for (let b = 0; b < B; b++) mean += v[b];
+    mean /= B;
+    let sq = 0;
+    for (let b = 0; b < B; b++) sq += (v[b] - mean) ** 2;
+    spread[q] = Math.sqrt(sq / B);
+    if (cut > 0) {
+      v.sort();
+      const lo = v[cut], hi = v[B - 1 - cut];
+      mean = 0;
+      for (let b = 0; b < B; b++) mean += Math.min(hi, Math.max(lo, v[b]));
+      mean /= B;
+    }
+    scores[q] = mean;
+  }
+  return { scores, spread };
+}
+
+/**
+ * FAST: ranks every pair by the gain of a 2-level tree on the residuals of
+ * the main terms (on at most ROWS_PER_ROUND rows, seeded) and returns the
+ * best `wanted` pairs.
+ */
+function* rankPairs(
+  features: FeatureBins[],
+  bag: Bag,
+  terms: RawTerm[],
+  intercept: number[],
+  K: number,
   minLeaf: number,
   lambda: number,
-  lr: number,
-  out: Float64Array,
-): void {
-  for (let q = 0; q < cells; q++) {
-    out[q] = C[q] >= minLeaf
-      ? (-lr * G[q * K + k]) / (H[q * K + k] + lambda)
-      : 0;
+  wanted: number,
+  rng: () => number,
+  mainShare: number,
+): Generator<TrainProgress, [number, number][], void> {
+  const F = features.length;
+  const rows = sampleRows(bag.nTrain, ROWS_PER_ROUND / bag.nTrain, rng);
+  const binsS = rows ? bag.trBins.map((b) => gather(b, rows)) : bag.trBins;
+  const m = rows ? rows.length : bag.nTrain;
+  const sS = scoreTerms(
+    terms,
+    cellsOf(features, terms, binsS),
+    intercept,
+    K,
+    new Float64Array(m * K),
+  );
+  const yS = rows ? gather(bag.yTr, rows) : bag.yTr;
+  const vS = rows && bag.vTr.length ? gather(bag.vTr, rows) : bag.vTr;
+  const ranked: { pair: [number, number]; gain: number }[] = [];
+  for (let a = 0; a < F; a++) {
+    for (let c = a + 1; c < F; c++) {
+      const P0 = features[a].pairBins, P1 = features[c].pairBins;
+      const pairHist = newHistogram(P0 * P1, K);
+      gradientHistogram(
+        bag.objective.loss,
+        K,
+        sS,
+        yS,
+        vS,
+        termCells(features, [a, c], binsS),
+        m,
+        pairHist,
+        null,
+        null,
+      );
+      const scratch = new Float64Array(P0 * P1);
+      let gain = 0;
+      for (let k = 0; k < K; k++) {
+        gain += fitPair(pairHist, K, k, P0, P1, minLeaf, lambda, 1, scratch);
+      }
+      if (gain > 0) ranked.push({ pair: [a, c], gain });
+    }
+    yield {
+      fraction: mainShare + (0.05 * (a + 1)) / F,
+      stage: "interactions",
+    };
   }
+  ranked.sort((x, y) =>
+    y.gain - x.gain || x.pair[0] - y.pair[0] || x.pair[1] - y.pair[1]
+  );
+  return ranked.slice(0, wanted).map((r) => r.pair);
 }
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
@@ -429,24 +657,32 @@ interface StageTerm {
   /** Score table, K values per cell; boosted in place. */
   table: Float64Array;
   hist: Histogram;
-  /** Writes the step for score column `k` into `out[cell * K + k]`. */
-  fit(hist: Histogram, k: number, out: Float64Array): void;
+  /** Writes the step for score column `k` into `out[cell * K + k]`, at learning rate `lr` in round `round` (from 0). */
+  fit(
+    hist: Histogram,
+    k: number,
+    out: Float64Array,
+    lr: number,
+    round: number,
+  ): void;
 }
 
 /** What every boosting stage shares. */
 interface Booster {
   K: number;
-  loss: LossKind;
-  objective: Objective;
-  /** Fraction of training rows each round uses (1 = all, no sampling). */
-  rate: number;
   rng: () => number;
-  nTrain: number;
-  yTr: Int32Array;
-  vTr: Float64Array;
   maxRounds: number;
   patience: number;
-  hasValidation: boolean;
+  /** Learning rate at the start of a stage. */
+  lr: number;
+  /** Multiplier of the learning rate after `lrPatience` rounds without a new best (1 = none). */
+  lrDecay: number;
+  /** 0 = no learning-rate schedule. */
+  lrPatience: number;
+  /** Importance under which a term counts as prunable (0 = no pruning). */
+  pruneThreshold: number;
+  /** Rounds a term must stay prunable before it stops being boosted (0 = prune only at the end). */
+  prunePatience: number;
   logInterval: number;
   checkStop: () => boolean;
 }
@@ -481,38 +717,59 @@ function gatherK(s: Float64Array, rows: Uint32Array, K: number): Float64Array {
   return out;
 }
 
+/** Mean |score| of a table over the rows, by cell counts (a term's importance). */
+function importanceOf(table: Float64Array, C: Float64Array, K: number): number {
+  let total = 0, weighted = 0;
+  for (let q = 0; q < C.length; q++) {
+    let a = 0;
+    for (let k = 0; k < K; k++) a += Math.abs(table[q * K + k]);
+    weighted += (C[q] * a) / K;
+    total += C[q];
+  }
+  return total ? weighted / total : 0;
+}
+
 /**
  * Cyclic boosting of a stage's terms (the main terms, or the pairs on top of
  * the frozen main terms): every round fits one step per term in turn, each on
  * the gradients after the previous term's step, with early stopping on the
  * validation loss (the tables are restored to their best round). `baseTr` and
- * `baseVa` are the scores of everything outside the stage; `baseVa` is
- * updated in place.
+ * `sVa` are the scores of everything outside the stage; `sVa` is updated in
+ * place. The learning rate decays on plateaus (`lrDecay` after `lrPatience`
+ * rounds without a new best); with `prunePatience`, a term whose importance
+ * stays under `pruneThreshold` that many rounds stops being boosted.
  */
 function* boostStage(
   b: Booster,
+  bag: Bag,
+  rate: number,
   terms: StageTerm[],
   baseTr: Float64Array,
   sVa: Float64Array,
   progress: { stage: string; from: number; to: number; roundOffset: number },
 ): Generator<TrainProgress, { rounds: number; stop: string }, void> {
-  const { K, objective } = b;
+  const { K } = b;
+  const { objective } = bag;
+  const hasValidation = objective.yVa.length > 0;
   const tables = terms.map((t) => t.table);
-  const early = earlyStopper(b.patience, b.hasValidation);
-  early.observe(b.hasValidation ? objective.scaled(sVa) : 0, tables);
+  const early = earlyStopper(b.patience, hasValidation);
+  early.observe(hasValidation ? objective.scaled(sVa) : 0, tables);
   const maxCells = Math.max(1, ...tables.map((t) => t.length));
   const updates = terms.map(() => new Float64Array(maxCells));
   // Without sampling the training scores are kept up to date for all rows.
-  const sAll = b.rate >= 1 ? baseTr.slice() : null;
+  const sAll = rate >= 1 ? baseTr.slice() : null;
+  const below = new Int32Array(terms.length);
+  const frozen = new Uint8Array(terms.length);
+  let lr = b.lr;
   let rounds = 0;
   for (let round = 0; round < b.maxRounds; round++) {
-    const rows = sAll ? null : sampleRows(b.nTrain, b.rate, b.rng);
-    const m = rows ? rows.length : b.nTrain;
+    const rows = sAll ? null : sampleRows(bag.nTrain, rate, b.rng);
+    const m = rows ? rows.length : bag.nTrain;
     const cells = rows
       ? terms.map((t) => gather(t.cellsTr as Uint16Array, rows))
       : terms.map((t) => t.cellsTr);
-    const y = rows ? gather(b.yTr, rows) : b.yTr;
-    const v = rows && b.vTr.length ? gather(b.vTr, rows) : b.vTr;
+    const y = rows ? gather(bag.yTr, rows) : bag.yTr;
+    const v = rows && bag.vTr.length ? gather(bag.vTr, rows) : bag.vTr;
     let s: Float64Array;
     if (sAll) s = sAll;
     else {
@@ -521,9 +778,10 @@ function* boostStage(
     }
     let pending = -1;
     for (let j = 0; j < terms.length; j++) {
+      if (frozen[j]) continue;
       const t = terms[j];
       gradientHistogram(
-        b.loss,
+        objective.loss,
         K,
         s,
         y,
@@ -537,15 +795,24 @@ function* boostStage(
         sAll !== null && round > 0,
       );
       const u = updates[j];
-      for (let k = 0; k < K; k++) t.fit(t.hist, k, u);
+      for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
       addInto(t.table, u);
       addScores(sVa, t.cellsVa, u, K);
       pending = j;
+      if (b.prunePatience > 0 && b.pruneThreshold > 0) {
+        below[j] = importanceOf(t.table, t.hist.C, K) < b.pruneThreshold
+          ? below[j] + 1
+          : 0;
+        if (below[j] >= b.prunePatience) frozen[j] = 1;
+      }
     }
     if (pending >= 0) addScores(s, cells[pending], updates[pending], K);
     rounds = round + 1;
-    const validationLoss = b.hasValidation ? objective.validationLoss(sVa) : 0;
+    const validationLoss = hasValidation ? objective.validationLoss(sVa) : 0;
     const done = early.observe(objective.scale(validationLoss), tables);
+    if (
+      b.lrPatience > 0 && early.since > 0 && early.since % b.lrPatience === 0
+    ) lr *= b.lrDecay;
     if (rounds % b.logInterval === 0) {
       yield {
         fraction: progress.from +
@@ -555,7 +822,7 @@ function* boostStage(
           round: progress.roundOffset + rounds,
           stage: progress.stage,
           trainingLoss: objective.lossOf(s, y, v),
-          validationLoss: b.hasValidation ? validationLoss : null,
+          validationLoss: hasValidation ? validationLoss : null,
         },
       };
     }
@@ -567,6 +834,8 @@ function* boostStage(
     ? "deadline"
     : "max_rounds";
   early.restore(tables);
+  // A frozen term is pruned: its table goes back to zero.
+  frozen.forEach((f, j) => f && tables[j].fill(0));
   return { rounds, stop };
 }
 
@@ -628,6 +897,8 @@ function makeObjective(
 interface RawTerm {
   features: number[];
   scores: Float64Array;
+  /** Per-cell standard deviation over the bags (null for one bag). */
+  spread?: Float64Array | null;
 }
 
 /** Adds `update` to `table` (the update may be longer: only the table's cells count). */
@@ -732,24 +1003,26 @@ export const EARLY_STOPPING_TOLERANCE = 1e-4;
  * last `patience` rounds.
  */
 function earlyStopper(patience: number, enabled: boolean) {
-  let best = Infinity, since = 0;
+  let best = Infinity;
   const history: number[] = [];
   let snapshot: Float64Array[] | null = null;
   return {
     stoppedEarly: false,
+    /** Rounds since the last new best. */
+    since: 0,
     observe(loss: number, tables: Float64Array[]): boolean {
       if (!enabled) return false;
       if (loss < best - 1e-7) {
         best = loss;
-        since = 0;
+        this.since = 0;
         snapshot = tables.map((t) => t.slice());
-      } else since++;
+      } else this.since++;
       history.push(best);
       const before = history.length > patience
         ? history[history.length - 1 - patience]
         : Infinity;
       if (
-        since >= patience ||
+        this.since >= patience ||
         best > before - EARLY_STOPPING_TOLERANCE * Math.abs(before)
       ) this.stoppedEarly = true;
       return this.stoppedEarly;
@@ -799,12 +1072,34 @@ function finalize(
       }
     }
     const name = t.features.map((j) => features[j].name).join("*");
-    return { name, features: t.features, scores, counts };
+    const term: Term = { name, features: t.features, scores, counts };
+    if (t.spread) term.spread = Array.from(t.spread);
+    return term;
   });
   if (K > 1) {
     const m = b0.reduce((a, b) => a + b, 0) / K;
     for (let k = 0; k < K; k++) b0[k] -= m;
   }
+  // Pruning: a term whose importance (mean |score| over the training rows)
+  // is under prune_threshold contributes nothing (its scores become 0; the
+  // terms are centred, so the bias stays); sparse_model drops every term
+  // that contributes nothing from the model.
+  for (const t of terms) {
+    if (
+      p.prune_threshold > 0 &&
+      importanceOf(
+          Float64Array.from(t.scores),
+          Float64Array.from(t.counts),
+          K,
+        ) < p.prune_threshold
+    ) {
+      t.scores.fill(0);
+      if (t.spread) t.spread.fill(0);
+    }
+  }
+  const kept = p.sparse_model
+    ? terms.filter((t) => t.scores.some((x) => x !== 0))
+    : terms;
   return {
     format: "mlplatform-ebm/1",
     task: isRegressionTarget(data.encoder.target)
@@ -815,7 +1110,7 @@ function finalize(
     scoreColumns: K,
     intercept: b0,
     features,
-    terms,
+    terms: kept,
     encoder: data.encoder,
     params: p,
     metrics: null as unknown as TrainingMetrics,
@@ -846,7 +1141,12 @@ function metrics(
   trBins: Bins[],
   vaBins: Bins[],
   o: Objective,
-  extra: { mainRounds: number; pairRounds: number; stopReason: string },
+  extra: {
+    mainRounds: number;
+    pairRounds: number;
+    stopReason: string;
+    estimators: number;
+  },
 ): TrainingMetrics {
   const nTr = o.yTr.length, nVa = o.yVa.length;
   const score = (bins: Bins[], n: number) =>

@@ -382,6 +382,12 @@ export interface TermExplanation {
    * row-major: first feature's bin times the second's bin count plus the second's.
    */
   scores: number[][];
+  /**
+   * With bagging (`estimators` > 1): per cell, the standard deviation of
+   * the bags' scores (same layout as `scores`), the shape's uncertainty
+   * band; absent for one bag.
+   */
+  spread?: number[][];
 }
 
 /** Model-wide explanation: intercept and every term's importance and shape. */
@@ -427,13 +433,18 @@ export function globalExplanation(model: Model): GlobalExplanation {
       total += t.counts[q];
     }
     const fs = t.features.map((j) => model.features[j]);
-    return {
+    const out: TermExplanation = {
       name: t.name,
       features: fs.map((f) => f.name),
       importance: total ? weighted / total : 0,
       labels: fs.length === 1 ? [fs[0].labels] : fs.map((f) => f.pairLabels),
       scores,
     };
+    if (t.spread) {
+      const spread = t.spread;
+      out.spread = scores.map((_, q) => spread.slice(q * K, q * K + K));
+    }
+    return out;
   });
   terms.sort((a, b) => b.importance - a.importance);
   return {

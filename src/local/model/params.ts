@@ -8,8 +8,8 @@
  * ```ts
  * import { resolveParams } from "./params.ts";
  *
- * const { params, unused } = resolveParams({ learning_rate: 0.05, l1_ratio: 0.5 });
- * if (!(params.learning_rate === 0.05 && unused.includes("l1_ratio"))) throw new Error("example failed");
+ * const { params, unused } = resolveParams({ learning_rate: 0.05, max_iterations: 5 });
+ * if (!(params.learning_rate === 0.05 && unused.includes("max_iterations"))) throw new Error("example failed");
  * ```
  *
  * @module
@@ -52,31 +52,53 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
     binning_strategy: "QUANTILE",
     /** Used. Cyclic boosting over single features; only `NO_GROUPING` (default) is supported. */
     boosting_strategy: "NO_GROUPING",
-    /** Used. L2 regularisation added to the hessian sum of every leaf (default 1). */
+    /**
+     * Used. Elastic-net regularisation of every boosting step's leaf values
+     * (default 1): the L2 part `alpha * (1 - l1_ratio)` is added to the
+     * leaf's hessian sum, the L1 part `alpha * l1_ratio` soft-thresholds its
+     * gradient sum (weak cells get exactly 0).
+     */
     alpha: 1,
-    /** Unused (default 1). */
+    /** Unused (default 1): the growth of alpha between searches; the local model runs no hyperparameter search. */
     alpha_factor: 1,
-    /** Unused (default 0). */
+    /**
+     * Used. Minimum width of a numeric bin as a fraction of the feature's
+     * range (default 0): narrower bins are merged with their neighbour.
+     */
     bin_min_distance: 0,
-    /** Unused (default 0). */
+    /**
+     * Used. With several bags (`estimators`), the fraction of the bags'
+     * values clipped at each end of every cell before averaging them (a
+     * winsorized mean; default 0 = plain mean).
+     */
     estimators_winsorize_level: 0,
-    /** Unused (default 0). */
+    /** Used. L1 share of `alpha`'s elastic net, 0..1 (default 0 = L2 only). */
     l1_ratio: 0,
-    /** Unused (default 0). */
+    /** Unused (default 0): the step of l1_ratio in a search; the local model runs no search. */
     l1_ratio_delta: 0,
     /** Used. Shrinkage of every boosting step (default 0.1). */
     learning_rate: 0.1,
-    /** Unused (default 1). */
+    /**
+     * Used. The learning rate is multiplied by this after every
+     * `learning_rate_patience` rounds without a new best validation loss
+     * (default 1 = constant).
+     */
     learning_rate_decay: 1,
-    /** Unused (default 1). */
+    /**
+     * Used. Training rows each bag draws (without replacement): a fraction
+     * up to 1, or a row count above 1 (default 1 = all of the bag's rows).
+     */
     max_samples: 1,
-    /** Unused (default 0). */
+    /** Used. Minimum gain (loss reduction score) of a split in a boosting step (default 0). */
     partition_min_delta: 0,
-    /** Unused (default 1). */
+    /** Used. Pair terms need `partition_min_delta * partition_min_delta_factor` (default 1). */
     partition_min_delta_factor: 1,
-    /** Unused (default 0). */
+    /** Used. Minimum gain of a split as a fraction of its node's score (default 0). */
     partition_min_delta_fraction: 0,
-    /** Unused (default 0). */
+    /**
+     * Used. Terms whose importance (mean |score| over the training rows)
+     * is below this are pruned: their scores become 0 (default 0 = none).
+     */
     prune_threshold: 0,
     /** Used. Fraction of training rows drawn (seeded) for each boosting round (default 1 = all). */
     subsample: 1,
@@ -86,67 +108,85 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
     validation_size: 0.15,
     /** Used. Maximum bins per numeric feature, 2..254 (default 64); the missing bin comes on top. */
     bins: 64,
-    /** Used. Rounds without validation log-loss improvement before stopping (default 20). */
+    /** Used. Rounds without validation loss improvement (or with less than a relative 1e-4 over them) before stopping (default 20). */
     early_stopping_patience: 20,
-    /** Alias of `max_rounds`, used only when `max_rounds` is not given. */
-    estimators: 1000,
-    /** Unused (default 1). */
+    /**
+     * Used. Bags (outer estimators, as EBM's outer bags): each trains on its
+     * own seeded train/validation split of the same rows, and the model is
+     * their average, with each cell's spread over the bags reported as the
+     * shape functions' uncertainty (`Term.spread`). Default 1; a training
+     * runs at most `floor(100,000 / training rows)` bags (at least 1).
+     */
+    estimators: 1,
+    /** Used. First depth of the step tree when `max_depth_momentum` > 0 (default 1). */
     init_depth: 1,
-    /** Unused (default 0). */
+    /** Used. Rounds without a new best validation loss between learning-rate decays (default 0 = none). */
     learning_rate_patience: 0,
     /** Used. Progress is reported every `log_interval` boosting rounds (default 5). */
     log_interval: 5,
-    /** Used. Depth of the tree fitted on a term's bins in each boosting step, 1..8 (default 2). */
+    /**
+     * Used. Depth of the tree fitted on a term's bins in each boosting step,
+     * 1..8 (default 2); on large data each doubling of the training rows
+     * beyond 5,000 adds a level (at most 8).
+     */
     max_depth: 2,
-    /** Unused (default 0). */
+    /**
+     * Used. When > 0, the step tree's depth grows from `init_depth` by one
+     * level every `max_depth_momentum` rounds up to `max_depth` (coarse
+     * shapes first); default 0 = `max_depth` from the start.
+     */
     max_depth_momentum: 0,
     /** Used. 1 = single-feature terms only, 2 = also pairwise terms (default 2); more is an error. */
     max_interaction_degree: 2,
     /** Used. Maximum number of pairwise terms, chosen by a FAST interaction score (default 10). */
     max_interactions: 10,
-    /** Unused (default 100). */
+    /** Unused (default 100): no inner iterative solver, every step is closed-form. */
     max_iterations: 100,
-    /** Unused (default 1). */
+    /** Unused (default 1): an additive model of binned shape functions has no polynomial terms. */
     max_polynomial_degree: 1,
     /** Used. Maximum cyclic boosting rounds, for the main terms and again for the pairs (default 1000). */
     max_rounds: 1000,
-    /** Unused (default 0). */
+    /** Unused (default 0): no model-complexity search. */
     model_complexity_max_iterations: 0,
-    /** Unused (default 0). */
+    /** Unused (default 0): no model-complexity search. */
     model_complexity_patience: 0,
     /** Used. Minimum training rows in every leaf of a boosting step (default 10). */
     partition_min_samples: 10,
-    /** Unused (default 0). */
+    /**
+     * Used. With `prune_threshold`: a term under the threshold this many
+     * rounds in a row stops being boosted (and is pruned); default 0 = prune
+     * only after training.
+     */
     prune_patience: 0,
-    /** Unused (default false). */
+    /** Unused (default false): every feature is explicit in a binned additive model. */
     exclude_implicit: false,
-    /** Unused (default false). */
+    /** Used. Drop the terms that contribute nothing (pruned or never split) from the model (default false). */
     sparse_model: false,
-    /** Used (the wire's `random_seed`). Seed of the subsampling PRNG (default 0). */
+    /** Used (the wire's `random_seed`). Seed of the subsampling and bagging PRNGs (default 0). */
     seed: 0,
   } satisfies TrainingParams,
 );
 
+/**
+ * Names of the parameters the local model does not use, each with why (a
+ * binned additive model has no such thing). Every other parameter is used.
+ */
+export const UNUSED_PARAMS: Readonly<Record<string, string>> = Object.freeze({
+  alpha_factor: "no hyperparameter search in the local model",
+  l1_ratio_delta: "no hyperparameter search in the local model",
+  max_iterations: "every boosting step is closed-form (no inner solver)",
+  max_polynomial_degree: "shape functions are binned, not polynomial",
+  model_complexity_max_iterations: "no model-complexity search",
+  model_complexity_patience: "no model-complexity search",
+  exclude_implicit: "every feature of a binned additive model is explicit",
+});
+
 /** Names of the parameters the local model actually uses. */
-export const USED_PARAMS: ReadonlySet<keyof TrainingParams> = new Set([
-  "binning_strategy",
-  "boosting_strategy",
-  "alpha",
-  "learning_rate",
-  "subsample",
-  "training_size",
-  "validation_size",
-  "bins",
-  "early_stopping_patience",
-  "estimators",
-  "log_interval",
-  "max_depth",
-  "max_interaction_degree",
-  "max_interactions",
-  "max_rounds",
-  "partition_min_samples",
-  "seed",
-]);
+export const USED_PARAMS: ReadonlySet<keyof TrainingParams> = new Set(
+  (Object.keys(DEFAULT_PARAMS) as (keyof TrainingParams)[]).filter((k) =>
+    !Object.hasOwn(UNUSED_PARAMS, k)
+  ),
+);
 
 /** Result of {@link resolveParams}. */
 export interface ResolvedParams {
@@ -170,29 +210,42 @@ const STRATEGIES = {
 
 /** The model's own bounds (some tighter than the wire schema's, e.g. `bins`). */
 const RANGES: Partial<Record<keyof TrainingParams, Range>> = {
-  alpha: { min: 0 },
-  learning_rate: { min: 0, minExclusive: true, max: 10 },
+  alpha: { min: 0, max: 1e6 },
+  bin_min_distance: { min: 0, max: 1 },
+  estimators_winsorize_level: { min: 0, max: 0.5 },
+  l1_ratio: { min: 0, max: 1 },
+  learning_rate: { min: 0, minExclusive: true, max: 1 },
+  learning_rate_decay: { min: 0, minExclusive: true, max: 1 },
+  max_samples: { min: 0, minExclusive: true, max: 1e9 },
+  partition_min_delta: { min: 0, max: 1e6 },
+  partition_min_delta_factor: { min: 0, max: 1000 },
+  partition_min_delta_fraction: { min: 0, max: 1 },
+  prune_threshold: { min: 0, max: 1e6 },
   subsample: { min: 0, minExclusive: true, max: 1 },
   training_size: { min: 0, minExclusive: true, max: 1 },
   validation_size: { min: 0, max: 1 },
   bins: { min: 2, max: 254, int: true },
-  early_stopping_patience: { min: 1, int: true },
-  estimators: { min: 1, int: true },
-  max_rounds: { min: 1, int: true },
-  log_interval: { min: 1, int: true },
+  early_stopping_patience: { min: 1, max: 100_000, int: true },
+  estimators: { min: 1, max: 100_000, int: true },
+  init_depth: { min: 0, max: 32, int: true },
+  learning_rate_patience: { min: 0, max: 100_000, int: true },
+  max_rounds: { min: 1, max: 100_000, int: true },
+  log_interval: { min: 1, max: 100_000, int: true },
   max_depth: { min: 1, max: 8, int: true },
+  max_depth_momentum: { min: 0, max: 32, int: true },
   max_interaction_degree: { min: 1, max: 2, int: true },
-  max_interactions: { min: 0, int: true },
+  max_interactions: { min: 0, max: 100_000, int: true },
   partition_min_samples: { min: 1, int: true },
-  seed: { int: true },
+  prune_patience: { min: 0, max: 100_000, int: true },
+  seed: { min: 0, max: 4_294_967_295, int: true },
 };
 
 /**
  * Validates hyperparameters and fills in the defaults.
  *
- * `estimators` is an alias of `max_rounds`: it applies when `max_rounds` is not
- * given. `null`/`undefined` values count as not given. `model_capabilities`
- * and other non-hyperparameter keys are reported in `unused`.
+ * `null`/`undefined` values count as not given. Parameters of
+ * {@link UNUSED_PARAMS}, `model_capabilities` and other non-hyperparameter
+ * keys are reported in `unused`.
  *
  * @throws {ModelParamError} Naming the parameter when a value has the wrong
  *   type or is out of range (e.g. `max_interaction_degree` 3, `training_size`
@@ -203,7 +256,7 @@ const RANGES: Partial<Record<keyof TrainingParams, Range>> = {
  * import { resolveParams } from "./params.ts";
  * import { ModelParamError } from "./errors.ts";
  *
- * if (!(resolveParams({ estimators: 50 }).params.max_rounds === 50)) throw new Error("example failed");
+ * if (!(resolveParams({ estimators: 8 }).params.estimators === 8)) throw new Error("example failed");
  * try {
  *   resolveParams({ max_interaction_degree: 3 });
  * } catch (e) {
@@ -239,9 +292,6 @@ export function resolveParams(
     target[name] = value;
     if (!USED_PARAMS.has(name)) unused.push(name);
   }
-  if (input.max_rounds == null && typeof input.estimators === "number") {
-    params.max_rounds = input.estimators;
-  } else params.estimators = params.max_rounds;
   for (const [name, allowed] of Object.entries(STRATEGIES)) {
     const value = params[name as keyof typeof STRATEGIES];
     if (!(allowed as readonly string[]).includes(value)) {

@@ -51,6 +51,12 @@ export interface Term {
   scores: number[];
   /** Training rows per cell (same cell layout, without K), for importances. */
   counts: number[];
+  /**
+   * With bagging (`estimators` > 1): per cell (same layout as `scores`), the
+   * standard deviation of the bags' scores, the uncertainty band of the
+   * shape function; absent for one bag.
+   */
+  spread?: number[];
 }
 
 /** Metrics measured while training. */
@@ -62,6 +68,8 @@ export interface TrainingMetrics {
   pairRounds: number;
   /** Why boosting stopped: "early_stopping", "max_rounds" or "deadline". */
   stopReason: string;
+  /** Bags trained and averaged (see `estimators`); absent on older models = 1. */
+  estimators?: number;
   /** Log loss on the training rows (null for regression). */
   trainLogLoss: number | null;
   /** Validation metrics, null when validation_size is 0 (and for regression). */
