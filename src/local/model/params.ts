@@ -19,6 +19,7 @@ import type { z } from "zod";
 import {
   BINNING_STRATEGIES,
   BOOSTING_STRATEGIES,
+  HYPERPARAMETER_BOUNDS,
   type HyperparameterName,
   type hyperparameterShape,
 } from "../../schemas/training.ts";
@@ -208,36 +209,26 @@ const STRATEGIES = {
   boosting_strategy: BOOSTING_STRATEGIES,
 } as const;
 
-/** The model's own bounds (some tighter than the wire schema's, e.g. `bins`). */
+/**
+ * The model's bounds: the wire schema's (`HYPERPARAMETER_BOUNDS`, one source
+ * of truth), with a few tighter ones the model needs (`bins` up to 254 so
+ * bins fit a byte, `max_depth` up to 8, at least one round of patience).
+ */
 const RANGES: Partial<Record<keyof TrainingParams, Range>> = {
-  alpha: { min: 0, max: 1e6 },
-  bin_min_distance: { min: 0, max: 1 },
-  estimators_winsorize_level: { min: 0, max: 0.5 },
-  l1_ratio: { min: 0, max: 1 },
-  learning_rate: { min: 0, minExclusive: true, max: 1 },
-  learning_rate_decay: { min: 0, minExclusive: true, max: 1 },
-  max_samples: { min: 0, minExclusive: true, max: 1e9 },
-  partition_min_delta: { min: 0, max: 1e6 },
-  partition_min_delta_factor: { min: 0, max: 1000 },
-  partition_min_delta_fraction: { min: 0, max: 1 },
-  prune_threshold: { min: 0, max: 1e6 },
-  subsample: { min: 0, minExclusive: true, max: 1 },
-  training_size: { min: 0, minExclusive: true, max: 1 },
-  validation_size: { min: 0, max: 1 },
+  ...Object.fromEntries(
+    Object.entries(HYPERPARAMETER_BOUNDS).map(([name, b]) => [
+      name === "random_seed" ? "seed" : name,
+      {
+        min: b.min,
+        max: b.max,
+        minExclusive: "minExclusive" in b ? b.minExclusive : false,
+        int: "int" in b ? b.int : false,
+      },
+    ]),
+  ),
   bins: { min: 2, max: 254, int: true },
-  early_stopping_patience: { min: 1, max: 100_000, int: true },
-  estimators: { min: 1, max: 100_000, int: true },
-  init_depth: { min: 0, max: 32, int: true },
-  learning_rate_patience: { min: 0, max: 100_000, int: true },
-  max_rounds: { min: 1, max: 100_000, int: true },
-  log_interval: { min: 1, max: 100_000, int: true },
   max_depth: { min: 1, max: 8, int: true },
-  max_depth_momentum: { min: 0, max: 32, int: true },
-  max_interaction_degree: { min: 1, max: 2, int: true },
-  max_interactions: { min: 0, max: 100_000, int: true },
-  partition_min_samples: { min: 1, int: true },
-  prune_patience: { min: 0, max: 100_000, int: true },
-  seed: { min: 0, max: 4_294_967_295, int: true },
+  early_stopping_patience: { min: 1, max: 1_000_000, int: true },
 };
 
 /**
