@@ -5,8 +5,10 @@
  * With dnt (`@deno/dnt` from deno.json) when it can be loaded; otherwise
  * (JSR unreachable) it says so and builds the same layout with the
  * TypeScript compiler from npm: ESM `.js` + `.d.ts` in `npm/esm/`,
- * package.json with `exports`, `engines`, the npm packages used as
- * dependencies and danfojs-node as an optional peer. Then `npm install` in
+ * package.json with `exports` (`.`, `./local`, `./notebook`, from deno.json),
+ * the `mlp-local` bin ({@linkcode BINS}), `engines`, npm's metadata, the npm
+ * packages used as dependencies and danfojs-node as an optional peer; README
+ * for npm users (scripts/npm/README.md) and LICENSE. Then `npm install` in
  * `npm/` and `node --test` over `tests/node/*.test.mjs`.
  *
  * Flags: `--tsc` (skip dnt), `--no-test` (build only),
@@ -24,6 +26,17 @@ import { probeJsr } from "./lib/import_map.ts";
 
 /** Node types used to type-check the build (node:sqlite needs >= 22.5). */
 export const TYPES_NODE = "^22.5.0";
+
+/**
+ * Commands the package installs (`npx mlp-local`), by name: the source
+ * module, which runs when executed. Built like the entries, then given a
+ * `#!/usr/bin/env node` line (dnt's `kind: "bin"` entries do the same).
+ */
+export const BINS: Readonly<Record<string, string>> = {
+  "mlp-local": "src/local/node_cli.ts",
+};
+
+const SHEBANG = "#!/usr/bin/env node\n";
 
 const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 const outDir = `${root}/npm`;
@@ -44,6 +57,16 @@ async function npmInstall(): Promise<void> {
     throw new Error(
       `npm install in ${outDir} failed (exit ${code}); see npm's output above. Check that the npm registry is reachable.`,
     );
+  }
+}
+
+/** Gives each built bin its `#!/usr/bin/env node` line and the x bit. */
+async function markExecutable(): Promise<void> {
+  for (const source of Object.values(BINS)) {
+    const file = `${outDir}/esm/${source.replace(/\.ts$/, ".js")}`;
+    const text = await Deno.readTextFile(file);
+    if (!text.startsWith("#!")) await Deno.writeTextFile(file, SHEBANG + text);
+    await Deno.chmod(file, 0o755);
   }
 }
 
@@ -82,7 +105,7 @@ async function writePackageJson(
   deno: Record<string, unknown>,
   used: Iterable<NpmTarget>,
 ): Promise<void> {
-  const pkg = packageJson(deno, used, { "@types/node": TYPES_NODE });
+  const pkg = packageJson(deno, used, { "@types/node": TYPES_NODE }, BINS);
   await Deno.writeTextFile(
     `${outDir}/package.json`,
     JSON.stringify(pkg, null, 2) + "\n",
@@ -116,7 +139,7 @@ async function buildWithTsc(
   step(`compiling ${entryPoints.join(", ")} with TypeScript`);
   const { packages, files } = compileForNode({
     root,
-    entryPoints,
+    entryPoints: [...entryPoints, ...Object.values(BINS)],
     outDir: `${outDir}/esm`,
     imports: deno.imports ?? {},
     typeRoots: [`${outDir}/node_modules/@types`],
@@ -139,13 +162,21 @@ async function buildWithDnt(
   const build = dnt.build as (options: unknown) => Promise<void>;
   step("building with dnt");
   await build({
-    // dnt names every entry after the first as a subpath export.
-    entryPoints: entryPoints.map((p, i) =>
-      i === 0 ? `./${p}` : {
-        name: `./${p.split("/").pop()!.replace(/\.ts$/, "")}`,
-        path: `./${p}`,
-      }
-    ),
+    // dnt names every entry after the first as a subpath export; bins
+    // are entries of kind "bin".
+    entryPoints: [
+      ...entryPoints.map((p, i) =>
+        i === 0 ? `./${p}` : {
+          name: `./${p.split("/").pop()!.replace(/\.ts$/, "")}`,
+          path: `./${p}`,
+        }
+      ),
+      ...Object.entries(BINS).map(([name, path]) => ({
+        kind: "bin",
+        name,
+        path: `./${path}`,
+      })),
+    ],
     outDir,
     importMap: `${root}/deno.json`,
     shims: {},
@@ -202,7 +233,12 @@ async function main(): Promise<number> {
   const dnt = args.has("--tsc") ? undefined : await loadDnt();
   if (dnt) await buildWithDnt(dnt, deno, entryPoints);
   else await buildWithTsc(deno, entryPoints);
-  await copyIfPresent("README.md");
+  await markExecutable();
+  // The npm README speaks to npm users (install, import, mlp-local).
+  await Deno.copyFile(
+    `${root}/scripts/npm/README.md`,
+    `${outDir}/README.md`,
+  );
   await copyIfPresent("LICENSE");
   step(
     `built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)}s`,

@@ -70,6 +70,34 @@ Deno.test("packageJson: ESM, engines, deps and optional danfo peer", () => {
     (pkg.exports as Record<string, Record<string, string>>)["."].import,
     "./esm/mod.js",
   );
+  assertEquals(pkg.license, "MIT");
+  assertEquals(pkg.files, ["esm/", "README.md", "LICENSE"]);
+  assertEquals(
+    (pkg.repository as { url: string }).url.startsWith("git+https://"),
+    true,
+  );
+  assertEquals((pkg.keywords as string[]).includes("machine-learning"), true);
+  assertEquals(typeof pkg.description, "string");
+  assertEquals(pkg.bin, undefined, "no bin unless one is given");
+  const withBin = packageJson(
+    {
+      name: "@mlplatform/sdk",
+      version: "1.0.0",
+      exports: { ".": "./mod.ts", "./local": "./local.ts" },
+    },
+    [],
+    {},
+    { "mlp-local": "src/local/node_cli.ts" },
+  );
+  assertEquals(withBin.bin, { "mlp-local": "./esm/src/local/node_cli.js" });
+  assertEquals(
+    (withBin.exports as Record<string, Record<string, string>>)["./local"],
+    {
+      types: "./esm/local.d.ts",
+      import: "./esm/local.js",
+      default: "./esm/local.js",
+    },
+  );
   assertThrows(() => packageJson({ version: "1" }, []), Error, '"name"');
   assertThrows(
     () =>

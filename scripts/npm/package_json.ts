@@ -16,6 +16,34 @@ export const OPTIONAL_PEERS: ReadonlySet<string> = new Set(["danfojs-node"]);
 /** Node versions the package supports. */
 export const NODE_ENGINES = ">=20";
 
+/**
+ * What npm shows about the package (deno.json has no place for these):
+ * description, keywords, licence and where the source lives. The repository
+ * URL is the project's public home; change it here if the project moves.
+ */
+export const NPM_METADATA = {
+  description:
+    "TypeScript SDK for the machine-learning platform's REST API: typed client, fluent builders, awaitable jobs, views as rows or danfo DataFrames, and the whole platform in-process for offline work (local(), mlp-local).",
+  keywords: [
+    "machine-learning",
+    "explainable-ai",
+    "sdk",
+    "rest-client",
+    "typescript",
+    "deno",
+    "jupyter",
+    "danfojs",
+    "gradient-boosting",
+  ],
+  license: "MIT",
+  repository: {
+    type: "git",
+    url: "git+https://github.com/mlplatform/sdk.git",
+  },
+  homepage: "https://github.com/mlplatform/sdk#readme",
+  bugs: { url: "https://github.com/mlplatform/sdk/issues" },
+} as const;
+
 /** The fields of deno.json used here. */
 export interface DenoJson {
   /** Package name, e.g. `@mlplatform/sdk`. */
@@ -30,6 +58,11 @@ export interface DenoJson {
   exports?: string | Record<string, string>;
 }
 
+/** Where a source file lands in the build: `./x/y.ts` -> `./esm/x/y.js`. */
+function esmPath(file: string): string {
+  return `./esm/${file.replace(/^\.\//, "").replace(/\.ts$/, ".js")}`;
+}
+
 /** The built `./esm/` paths of each deno.json export, by subpath. */
 function esmExports(
   exports: DenoJson["exports"] = "./mod.ts",
@@ -37,7 +70,7 @@ function esmExports(
   const map = typeof exports === "string" ? { ".": exports } : exports;
   return Object.fromEntries(
     Object.entries(map).map(([subpath, file]) => {
-      const base = `./esm/${file.replace(/^\.\//, "").replace(/\.ts$/, "")}`;
+      const base = esmPath(file).replace(/\.js$/, "");
       return [subpath, {
         types: `${base}.d.ts`,
         import: `${base}.js`,
@@ -55,6 +88,8 @@ function esmExports(
  * @param deno deno.json's content.
  * @param used The npm packages imported by the built code.
  * @param devDependencies Packages needed only to build (e.g. `@types/node`).
+ * @param bin Commands the package installs, by name: the source file
+ *   (`src/local/node_cli.ts`), built to `./esm/<same path>.js`.
  * @returns The package.json object.
  *
  * @example
@@ -67,12 +102,15 @@ function esmExports(
  * ]);
  * if (pkg.dependencies.zod !== "^4.1.0" || "danfojs-node" in pkg.dependencies) throw new Error();
  * if (pkg.peerDependenciesMeta["danfojs-node"].optional !== true) throw new Error();
+ * const withBin = packageJson({ name: "a", version: "1.0.0" }, [], {}, { "mlp-local": "src/local/node_cli.ts" });
+ * if (withBin.bin?.["mlp-local"] !== "./esm/src/local/node_cli.js") throw new Error();
  * ```
  */
 export function packageJson(
   deno: DenoJson,
   used: Iterable<NpmTarget>,
   devDependencies: Record<string, string> = {},
+  bin: Record<string, string> = {},
 ): {
   name: string;
   version: string;
@@ -80,6 +118,7 @@ export function packageJson(
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional: boolean }>;
+  bin?: Record<string, string>;
   [field: string]: unknown;
 } {
   if (!deno.name || !deno.version) {
@@ -108,16 +147,28 @@ export function packageJson(
     Object.fromEntries(
       Object.entries(record).sort(([a], [b]) => a.localeCompare(b)),
     );
+  const bins = Object.entries(bin);
   return {
     name: deno.name,
     version: deno.version,
-    ...(deno.description ? { description: deno.description } : {}),
-    ...(deno.license ? { license: deno.license } : {}),
+    description: deno.description ?? NPM_METADATA.description,
+    keywords: [...NPM_METADATA.keywords],
+    license: deno.license ?? NPM_METADATA.license,
+    repository: NPM_METADATA.repository,
+    homepage: NPM_METADATA.homepage,
+    bugs: NPM_METADATA.bugs,
     type: "module",
     main: "./esm/mod.js",
     module: "./esm/mod.js",
     types: "./esm/mod.d.ts",
     exports: esmExports(deno.exports),
+    ...(bins.length > 0
+      ? {
+        bin: Object.fromEntries(
+          bins.map(([name, file]) => [name, esmPath(file)]),
+        ),
+      }
+      : {}),
     files: ["esm/", "README.md", "LICENSE"],
     sideEffects: false,
     engines: { node: NODE_ENGINES },

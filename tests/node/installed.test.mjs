@@ -8,6 +8,12 @@
  *   danfo DataFrame equal to the split table.
  * - Without it, `toDataFrame()` fails with a FrameError that says to install
  *   danfojs-node, and everything else still works.
+ * - Each entry (`.`, `./local`, `./notebook`) imports by name with its type
+ *   declarations, and the root entry loads neither Hono, jose nor the model
+ *   (recorded by a resolve hook while Node imports it).
+ * - The `mlp-local` bin serves the local platform over HTTP: a token by a
+ *   plain form POST (as curl sends it), then `connect()` to it runs the
+ *   workflow and reads the views as rows.
  *
  * npm runs with `--ignore-scripts`: the native TensorFlow backend that
  * danfojs-node's dependency tfjs-node would download is not reachable here,
@@ -24,6 +30,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { datasetsDir } from "./_datasets.mjs";
 
@@ -208,5 +215,264 @@ describe("the packed package, installed with npm outside the repository", () => 
     assert.equal(code, 0, `${stderr}${stdout}`);
     const summary = JSON.parse(stdout.trim().split("\n").pop());
     assert.match(summary.error, /danfojs-node/);
+  });
+});
+
+// A resolve hook that appends every module URL Node loads to a file: what an
+// import really evaluates, not what the files mention.
+const LOAD_HOOKS = `
+import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(log, resolved.url + "\\n");
+  return resolved;
+}
+`;
+const LOAD_REGISTER = `
+import { register } from "node:module";
+register("./load-hooks.mjs", import.meta.url, { data: { log: process.env.MLP_LOAD_LOG } });
+`;
+
+/** Where each module the SDK loads lives: the package names, and the SDK's own files. */
+function loadedBy(urls) {
+  const packages = new Set();
+  const own = [];
+  for (const url of urls) {
+    const at = url.lastIndexOf("/node_modules/");
+    if (at < 0) continue;
+    const rest = url.slice(at + "/node_modules/".length).split("/");
+    const name = rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
+    packages.add(name);
+    if (name === "@mlplatform/sdk") own.push(url);
+  }
+  return { packages, own };
+}
+
+/** Starts the installed `mlp-local` and resolves once its banner is out. */
+function startBin(cwd, args, env) {
+  const bin = join(cwd, "node_modules", ".bin", "mlp-local");
+  const child = spawn(bin, args, { cwd, env: { ...process.env, ...env } });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => err += d);
+  const ready = new Promise((resolvePromise, reject) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("buckets:")) resolvePromise(out);
+    });
+    child.once(
+      "exit",
+      (code) =>
+        reject(
+          new Error(
+            `mlp-local ended (exit ${code}) before serving:\n${out}${err}`,
+          ),
+        ),
+    );
+  });
+  return { child, ready, output: () => out + err };
+}
+
+// Runs in the consumer project against the served platform, as a Node user
+// of the hosted service would: connect() from the environment.
+const OVER_HTTP = `
+import assert from "node:assert/strict";
+import { connect } from "@mlplatform/sdk";
+
+const ml = connect({ progress: false });
+const { deployment } = await ml.quickstart({
+  bucket: "data", path: "penguins.csv", target: "species",
+  sample: process.env.MLP_SAMPLE,
+  training: { maxRounds: 30, maxInteractions: 0 },
+});
+const result = await deployment.views({
+  island: ["Torgersen", "Biscoe"], bill_length_mm: [39.1, 45.2],
+  bill_depth_mm: [18.7, 14.8], flipper_length_mm: [181, 212],
+  body_mass_g: [3750, 5200], sex: ["male", "female"],
+});
+const rows = result.rows();
+console.log(JSON.stringify({ baseUrl: ml.baseUrl, rows }));
+`;
+
+describe("the packed package's entries and its mlp-local bin", () => {
+  let root;
+  let project;
+
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), "mlp-node-bin-"));
+    const packed = JSON.parse(
+      await npm(
+        ["pack", "--json", "--ignore-scripts", "--pack-destination", root],
+        pkgDir,
+      ),
+    );
+    project = await consumer(root, "bin-user", join(root, packed[0].filename));
+    await writeFile(join(project, "load-hooks.mjs"), LOAD_HOOKS);
+    await writeFile(join(project, "load-register.mjs"), LOAD_REGISTER);
+  });
+
+  after(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  /** The module URLs Node resolves while a fresh process imports `entry`. */
+  async function modulesLoadedBy(entry) {
+    const log = join(project, `loaded-${entry.replaceAll("/", "_")}.txt`);
+    await writeFile(log, "");
+    const { code, stdout, stderr } = await run("node", [
+      "--import",
+      "./load-register.mjs",
+      "--input-type=module",
+      "-e",
+      `const m = await import(${
+        JSON.stringify(entry)
+      }); console.log(JSON.stringify(Object.keys(m)));`,
+    ], { cwd: project, env: { ...process.env, MLP_LOAD_LOG: log } });
+    assert.equal(code, 0, `${stderr}${stdout}`);
+    const urls = (await readFile(log, "utf8")).trim().split("\n");
+    return { exports: JSON.parse(stdout.trim()), ...loadedBy(urls) };
+  }
+
+  test("each entry imports by name and has its type declarations", async () => {
+    const installed = join(project, "node_modules", "@mlplatform", "sdk");
+    const manifest = JSON.parse(
+      await readFile(join(installed, "package.json"), "utf8"),
+    );
+    assert.deepEqual(Object.keys(manifest.exports).sort(), [
+      ".",
+      "./local",
+      "./notebook",
+    ]);
+    const expected = {
+      "@mlplatform/sdk": ["connect", "MLPlatform", "NotFoundError"],
+      "@mlplatform/sdk/local": ["local", "createLocalPlatform"],
+      "@mlplatform/sdk/notebook": ["viewsTable", "isJupyter"],
+    };
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      assert.ok(existsSync(join(installed, target.types)), target.types);
+      assert.ok(existsSync(join(installed, target.import)), target.import);
+      const entry = `@mlplatform/sdk${subpath.slice(1)}`;
+      const { exports } = await modulesLoadedBy(entry);
+      for (const name of expected[entry]) {
+        assert.ok(exports.includes(name), `${entry} exports ${name}`);
+      }
+    }
+    assert.ok(existsSync(join(installed, "LICENSE")), "LICENSE ships");
+    assert.match(
+      await readFile(join(installed, "README.md"), "utf8"),
+      /npm install @mlplatform\/sdk/,
+      "the README is the npm users' one",
+    );
+  });
+
+  test("the root entry loads neither Hono, jose nor the model; ./local does", async () => {
+    const client = await modulesLoadedBy("@mlplatform/sdk");
+    assert.ok(client.packages.has("zod"), "the hook records what loads");
+    for (const heavy of ["hono", "@hono/zod-openapi", "jose", "danfojs-node"]) {
+      assert.ok(!client.packages.has(heavy), `the root entry loads ${heavy}`);
+    }
+    assert.deepEqual(
+      client.own.filter((u) => u.includes("/esm/src/local/")),
+      [],
+    );
+    const platform = await modulesLoadedBy("@mlplatform/sdk/local");
+    for (const heavy of ["hono", "jose"]) {
+      assert.ok(platform.packages.has(heavy), `./local loads ${heavy}`);
+    }
+    assert.ok(
+      platform.own.some((u) => u.includes("/esm/src/local/model/")),
+      "./local loads the model",
+    );
+  });
+
+  test("mlp-local --help names its flags; a wrong flag is refused with the usage", async () => {
+    const bin = join(project, "node_modules", ".bin", "mlp-local");
+    const wrong = await run(bin, ["--port", "nope"], { cwd: project });
+    assert.notEqual(wrong.code, 0);
+    assert.match(wrong.stderr, /--port must be an integer/);
+    assert.match(wrong.stderr, /Usage: mlp-local/);
+    for (
+      const flag of [
+        "--port",
+        "--bucket",
+        "--data-dir",
+        "--faults",
+        "--config",
+        "--token-ttl",
+      ]
+    ) {
+      assert.ok(wrong.stderr.includes(flag), `usage names ${flag}`);
+    }
+  });
+
+  test("mlp-local serves over HTTP: a token for a form POST, then connect() runs the workflow", async () => {
+    const credentials = {
+      MLP_CLIENT_ID: "node-bin-user",
+      MLP_CLIENT_SECRET: "node-bin-secret-5d1e",
+    };
+    const server = startBin(project, [
+      "--port",
+      "0",
+      "--bucket",
+      `data=${datasetsDir()}`,
+      "--token-ttl",
+      "600",
+    ], credentials);
+    try {
+      const banner = await server.ready;
+      assert.ok(!banner.includes(credentials.MLP_CLIENT_SECRET));
+      const baseUrl = banner.match(/listening on (http:\/\/\S+)/)?.[1];
+      assert.ok(baseUrl, banner);
+
+      // What curl -d grant_type=... -d client_id=... -d client_secret=... sends.
+      const tokenResponse = await fetch(`${baseUrl}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body:
+          `grant_type=client_credentials&client_id=${credentials.MLP_CLIENT_ID}&client_secret=${credentials.MLP_CLIENT_SECRET}`,
+      });
+      assert.equal(tokenResponse.status, 200);
+      const token = await tokenResponse.json();
+      assert.equal(token.token_type, "Bearer");
+      assert.equal(token.expires_in, 600, "--token-ttl reaches the platform");
+      const refused = await fetch(`${baseUrl}/accounts`);
+      assert.equal(refused.status, 401);
+
+      const script = join(project, "over-http.mjs");
+      await writeFile(script, OVER_HTTP);
+      const { code, stdout, stderr } = await run("node", [script], {
+        cwd: project,
+        env: {
+          ...process.env,
+          MLP_BASE_URL: baseUrl,
+          ...credentials,
+          MLP_SAMPLE: join(datasetsDir(), "penguins.csv"),
+        },
+      });
+      assert.equal(code, 0, `${stderr}${stdout}\n${server.output()}`);
+      const { rows } = JSON.parse(stdout.trim().split("\n").pop());
+      assert.equal(rows.length, 2);
+      assert.deepEqual(rows.map((r) => r["prediction.species"]), [
+        "Adelie",
+        "Gentoo",
+      ]);
+      for (const row of rows) {
+        assert.ok(Number.isFinite(row.bias));
+        const terms = Object.keys(row).filter((c) =>
+          c.startsWith("contribution.")
+        );
+        assert.ok(terms.length > 0, "rows carry the contributions");
+      }
+    } finally {
+      server.child.kill("SIGTERM");
+    }
+    const exit = await new Promise((r) =>
+      server.child.exitCode !== null
+        ? r(server.child.exitCode)
+        : server.child.once("exit", r)
+    );
+    assert.equal(exit, 0, `SIGTERM stops it cleanly:\n${server.output()}`);
   });
 });

@@ -1,0 +1,135 @@
+/**
+ * Serves a web-standard fetch handler (the local platform's Hono app) with
+ * `node:http`, so Node users need neither Deno nor an adapter package: each
+ * incoming request becomes a `Request`, each `Response` is written back,
+ * streamed. Deno runs it too (its `node:http` is the same API).
+ *
+ * @module
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { Listening } from "./cli_args.ts";
+
+/** A request of `node:http` as a web `Request` (the body buffered). */
+async function toRequest(
+  incoming: IncomingMessage,
+  origin: string,
+  signal: AbortSignal,
+): Promise<Request> {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    // HTTP/2 pseudo-headers (":path") are not valid in Headers.
+    if (!raw[i].startsWith(":")) headers.append(raw[i], raw[i + 1]);
+  }
+  const method = incoming.method ?? "GET";
+  let body: Uint8Array | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Uint8Array);
+    const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+    body = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.byteLength;
+    }
+  }
+  return new Request(new URL(incoming.url ?? "/", origin), {
+    method,
+    headers,
+    body: body as BodyInit | undefined,
+    signal,
+  });
+}
+
+/**
+ * Listens on `host:port` and answers every request with `handler`. A handler
+ * that throws is answered 500 with a JSON `message`, and logged.
+ *
+ * @param handler A fetch handler, e.g. `createLocalPlatform(...).app.fetch`.
+ * @param address Where to listen; port 0 picks a free port.
+ * @returns The bound port and `close()`.
+ * @throws {Error} When the address cannot be bound (e.g. the port is in use).
+ *
+ * @example
+ * ```ts
+ * import { serveNode } from "./node_serve.ts";
+ *
+ * const server = await serveNode(
+ *   async (req) => new Response(`${req.method} ${new URL(req.url).pathname} ${await req.text()}`),
+ *   { port: 0, host: "127.0.0.1" },
+ * );
+ * const res = await fetch(`http://127.0.0.1:${server.port}/echo`, { method: "POST", body: "hi" });
+ * if (await res.text() !== "POST /echo hi") throw new Error();
+ * await server.close();
+ * ```
+ */
+export function serveNode(
+  handler: (request: Request) => Response | Promise<Response>,
+  address: { port: number; host: string },
+): Promise<Listening> {
+  const origin = `http://${
+    address.host.includes(":") ? `[${address.host}]` : address.host
+  }:${address.port}`;
+  const server = createServer(async (incoming, outgoing) => {
+    const aborted = new AbortController();
+    outgoing.on("close", () => {
+      if (!outgoing.writableFinished) aborted.abort();
+    });
+    try {
+      const host = incoming.headers.host;
+      const response = await handler(
+        await toRequest(
+          incoming,
+          host ? `http://${host}` : origin,
+          aborted.signal,
+        ),
+      );
+      const headers: Record<string, string | string[]> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = name === "set-cookie"
+          ? response.headers.getSetCookie()
+          : value;
+      });
+      outgoing.writeHead(response.status, response.statusText, headers);
+      if (response.body && incoming.method !== "HEAD") {
+        const reader = response.body.getReader();
+        while (true) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (!outgoing.write(value)) {
+            await new Promise((resolve) => outgoing.once("drain", resolve));
+          }
+        }
+      }
+      outgoing.end();
+    } catch (error) {
+      if (aborted.signal.aborted) return;
+      console.error("mlp-local: the handler failed:", error);
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(500, { "content-type": "application/json" });
+      }
+      outgoing.end(
+        JSON.stringify({
+          message:
+            "Internal server error in the local platform; see its console.",
+        }),
+      );
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(address.port, address.host, () => {
+      server.off("error", reject);
+      const bound = server.address();
+      resolve({
+        port: typeof bound === "object" && bound ? bound.port : address.port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => error ? fail(error) : done());
+            server.closeAllConnections?.();
+          }),
+      });
+    });
+  });
+}
