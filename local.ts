@@ -1,5 +1,5 @@
 /**
- * `@mlplatform/sdk/local`: the whole platform of SPEC.md in-process, offline,
+ * `@mlplatform/sdk/local`: the whole platform (docs/api.md) in-process, offline,
  * on your own CSV files: a real model, real explanations, no account.
  *
  * - {@linkcode local} starts it and returns an {@linkcode MLPlatform}
@@ -73,7 +73,7 @@ export interface LocalMLPlatform extends MLPlatform {
 }
 
 /**
- * Runs the whole platform of SPEC.md in-process (no socket, no account) and
+ * Runs the whole platform (docs/api.md) in-process (no socket, no account) and
  * returns an {@linkcode MLPlatform} connected to it. Map bucket names to
  * local folders with `buckets`; persist everything with `dataDir`.
  *

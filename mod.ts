@@ -1,5 +1,5 @@
 /**
- * `@mlplatform/sdk`: drive the machine-learning platform of SPEC.md from
+ * `@mlplatform/sdk`: drive the machine-learning platform (docs/api.md) from
  * TypeScript, in a Deno notebook, a one-off script or Node.
  *
  * - {@linkcode connect} talks to the hosted service (credentials from options
