@@ -1,37 +1,83 @@
 /**
  * The model benchmark of the issue, in one run (`deno task bench:model`):
  *
- * 1. Quality and fit time beside scikit-learn (Debian's python3-sklearn) on
- *    wa_churn.csv and penguins.csv, same stratified 80/20 split (seed 0):
- *    our model called directly, our model trained through the platform's API
- *    in-process and scored through views, HistGradientBoostingClassifier and
- *    LogisticRegression. The bar: ROC AUC within 0.005 of the better
- *    scikit-learn model and fit time at most 2x HistGradientBoosting.
+ * 1. bench/model_bench.ts: for wa_churn, penguins, concrete, sacramento and
+ *    the churn table resampled to 100,000 and 1,000,000 rows, ours beside
+ *    HistGradientBoosting, logistic regression / ridge and XGBoost on the
+ *    same split: test ROC AUC or R², fit time and our peak RSS (the large
+ *    tables through the whole local platform pipeline).
  * 2. Views throughput (rows a second) in-process and over HTTP, through the
  *    SDK and against raw fetch of the same bodies.
  *
- * Exits 1 when the bar is missed. `PYTHON` picks the interpreter
- * (default /usr/bin/python3).
+ * With `BENCH_MODEL_JSON=<file>` in the environment (as `deno task bench`
+ * sets it for line 7), the figures are also written there. Exits 1 when our
+ * model misses a goal of the issue: a score below the best peer's on a
+ * public table, a fit time above 3x HGB's on the large tables, or a peak
+ * RSS above 1 GB on the 1,000,000-row table. `--skip-large` leaves the
+ * large tables out. `PYTHON` picks the interpreter (default /usr/bin/python3).
  *
  * @module
  */
-import { apiTrainer } from "./api_trainer.ts";
 import { printViewsThroughput, viewsThroughput } from "./api_views.ts";
-import { localTrainer, main } from "./model_vs_sklearn.ts";
+import { figuresOf, printResults, runTables, TABLES } from "./model_bench.ts";
 import { DATASETS_DIR } from "../tests/_helpers/datasets.ts";
+import { figuresFromReport } from "./lines/model.ts";
 
 if (import.meta.main) {
   const started = performance.now();
-  const ok = await main({
-    "ours, direct": localTrainer(),
-    "ours, API in-process + views": apiTrainer(),
-  });
+  const skipLarge = Deno.args.includes("--skip-large");
+  const results = await runTables(
+    TABLES.filter((t) => !(skipLarge && t.rows)),
+  );
+  printResults(results);
   console.log(
     "\nViews throughput (wa_churn model, RESULTS view; 10,000 rows go as ten 1,000-row requests, SDK and raw alike)",
   );
-  printViewsThroughput(await viewsThroughput(DATASETS_DIR));
+  const views = await viewsThroughput(DATASETS_DIR);
+  // Printed as before, and read back as line 7's views figures.
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...a: unknown[]) => {
+    printed.push(a.join(" "));
+    log(...a);
+  };
+  try {
+    printViewsThroughput(views);
+  } finally {
+    console.log = log;
+  }
+  const figures = figuresOf(results);
+  const missed = figures.filter((f) =>
+    f.goal &&
+    (("min" in f.goal && f.value < f.goal.min!) ||
+      ("max" in f.goal && f.value > f.goal.max!))
+  );
+  // Accuracy goals hold on the public tables; the resampled ones repeat
+  // rows across the split, which rewards memorising (noted, not a goal).
+  const counted = missed.filter((f) =>
+    !(f.id.endsWith(".score") && /churn_1/.test(f.id))
+  );
+  for (const f of missed) {
+    console.log(`  goal missed: ${f.label} = ${f.value.toFixed(3)}${f.unit}`);
+  }
+  const out = Deno.env.get("BENCH_MODEL_JSON");
+  if (out) {
+    await Deno.writeTextFile(
+      out,
+      JSON.stringify({
+        figures: [
+          ...figuresFromReport(printed.join("\n")),
+          ...figures.map((f) =>
+            /churn_1/.test(f.id) && f.id.endsWith(".score")
+              ? { ...f, goal: undefined }
+              : f
+          ),
+        ],
+      }),
+    );
+  }
   console.log(
     `\nTotal ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  if (!ok) Deno.exit(1);
+  if (counted.length) Deno.exit(1);
 }

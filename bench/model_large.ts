@@ -100,11 +100,23 @@ if (import.meta.main) {
     let score: number | null = null;
     if (test) {
       t = performance.now();
-      const result = await deployment.views(test.query);
-      const p = result.probabilities(target);
-      const classes = Object.keys(p).sort();
+      // 10,000 rows a call keep each request under the body size limit.
+      const positive: number[] = [];
+      let classes: string[] = [];
+      const n = test.y.length;
+      for (let from = 0; from < n; from += 10_000) {
+        const query = Object.fromEntries(
+          Object.entries(test.query).map(([k, v]) => [
+            k,
+            v.slice(from, from + 10_000),
+          ]),
+        );
+        const p = (await deployment.views(query)).probabilities(target);
+        classes = Object.keys(p).sort();
+        positive.push(...p[classes[1]]);
+      }
       score = auc(
-        Float64Array.from(p[classes[1]]),
+        Float64Array.from(positive),
         Int32Array.from(test.y, (c) => classes.indexOf(c.replaceAll('"', ""))),
         1,
       );

@@ -1,0 +1,360 @@
+/**
+ * The model benchmark (`deno task bench:model`, via bench/api_benchmark.ts):
+ * in one run, for wa_churn, penguins, concrete, sacramento and the churn
+ * table resampled to 100,000 and 1,000,000 rows, our model beside
+ * scikit-learn's HistGradientBoosting, logistic regression / ridge and
+ * XGBoost, on the same split (bench/model_reference.py makes it: stratified
+ * for classification, `train_test_split(test_size=0.2, random_state=0)`):
+ * test ROC AUC (classification) or R² (regression), fit time and our peak
+ * RSS.
+ *
+ * Ours runs in a fresh process per table, so its peak RSS is its own: the
+ * public tables are encoded and trained directly (default hyperparameters,
+ * fit = best of 3 encode + train); the large tables go through the local
+ * platform end to end (bench/model_large.ts: infer, ingest, onboard, train,
+ * deploy, then views of the test rows), fit = the training job and peak
+ * RSS = the whole pipeline's. Peers fit once on the large tables, best of 3
+ * on the others.
+ *
+ * Run alone: `deno run -A bench/model_bench.ts [--skip-large] [--only=a,b]`.
+ * `PYTHON` picks the interpreter (default /usr/bin/python3).
+ *
+ * @module
+ */
+import { auc, rSquared, train } from "../src/local/model/ebm.ts";
+import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
+import { predict } from "../src/local/model/explain.ts";
+import {
+  CHURN,
+  CONCRETE,
+  DATASETS_DIR,
+  type DatasetSpec,
+  loadDataset,
+  PENGUINS,
+  SACRAMENTO,
+} from "../tests/_helpers/datasets.ts";
+import { writeResampledChurn } from "./model_churn_resample.ts";
+import { peakRssMb } from "./model_large.ts";
+
+/** One table of the benchmark. */
+export interface BenchTable {
+  name: string;
+  spec: DatasetSpec;
+  /** Rows of the resampled churn table; absent for the public files. */
+  rows?: number;
+}
+
+/** The tables, in print order. */
+export const TABLES: readonly BenchTable[] = [
+  { name: "wa_churn", spec: CHURN },
+  { name: "penguins", spec: PENGUINS },
+  { name: "concrete", spec: CONCRETE },
+  { name: "sacramento", spec: SACRAMENTO },
+  { name: "churn_100k", spec: CHURN, rows: 100_000 },
+  { name: "churn_1m", spec: CHURN, rows: 1_000_000 },
+];
+
+/** One model's figures on one table. */
+export interface Score {
+  /** ROC AUC (classification) or R² (regression) on the test rows. */
+  score: number;
+  fitSeconds: number;
+  /** Our process's peak RSS in MB (null for the peers). */
+  peakMb: number | null;
+  /** Extra facts (steps of the pipeline, rounds...). */
+  notes?: string;
+}
+
+/** A table's row: ours and the peers. */
+export interface TableResult {
+  table: BenchTable;
+  metric: "ROC AUC" | "R²";
+  trainRows: number;
+  testRows: number;
+  ours: Score;
+  peers: Record<"hgb" | "linear" | "xgboost", Score | null>;
+}
+
+const take = (cols: RawColumns, rows: number[], skip?: string): RawColumns =>
+  Object.fromEntries(
+    Object.entries(cols).filter(([k]) => k !== skip).map((
+      [k, v],
+    ) => [k, rows.map((r) => v[r])]),
+  );
+
+/**
+ * Ours on a public table, in this process: encode + train with default
+ * hyperparameters on the split's train rows (best of 3), then score the test
+ * rows. Prints one JSON line (run by {@link runTables} as a subprocess).
+ */
+async function oursDirect(
+  table: BenchTable,
+  splitFile: string,
+): Promise<Score> {
+  const { spec } = table;
+  const d = await loadDataset(spec);
+  const split = JSON.parse(await Deno.readTextFile(splitFile));
+  const trainCols = take(d.columns, split.train);
+  let best = Infinity;
+  let model = null;
+  for (let r = 0; r < 3; r++) {
+    const t0 = performance.now();
+    const data = encodeDataset(trainCols, d.fields, {
+      targets: [spec.target],
+      prediction_type: spec.predictionType,
+    });
+    model = train(data);
+    best = Math.min(best, (performance.now() - t0) / 1000);
+  }
+  const m = model!;
+  const query = take(d.columns, split.test, spec.target);
+  const truth = split.test.map((r: number) => d.columns[spec.target][r]);
+  const p = predict(m, query);
+  let score: number;
+  if (m.task === "regression") {
+    score = rSquared(Float64Array.from(p.values!), Float64Array.from(truth));
+  } else {
+    const K = m.classes.length === 2 ? 1 : m.classes.length;
+    score = auc(
+      Float64Array.from(
+        K === 1 ? p.probabilities.map((q) => q[1]) : p.probabilities.flat(),
+      ),
+      Int32Array.from(truth, (t) => m.classes.indexOf(String(t))),
+      K,
+    );
+  }
+  return {
+    score,
+    fitSeconds: best,
+    peakMb: peakRssMb(),
+    notes:
+      `rounds ${m.metrics.mainRounds}/${m.metrics.pairRounds} (${m.metrics.stopReason}), ${
+        m.metrics.estimators ?? 1
+      } bag(s)`,
+  };
+}
+
+async function run(cmd: string, args: string[]): Promise<string> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `${cmd} ${args.join(" ")} failed:\n${
+        new TextDecoder().decode(out.stderr).slice(-2000)
+      }`,
+    );
+  }
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+  return lines[lines.length - 1];
+}
+
+/** Runs every table (ours in a subprocess, the peers in Python) and returns the results. */
+export async function runTables(
+  tables: readonly BenchTable[] = TABLES,
+): Promise<TableResult[]> {
+  const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
+  const dir = await Deno.makeTempDir({ prefix: "model_bench_" });
+  const results: TableResult[] = [];
+  try {
+    for (const table of tables) {
+      const { spec } = table;
+      const file = table.rows
+        ? await writeResampledChurn(table.rows, dir)
+        : `${DATASETS_DIR}${spec.file}`;
+      const splitFile = `${dir}/${table.name}.split.json`;
+      const regression = spec.predictionType === "REGRESSION";
+      const numeric = spec.numeric.filter((c) => c !== spec.target);
+      const ref = JSON.parse(
+        await run(python, [
+          new URL("./model_reference.py", import.meta.url).pathname,
+          file,
+          spec.target,
+          numeric.join(","),
+          regression ? "regression" : "classification",
+          splitFile,
+          table.rows ? "1" : "3",
+        ]),
+      );
+      const split = JSON.parse(await Deno.readTextFile(splitFile));
+      let ours: Score;
+      if (table.rows) {
+        const r = JSON.parse(
+          await run(Deno.execPath(), [
+            "run",
+            "-A",
+            new URL("./model_large.ts", import.meta.url).pathname,
+            file,
+            spec.target,
+            splitFile,
+          ]),
+        );
+        const s = r.steps as Record<string, number>;
+        ours = {
+          score: r.score,
+          fitSeconds: s.train,
+          peakMb: r.peak_rss_mb,
+          notes: `end to end: infer ${s.infer.toFixed(1)} s, ingest ${
+            s.ingest.toFixed(1)
+          } s, onboard ${s.onboard.toFixed(1)} s, train ${
+            s.train.toFixed(1)
+          } s, deploy ${s.deploy.toFixed(1)} s; peak RSS after each step ${
+            JSON.stringify(r.peak_rss_mb_after)
+          } MB; ${r.stop_reason}`,
+        };
+        await Deno.remove(file);
+      } else {
+        ours = JSON.parse(
+          await run(Deno.execPath(), [
+            "run",
+            "-A",
+            new URL(import.meta.url).pathname,
+            `--one=${table.name}`,
+            `--split=${splitFile}`,
+          ]),
+        );
+      }
+      const peer = (m: { score: number; fit_seconds: number } | null) =>
+        m ? { score: m.score, fitSeconds: m.fit_seconds, peakMb: null } : null;
+      results.push({
+        table,
+        metric: regression ? "R²" : "ROC AUC",
+        trainRows: split.train.length,
+        testRows: split.test.length,
+        ours,
+        peers: {
+          hgb: peer(ref.hgb),
+          linear: peer(ref.linear),
+          xgboost: peer(ref.xgboost),
+        },
+      });
+    }
+    return results;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Prints the results as one table, with our notes under it. */
+export function printResults(results: readonly TableResult[]): void {
+  const pad = (s: string, n: number) => s.padStart(n);
+  console.log(
+    `${"table".padEnd(11)} ${pad("rows", 9)} ${pad("metric", 7)} | ${
+      pad("ours", 6)
+    } ${pad("HGB", 6)} ${pad("LR/rdg", 6)} ${pad("XGB", 6)} | ${
+      pad("fit ours", 8)
+    } ${pad("HGB", 7)} ${pad("LR/rdg", 7)} ${pad("XGB", 7)} ${
+      pad("ours/HGB", 8)
+    } | ${pad("peak MB", 7)} | vs best peer`,
+  );
+  for (const r of results) {
+    const scores = [r.ours, r.peers.hgb, r.peers.linear, r.peers.xgboost];
+    const bestPeer = Math.max(
+      ...[r.peers.hgb, r.peers.linear, r.peers.xgboost].map((p) =>
+        p ? p.score : -Infinity
+      ),
+    );
+    const f = (s: Score | null, d = 4) => s ? s.score.toFixed(d) : "-";
+    const t = (s: Score | null) => s ? s.fitSeconds.toFixed(2) : "-";
+    const rows = r.trainRows + r.testRows;
+    console.log(
+      `${r.table.name.padEnd(11)} ${pad(rows.toLocaleString("en"), 9)} ${
+        pad(r.metric, 7)
+      } | ${scores.map((s) => pad(f(s), 6)).join(" ")} | ${pad(t(r.ours), 8)} ${
+        pad(t(r.peers.hgb), 7)
+      } ${pad(t(r.peers.linear), 7)} ${pad(t(r.peers.xgboost), 7)} ${
+        pad(
+          r.peers.hgb
+            ? (r.ours.fitSeconds / r.peers.hgb.fitSeconds).toFixed(2) + "x"
+            : "-",
+          8,
+        )
+      } | ${pad(String(r.ours.peakMb ?? "-"), 7)} | ${
+        (r.ours.score - bestPeer >= 0 ? "+" : "") +
+        (r.ours.score - bestPeer).toFixed(4)
+      }`,
+    );
+  }
+  console.log("");
+  for (const r of results) {
+    if (r.ours.notes) console.log(`  ${r.table.name}: ${r.ours.notes}`);
+  }
+}
+
+/**
+ * The results as figures of `deno task bench`'s line 7: our score against
+ * the best peer's (a ratio), our fit time against HGB's, our peak RSS.
+ *
+ * @example
+ * ```ts
+ * import { figuresOf } from "./model_bench.ts";
+ * const s = (score: number, fitSeconds: number) => ({ score, fitSeconds, peakMb: null });
+ * const f = figuresOf([{ table: { name: "t", spec: { file: "t.csv", target: "y", numeric: [] } }, metric: "R²", trainRows: 8, testRows: 2,
+ *   ours: { score: 0.9, fitSeconds: 2, peakMb: 100 }, peers: { hgb: s(0.8, 1), linear: s(0.9, 0.1), xgboost: null } }]);
+ * if (f.length !== 3 || f[0].value !== 1 || f[1].value !== 2 || f[2].value !== 100) throw new Error(JSON.stringify(f));
+ * ```
+ */
+export function figuresOf(results: readonly TableResult[]) {
+  return results.flatMap((r) => {
+    const peers = [r.peers.hgb, r.peers.linear, r.peers.xgboost].filter((p) =>
+      p !== null
+    ) as Score[];
+    const best = Math.max(...peers.map((p) => p.score));
+    const key = `model.${r.table.name}`;
+    return [
+      {
+        id: `${key}.score`,
+        line: 7,
+        label: `model, ${r.table.name}: test ${r.metric}`,
+        value: r.ours.score / best,
+        unit: "x",
+        noise: NaN,
+        against: "the best of HGB, LR/ridge and XGBoost",
+        goal: { min: 1 },
+        detail: `${r.ours.score.toFixed(4)} vs ${best.toFixed(4)}`,
+      },
+      {
+        id: `${key}.fit`,
+        line: 7,
+        label: `model, ${r.table.name}: fit time`,
+        value: r.peers.hgb ? r.ours.fitSeconds / r.peers.hgb.fitSeconds : NaN,
+        unit: "x",
+        noise: NaN,
+        against: "scikit-learn HistGradientBoosting",
+        goal: r.table.rows ? { max: 3 } : undefined,
+        detail: `${r.ours.fitSeconds.toFixed(3)} s`,
+      },
+      {
+        id: `${key}.peak_rss`,
+        line: 7,
+        label: `model, ${r.table.name}: our peak RSS`,
+        value: r.ours.peakMb ?? NaN,
+        unit: "MB",
+        noise: NaN,
+        against: "",
+        goal: r.table.rows === 1_000_000 ? { max: 1024 } : undefined,
+      },
+    ];
+  });
+}
+
+if (import.meta.main) {
+  const args = Object.fromEntries(
+    Deno.args.map((a) => a.replace(/^--/, "").split("=")).map((
+      [k, v],
+    ) => [k, v ?? "true"]),
+  );
+  if (args.one) {
+    const table = TABLES.find((t) => t.name === args.one)!;
+    console.log(JSON.stringify(await oursDirect(table, args.split)));
+  } else {
+    let tables = TABLES.filter((t) => !(args["skip-large"] && t.rows));
+    if (args.only) {
+      const only = args.only.split(",");
+      tables = tables.filter((t) => only.includes(t.name));
+    }
+    printResults(await runTables(tables));
+  }
+}
