@@ -2,7 +2,8 @@
  * The test command (`deno task test`): picks the import map (deno.json when
  * JSR answers, else an offline map with `@std/assert` -> tests/_std_assert),
  * runs every named suite in {@linkcode SUITES} with its output forwarded live,
- * and ends with one line `N passed, N failed[, N skipped]` over all suites.
+ * and ends with one line `N passed, N failed[, N skipped]` over all suites,
+ * followed by `(suites not run: ...)` when `--skip` or `TEST_SKIP` left some out.
  * Exits non-zero when anything failed.
  *
  * Usage:
@@ -124,7 +125,8 @@ async function main(): Promise<number> {
     for (const suite of SUITES) {
       if (!selected(suite, options)) {
         report.push(`suite ${suite.name}: skipped by --skip/--only/TEST_SKIP`);
-        notRun.push(suite.name);
+        // --only is a focused run; a skipped suite is one a full run left out.
+        if (options.skip.has(suite.name)) notRun.push(suite.name);
         continue;
       }
       console.log(`\n=== suite ${suite.name}: ${suite.description}`);

@@ -107,7 +107,7 @@ export function parseNodeTest(output: string): Counts | undefined {
  * Formats the final summary line that CI looks for:
  * `N passed, N failed` followed by `, N skipped` when any were skipped, and
  * by `(suites not run: a, b)` when whole suites were left out (`--skip`,
- * `--only`, `TEST_SKIP`), so a green line never hides a suite that did not run.
+ * `TEST_SKIP`), so a green line never hides a suite that did not run.
  *
  * @param counts The totals over all suites.
  * @param suitesNotRun Names of the suites left out.
