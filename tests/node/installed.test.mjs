@@ -67,6 +67,17 @@ const NPM_FLAGS = [
   "--loglevel=error",
 ];
 
+/** `npm pack` of the build into `root`; returns the tarball's path. */
+async function packInto(root) {
+  const packed = JSON.parse(
+    await npm(
+      ["pack", "--json", "--ignore-scripts", "--pack-destination", root],
+      pkgDir,
+    ),
+  );
+  return join(root, packed[0].filename);
+}
+
 /** A fresh project depending on the packed SDK (and `extra` packages). */
 async function consumer(root, name, tarball, extra = {}) {
   const dir = join(root, name);
@@ -143,13 +154,7 @@ describe("the packed package, installed with npm outside the repository", () => 
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), "mlp-node-consumer-"));
-    const packed = JSON.parse(
-      await npm(
-        ["pack", "--json", "--ignore-scripts", "--pack-destination", root],
-        pkgDir,
-      ),
-    );
-    tarball = join(root, packed[0].filename);
+    tarball = await packInto(root);
     const danfoRange = pkg.peerDependencies?.["danfojs-node"];
     assert.ok(danfoRange, "danfojs-node is declared as a peer");
     [withDanfo, withoutDanfo] = await Promise.all([
@@ -302,13 +307,7 @@ describe("the packed package's entries and its mlp-local bin", () => {
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), "mlp-node-bin-"));
-    const packed = JSON.parse(
-      await npm(
-        ["pack", "--json", "--ignore-scripts", "--pack-destination", root],
-        pkgDir,
-      ),
-    );
-    project = await consumer(root, "bin-user", join(root, packed[0].filename));
+    project = await consumer(root, "bin-user", await packInto(root));
     await writeFile(join(project, "load-hooks.mjs"), LOAD_HOOKS);
     await writeFile(join(project, "load-register.mjs"), LOAD_REGISTER);
   });
