@@ -19,7 +19,11 @@ import { CHURN, CONCRETE, loadEncoded } from "./_helpers/datasets.ts";
 
 const churn = await loadEncoded(CHURN);
 const concrete = await loadEncoded(CONCRETE);
-const quick: Partial<TrainingParams> = { max_rounds: 60, max_interactions: 2 };
+const quick: Partial<TrainingParams> = {
+  max_rounds: 60,
+  max_interactions: 2,
+  estimators: 1,
+};
 const fit = (p: Partial<TrainingParams>, d = churn.data) =>
   train(d, { ...quick, ...p });
 const base = fit({});

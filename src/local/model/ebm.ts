@@ -50,7 +50,8 @@ import type { FeatureBins, Model, Term, TrainingMetrics } from "./types.ts";
 
 /**
  * The losses after one logged boosting round (every `log_interval` rounds):
- * the learning curve's points.
+ * the learning curve's points. With bagging, the curve is bag 0's (the
+ * dataset's own train/validation split).
  */
 export interface LoggedRound {
   /** Boosting round, counted from 1 across main terms then pairs. */
@@ -201,15 +202,16 @@ export function* trainSteps(
 
   const bags = bagCount(p.estimators, nTrain);
   const drawn = sampleCount(p.max_samples, nTrain);
-  // Bag b: its own seeded train/validation split of the same rows (bag 0:
-  // the dataset's split), training on `drawn` of its training rows.
+  // Bag 0 is the dataset's split; bag b > 0 draws its own seeded
+  // train/validation split of the same rows (as EBM's outer bags), so the
+  // bags together learn from every row. Each trains on `drawn` of its
+  // training rows.
   const bagData = (b: number): Bag => {
     if (b === 0 && drawn === nTrain) return overall;
     const rng = createRng((p.seed + 0x9e37 * (b + 1)) >>> 0);
-    const rows = b === 0 ? Uint32Array.from(pool) : shuffle(
-      Uint32Array.from(pool),
-      rng,
-    );
+    const rows = b === 0
+      ? Uint32Array.from(pool)
+      : shuffle(Uint32Array.from(pool), rng);
     let tr = rows.subarray(0, nTrain);
     if (drawn < nTrain) tr = shuffle(tr.slice(), rng).subarray(0, drawn);
     return bagOf(tr.slice().sort(), rows.subarray(nTrain));
@@ -241,7 +243,6 @@ export function* trainSteps(
   const pairsWanted = p.max_interaction_degree >= 2 && F >= 2
     ? p.max_interactions
     : 0;
-  const mainShare = pairsWanted > 0 ? 0.7 : 0.97;
   const stopped = { deadline: false };
   const checkStop = () => (stopped.deadline ||= shouldStop());
   const booster: Booster = {
@@ -265,12 +266,23 @@ export function* trainSteps(
     return out;
   };
 
-  // ---- main terms, per bag ----
-  const mainTables: Float64Array[][] = [];
+  // ---- per bag: main terms, then pairs on top of them ----
+  // The pairs are chosen once, by bag 0 (the dataset's split).
+  let pairs: [number, number][] = [];
+  const bagTerms: RawTerm[][] = [];
   let mainRounds = 0, mainStop = "max_rounds";
+  let pairRounds = 0, pairStop = "none";
+  // Progress: bag b owns [0.92 b / bags, 0.92 (b + 1) / bags]; inside it,
+  // main terms take the first part, pairs the rest.
+  const mainPart = pairsWanted > 0 ? 0.6 : 1;
+  const at = (b: number, f: number) => (0.92 * (b + f)) / bags;
+  const span = (b: number, from: number, to: number) => ({
+    from: at(b, from),
+    to: at(b, to),
+  });
   for (let b = 0; b < bags && (b === 0 || !stopped.deadline); b++) {
     const bag = bagData(b);
-    const terms: StageTerm[] = features.map((f, j) => {
+    const mainTerms: StageTerm[] = features.map((f, j) => {
       const step = new Float64Array(f.nBins);
       return {
         cellsTr: bag.trBins[j],
@@ -295,72 +307,53 @@ export function* trainSteps(
         },
       };
     });
-    const done = yield* boostStage(
+    const main = yield* boostStage(
       booster,
       bag,
       rate(bag.nTrain),
-      terms,
+      mainTerms,
       constant(bag.nTrain, intercept),
       constant(bag.objective.yVa.length, intercept),
       {
         stage: "training",
-        from: (mainShare * b) / bags,
-        to: (mainShare * (b + 1)) / bags,
+        ...span(b, 0, mainPart),
         roundOffset: 0,
+        log: b === 0,
       },
     );
-    mainTables.push(terms.map((t) => t.table));
-    mainRounds = Math.max(mainRounds, done.rounds);
-    if (b === 0) mainStop = done.stop;
-  }
-  const merged: MergedTerm[] = features.map((_, j) =>
-    mergeBags(
-      mainTables.map((t) => t[j]),
-      overall.trBins[j],
-      K,
-      p.estimators_winsorize_level,
-    )
-  );
-  const terms: RawTerm[] = merged.map((m, j) => ({
-    features: [j],
-    scores: m.scores,
-    spread: m.spread,
-  }));
-
-  // ---- pairwise terms ----
-  let pairRounds = 0;
-  let pairStop = "none";
-  if (pairsWanted > 0 && !stopped.deadline) {
-    yield { fraction: mainShare, stage: "interactions" };
-    const pairs = yield* rankPairs(
-      features,
-      overall,
-      terms,
-      intercept,
-      K,
-      minLeaf,
-      l2,
-      pairsWanted,
-      booster.rng,
-      mainShare,
-    );
-    const pairTables: Float64Array[][] = [];
-    for (
-      let b = 0;
-      b < bags && pairs.length > 0 && (b === 0 || !stopped.deadline);
-      b++
-    ) {
-      const bag = bagData(b);
+    mainRounds = Math.max(mainRounds, main.rounds);
+    if (b === 0) mainStop = main.stop;
+    const own: RawTerm[] = mainTerms.map((t, j) => ({
+      features: [j],
+      scores: t.table,
+    }));
+    if (pairsWanted > 0 && !stopped.deadline) {
+      if (b === 0) {
+        yield { fraction: at(b, mainPart), stage: "interactions" };
+        pairs = yield* rankPairs(
+          features,
+          overall,
+          own,
+          intercept,
+          K,
+          minLeaf,
+          l2,
+          pairsWanted,
+          booster.rng,
+          at(b, mainPart),
+          at(b, mainPart + 0.1),
+        );
+      }
       const baseTr = scoreTerms(
-        terms,
-        cellsOf(features, terms, bag.trBins),
+        own,
+        cellsOf(features, own, bag.trBins),
         intercept,
         K,
         new Float64Array(bag.nTrain * K),
       );
       const baseVa = scoreTerms(
-        terms,
-        cellsOf(features, terms, bag.vaBins),
+        own,
+        cellsOf(features, own, bag.vaBins),
         intercept,
         K,
         new Float64Array(bag.objective.yVa.length * K),
@@ -385,36 +378,39 @@ export function* trainSteps(
           },
         };
       });
-      const from = mainShare + 0.05;
-      const done = yield* boostStage(
-        booster,
-        bag,
-        rate(bag.nTrain),
-        stage,
-        baseTr,
-        baseVa,
-        {
-          stage: "training_pairs",
-          from: from + ((0.92 - from) * b) / bags,
-          to: from + ((0.92 - from) * (b + 1)) / bags,
-          roundOffset: mainRounds,
-        },
-      );
-      pairTables.push(stage.map((t) => t.table));
-      pairRounds = Math.max(pairRounds, done.rounds);
-      if (b === 0) pairStop = done.stop;
+      if (stage.length > 0) {
+        const done = yield* boostStage(
+          booster,
+          bag,
+          rate(bag.nTrain),
+          stage,
+          baseTr,
+          baseVa,
+          {
+            stage: "training_pairs",
+            ...span(b, mainPart + 0.1, 1),
+            roundOffset: mainRounds,
+            log: b === 0,
+          },
+        );
+        pairRounds = Math.max(pairRounds, done.rounds);
+        if (b === 0) pairStop = done.stop;
+        pairs.forEach((pair, t) =>
+          own.push({ features: pair, scores: stage[t].table })
+        );
+      }
     }
-    pairs.forEach((pair, t) => {
-      if (pairTables.length === 0) return;
-      const m = mergeBags(
-        pairTables.map((tables) => tables[t]),
-        termCells(features, pair, overall.trBins),
-        K,
-        p.estimators_winsorize_level,
-      );
-      terms.push({ features: pair, scores: m.scores, spread: m.spread });
-    });
+    bagTerms.push(own);
   }
+  const terms: RawTerm[] = bagTerms[0].map((t, i) => {
+    const m = mergeBags(
+      bagTerms.map((own) => own[i].scores),
+      termCells(features, t.features, overall.trBins),
+      K,
+      p.estimators_winsorize_level,
+    );
+    return { features: t.features, scores: m.scores, spread: m.spread };
+  });
 
   yield { fraction: 0.98, stage: "finalizing" };
   const model = finalize(
@@ -427,8 +423,21 @@ export function* trainSteps(
     data,
     p,
   );
+  // Validation metrics: of bag 0's own model on the dataset's validation
+  // rows, which bag 0 never trained on (the other bags may have): an honest,
+  // if slightly pessimistic, figure for the averaged model.
+  const judged = bagTerms.length === 1 ? model : finalize(
+    bagTerms[0],
+    features,
+    overall.trBins,
+    intercept,
+    K,
+    classes,
+    data,
+    p,
+  );
   model.metrics = metrics(
-    model,
+    judged,
     overall.trBins,
     overall.vaBins,
     overall.objective,
@@ -440,7 +449,7 @@ export function* trainSteps(
         : pairsWanted > 0
         ? pairStop
         : mainStop,
-      estimators: mainTables.length,
+      estimators: bagTerms.length,
     },
   );
   yield { fraction: 1, stage: "finalizing" };
@@ -600,7 +609,8 @@ function* rankPairs(
   lambda: number,
   wanted: number,
   rng: () => number,
-  mainShare: number,
+  from: number,
+  to: number,
 ): Generator<TrainProgress, [number, number][], void> {
   const F = features.length;
   const rows = sampleRows(bag.nTrain, ROWS_PER_ROUND / bag.nTrain, rng);
@@ -640,7 +650,7 @@ function* rankPairs(
       if (gain > 0) ranked.push({ pair: [a, c], gain });
     }
     yield {
-      fraction: mainShare + (0.05 * (a + 1)) / F,
+      fraction: from + ((to - from) * (a + 1)) / F,
       stage: "interactions",
     };
   }
@@ -746,7 +756,14 @@ function* boostStage(
   terms: StageTerm[],
   baseTr: Float64Array,
   sVa: Float64Array,
-  progress: { stage: string; from: number; to: number; roundOffset: number },
+  progress: {
+    stage: string;
+    from: number;
+    to: number;
+    roundOffset: number;
+    /** Whether its rounds go to the learning curve (bag 0's do, the others' not). */
+    log: boolean;
+  },
 ): Generator<TrainProgress, { rounds: number; stop: string }, void> {
   const { K } = b;
   const { objective } = bag;
@@ -813,7 +830,13 @@ function* boostStage(
     if (
       b.lrPatience > 0 && early.since > 0 && early.since % b.lrPatience === 0
     ) lr *= b.lrDecay;
-    if (rounds % b.logInterval === 0) {
+    if (rounds % b.logInterval === 0 && !progress.log) {
+      yield {
+        fraction: progress.from +
+          ((progress.to - progress.from) * rounds) / b.maxRounds,
+        stage: progress.stage,
+      };
+    } else if (rounds % b.logInterval === 0) {
       yield {
         fraction: progress.from +
           ((progress.to - progress.from) * rounds) / b.maxRounds,
@@ -989,21 +1012,22 @@ function scoreTerms(
 }
 
 /**
- * Relative improvement of the best validation loss that the last
- * `early_stopping_patience` rounds must make for boosting to go on: below
- * it, the curve has flattened and more rounds buy nothing (on large data a
- * validation loss can creep down by 1e-6 a round for thousands of rounds).
+ * Improvement of the best validation loss that the last
+ * `early_stopping_patience` rounds must make for boosting to go on, as a
+ * fraction of the stage's starting loss: below it, the curve has flattened
+ * and more rounds buy nothing (on large data a validation loss can creep
+ * down by 1e-6 a round for thousands of rounds).
  */
 export const EARLY_STOPPING_TOLERANCE = 1e-4;
 
 /**
  * Tracks the best validation loss and a snapshot of the tables at that
  * point. Stops after `patience` rounds without a new best, or when the best
- * improved by less than {@link EARLY_STOPPING_TOLERANCE} (relative) over the
- * last `patience` rounds.
+ * improved by less than {@link EARLY_STOPPING_TOLERANCE} times the starting
+ * loss over the last `patience` rounds.
  */
 function earlyStopper(patience: number, enabled: boolean) {
-  let best = Infinity;
+  let best = Infinity, first = 0;
   const history: number[] = [];
   let snapshot: Float64Array[] | null = null;
   return {
@@ -1021,9 +1045,10 @@ function earlyStopper(patience: number, enabled: boolean) {
       const before = history.length > patience
         ? history[history.length - 1 - patience]
         : Infinity;
+      if (history.length === 1) first = Math.abs(loss);
       if (
         this.since >= patience ||
-        best > before - EARLY_STOPPING_TOLERANCE * Math.abs(before)
+        best > before - EARLY_STOPPING_TOLERANCE * first
       ) this.stoppedEarly = true;
       return this.stoppedEarly;
     },

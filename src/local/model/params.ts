@@ -115,10 +115,11 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
      * Used. Bags (outer estimators, as EBM's outer bags): each trains on its
      * own seeded train/validation split of the same rows, and the model is
      * their average, with each cell's spread over the bags reported as the
-     * shape functions' uncertainty (`Term.spread`). Default 1; a training
-     * runs at most `floor(100,000 / training rows)` bags (at least 1).
+     * shape functions' uncertainty (`Term.spread`). Default 8; a training
+     * runs at most `floor(100,000 / training rows)` bags (at least 1), so
+     * small tables get the variance reduction and large ones the speed.
      */
-    estimators: 1,
+    estimators: 8,
     /** Used. First depth of the step tree when `max_depth_momentum` > 0 (default 1). */
     init_depth: 1,
     /** Used. Rounds without a new best validation loss between learning-rate decays (default 0 = none). */
