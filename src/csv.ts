@@ -302,7 +302,15 @@ export function parseCsvColumns(
 ): CsvColumns {
   let header: string[] | null = null;
   let rows = 0;
-  let capacity = 1024;
+  // Sized once from the line breaks (records <= lines), so the columns are
+  // not regrown (and copied) while parsing a large file.
+  const breaks = (c: string) => {
+    let k = 1;
+    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) k++;
+    return k;
+  };
+  let capacity = breaks("\n");
+  if (capacity === 1) capacity = breaks("\r"); // lone CR line ends
   // Per header position: the builder of a wanted column, or null.
   let builders: (ColumnBuilder | null)[] = [];
   forEachRecord(text, (record, line) => {
@@ -366,7 +374,10 @@ function newBuilder(
         next.set(values);
         values = next;
       },
-      finish: (rows) => ({ kind: "number", values: values.slice(0, rows) }),
+      finish: (rows) => ({
+        kind: "number",
+        values: values.subarray(0, rows),
+      }),
     };
   }
   let codes = new Uint32Array(capacity);
@@ -393,7 +404,7 @@ function newBuilder(
     },
     finish: (rows) => ({
       kind: "string",
-      codes: codes.slice(0, rows),
+      codes: codes.subarray(0, rows),
       dictionary,
     }),
   };
