@@ -96,6 +96,7 @@ export {
 } from "./src/frames/mod.ts";
 
 export type * from "./src/schemas/mod.ts";
+export { HYPERPARAMETER_BOUNDS } from "./src/schemas/training.ts";
 export type { MimeBundle } from "./src/notebook/jupyter.ts";
 export {
   type Chart,
