@@ -541,8 +541,10 @@ export class Transport {
       // A custom fetch (an in-process app handler) gets one Request, the
       // form every handler accepts; the global fetch skips that copy.
       const custom = this.#settings.fetch;
+      // An in-process handler needs no signal: racing it below is enough,
+      // and a Request's dependent signal costs a weak reference each call.
       const pending = custom
-        ? custom(new Request(outgoing.url, init))
+        ? custom(new Request(outgoing.url, { ...init, signal: undefined }))
         : fetch(outgoing.url, init);
       // Racing the abort also stops in-process fetch handlers that ignore it.
       const { response, text } = await abortable(
