@@ -206,3 +206,28 @@ Deno.test("ebm: UNIFORM binning and a tiny training split behave", () => {
     "training rows",
   );
 });
+
+Deno.test("ebm: pairs are purified, their row and column means moved into the main terms", () => {
+  const m = train(churn.data, { estimators: 1 });
+  const pairs = m.terms.filter((t) => t.features.length === 2);
+  assert(pairs.length > 0);
+  for (const t of pairs) {
+    const P1 = m.features[t.features[1]].pairBins;
+    const P0 = t.counts.length / P1;
+    // Weighted mean of every row (first feature's coarse bin) and column.
+    for (const axis of [0, 1]) {
+      const n0 = axis === 0 ? P0 : P1, n1 = axis === 0 ? P1 : P0;
+      for (let i = 0; i < n0; i++) {
+        let w = 0, sum = 0;
+        for (let j = 0; j < n1; j++) {
+          const q = axis === 0 ? i * P1 + j : j * P1 + i;
+          w += t.counts[q];
+          sum += t.counts[q] * t.scores[q];
+        }
+        if (w > 0) {
+          assert(Math.abs(sum / w) < 1e-3, `${t.name} ${axis}:${i} ${sum / w}`);
+        }
+      }
+    }
+  }
+});

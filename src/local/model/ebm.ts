@@ -1059,6 +1059,62 @@ function earlyStopper(patience: number, enabled: boolean) {
 }
 
 /**
+ * Purifies the pair terms: moves each pair's mean along every row and
+ * column of its table (weighted by the training rows in each cell) into the
+ * two features' main terms, a few sweeps, so what one feature does alone is
+ * read from its main term and a pair holds only the interaction. No
+ * prediction changes: a row's main bin maps to the coarse pair bin whose
+ * mean moved. Works in place on the training tables (main terms first, in
+ * feature order, as training makes them).
+ */
+function purify(
+  raw: RawTerm[],
+  features: FeatureBins[],
+  trBins: Bins[],
+  K: number,
+): void {
+  const mains = new Map<number, RawTerm>();
+  for (const t of raw) if (t.features.length === 1) mains.set(t.features[0], t);
+  for (const t of raw) {
+    if (t.features.length !== 2) continue;
+    const [a, c] = t.features;
+    const ma = mains.get(a), mc = mains.get(c);
+    if (!ma || !mc) continue;
+    const P0 = features[a].pairBins, P1 = features[c].pairBins;
+    const counts = new Float64Array(P0 * P1);
+    const cells = termCells(features, t.features, trBins);
+    for (let i = 0; i < cells.length; i++) counts[cells[i]]++;
+    const T = t.scores;
+    for (let sweep = 0; sweep < 4; sweep++) {
+      for (const axis of [0, 1]) {
+        const n0 = axis === 0 ? P0 : P1, n1 = axis === 0 ? P1 : P0;
+        const f = features[axis === 0 ? a : c];
+        const main = (axis === 0 ? ma : mc).scores;
+        for (let i = 0; i < n0; i++) {
+          for (let k = 0; k < K; k++) {
+            let w = 0, sum = 0;
+            for (let j = 0; j < n1; j++) {
+              const q = axis === 0 ? i * P1 + j : j * P1 + i;
+              w += counts[q];
+              sum += counts[q] * T[q * K + k];
+            }
+            if (w === 0) continue;
+            const m = sum / w;
+            for (let j = 0; j < n1; j++) {
+              const q = axis === 0 ? i * P1 + j : j * P1 + i;
+              T[q * K + k] -= m;
+            }
+            for (let bin = 0; bin < f.nBins; bin++) {
+              if (f.pairMap[bin] === i) main[bin * K + k] += m;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
  * Centres every term to mean 0 over the training rows (moving the mean into
  * the intercept, so `bias` reads as the average prediction) and, for
  * multi-class models, every cell to mean 0 across classes. Neither changes a
@@ -1076,6 +1132,7 @@ function finalize(
 ): Model {
   const b0 = [...intercept];
   const nTrain = trBins[0].length;
+  purify(raw, features, trBins, K);
   const terms: Term[] = raw.map((t) => {
     const cells = termCells(features, t.features, trBins);
     const size = t.scores.length / K;
