@@ -58,7 +58,13 @@ if (import.meta.main) {
     !(f.id.endsWith(".score") && /churn_1/.test(f.id))
   );
   for (const f of missed) {
-    console.log(`  goal missed: ${f.label} = ${f.value.toFixed(3)}${f.unit}`);
+    console.log(
+      `  goal missed: ${f.label} = ${f.value.toFixed(3)}${f.unit}${
+        counted.includes(f)
+          ? ""
+          : " (not held: the resampled table repeats rows across the split)"
+      }`,
+    );
   }
   const out = Deno.env.get("BENCH_MODEL_JSON");
   if (out) {

@@ -7,10 +7,14 @@
  * through views. Reports the process's peak RSS (VmHWM), so run it in a
  * fresh process per table (bench/model_bench.ts does).
  *
- * Run: `deno run -A bench/model_large.ts <csv> <target> [split.json]`; prints
- * one JSON line. With a split (row indices `train`/`test`, as written by
- * bench/model_reference.py), the model trains on the train rows (written as
- * their own CSV first) and the ROC AUC of the test rows is reported.
+ * Run: `deno run -A bench/model_large.ts --infer <dir> <target>`, then
+ * `deno run -A bench/model_large.ts <dir> <target>`, where `<dir>` holds
+ * `train.csv` and optionally `test.json` (see {@link writeSplit}); the
+ * first infers the schema (as quickstart() does, its own process and peak),
+ * the second runs ingest to deployed model and removes the folder. Prints one JSON line: step times, the test
+ * ROC AUC, the model's metrics and the peak RSS after each step (the
+ * pipeline's own peak is the one after `deploy`; `views` scores the test
+ * rows after it).
  *
  * @module
  */
@@ -29,57 +33,72 @@ export function peakRssMb(): number | null {
   }
 }
 
-/** Lines `rows` (0-based data rows) of a CSV text, with its header. */
-function pickLines(text: string, rows: number[]): string {
-  const lines = text.split("\n");
-  const out = [lines[0]];
-  for (const r of rows) out.push(lines[r + 1]);
-  return out.join("\n") + "\n";
+/**
+ * Writes the train rows of a split as their own CSV and the test rows as a
+ * views query with the true classes (`<dir>/train.csv`, `<dir>/test.json`),
+ * in the calling process, so the pipeline's process holds none of it.
+ */
+export async function writeSplit(
+  csv: string,
+  target: string,
+  split: { train: number[]; test: number[] },
+  dir: string,
+): Promise<void> {
+  const lines = (await Deno.readTextFile(csv)).split("\n");
+  const pick = (rows: number[]) => [lines[0], ...rows.map((r) => lines[r + 1])];
+  await Deno.writeTextFile(
+    `${dir}/train.csv`,
+    pick(split.train).join("\n") + "\n",
+  );
+  const table = parseCsv(pick(split.test).join("\n") + "\n");
+  const query: Record<string, (string | number | null)[]> = {};
+  const y: string[] = [];
+  table.header.forEach((name, j) => {
+    if (name === target) table.rows.forEach((r) => y.push(r[j]));
+    else {
+      query[name] = table.rows.map((r) =>
+        r[j] === "" ? null : Number.isFinite(Number(r[j])) ? Number(r[j]) : r[j]
+      );
+    }
+  });
+  await Deno.writeTextFile(`${dir}/test.json`, JSON.stringify({ query, y }));
 }
 
 if (import.meta.main) {
-  const [csv, target, splitFile] = Deno.args;
-  const dir = await Deno.makeTempDir({ prefix: "model_large_" });
+  // <dir>: holds train.csv (and test.json to score); removed at the end
+  // of the pipeline run. `--infer` first, in its own process, writes
+  // schema.json there.
+  const inferOnly = Deno.args.includes("--infer");
+  const [dir, target] = Deno.args.filter((a) => a !== "--infer");
   const seconds = (t: number) => (performance.now() - t) / 1000;
-  let test:
-    | { query: Record<string, (string | number | null)[]>; y: string[] }
-    | null = null;
-  if (splitFile) {
-    const split = JSON.parse(await Deno.readTextFile(splitFile));
-    let text: string | null = await Deno.readTextFile(csv);
-    await Deno.writeTextFile(`${dir}/train.csv`, pickLines(text, split.train));
-    const table = parseCsv(pickLines(text, split.test));
-    text = null;
-    const query: Record<string, (string | number | null)[]> = {};
-    const y: string[] = [];
-    table.header.forEach((name, j) => {
-      if (name === target) table.rows.forEach((r) => y.push(r[j]));
-      else {
-        query[name] = table.rows.map((r) =>
-          r[j] === ""
-            ? null
-            : Number.isFinite(Number(r[j]))
-            ? Number(r[j])
-            : r[j]
-        );
-      }
-    });
-    test = { query, y };
-  } else await Deno.copyFile(csv, `${dir}/train.csv`);
   const ml = await local({ buckets: { big: dir }, progress: false });
   const steps: Record<string, number> = {};
   // Peak RSS (MB) reached by the end of each step.
   const peaks: Record<string, number | null> = {};
   try {
     let t = performance.now();
-    // As quickstart() does: infer from the bucket object's text.
-    const draft = await ml.inferSchema(
-      new Blob([await ml.platform.readObject("big", "train.csv")]),
-      { target, name: "big" },
-    );
-    const schema = await draft.create();
-    steps.infer = seconds(t);
-    peaks.infer = peakRssMb();
+    const schemaFile = `${dir}/schema.json`;
+    let schema;
+    if (inferOnly) {
+      // As quickstart() does: infer from the bucket object's text.
+      const draft = await ml.inferSchema(
+        new Blob([await ml.platform.readObject("big", "train.csv")]),
+        { target, name: "big" },
+      );
+      await Deno.writeTextFile(schemaFile, JSON.stringify(draft.body()));
+      console.log(JSON.stringify({
+        steps: { infer: seconds(t) },
+        peak_rss_mb: peakRssMb(),
+      }));
+      Deno.exit(0);
+    } else {
+      // The schema inferred by an earlier `--infer` run (its own process).
+      schema = await ml.dataSchemas.create(
+        JSON.parse(await Deno.readTextFile(schemaFile)),
+      );
+    }
+    steps.schema = seconds(t);
+    peaks.schema = peakRssMb();
     t = performance.now();
     const storage = await ml.storageConnector("big").create();
     const datasource = await ml.ingest("train.csv", { storage, schema });
@@ -98,6 +117,15 @@ if (import.meta.main) {
     steps.deploy = seconds(t);
     peaks.deploy = peakRssMb();
     let score: number | null = null;
+    const testFile = `${dir}/test.json`;
+    const test = await Deno.stat(testFile).then(
+      async () =>
+        JSON.parse(await Deno.readTextFile(testFile)) as {
+          query: Record<string, (string | number | null)[]>;
+          y: string[];
+        },
+      () => null,
+    );
     if (test) {
       t = performance.now();
       // 10,000 rows a call keep each request under the body size limit.
@@ -134,6 +162,6 @@ if (import.meta.main) {
     }));
   } finally {
     await ml.close();
-    await Deno.remove(dir, { recursive: true });
+    if (!inferOnly) await Deno.remove(dir, { recursive: true });
   }
 }
