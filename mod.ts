@@ -101,6 +101,7 @@ export type { MimeBundle } from "./src/notebook/jupyter.ts";
 export {
   type Chart,
   type ExplanationChartOptions,
+  type RegressionFit,
   VEGALITE_MIME,
   type VegaLiteSpec,
 } from "./src/notebook/charts.ts";
