@@ -9,7 +9,7 @@
  */
 import type { z } from "zod";
 import { ValidationError } from "../http/errors.ts";
-import type { FieldIssue } from "../schemas/errors.ts";
+import { type FieldIssue, issuePath } from "../schemas/errors.ts";
 
 /**
  * Parses `input` with `schema` (applying its defaults) or throws a
@@ -42,7 +42,7 @@ export function validateBody<S extends z.ZodType>(
   throw invalid(
     what,
     result.error.issues.map((issue) => {
-      const path = issue.path.map(String).join(".");
+      const path = issuePath(issue.path);
       const option = options[String(issue.path[0] ?? "")];
       const named = option && option !== path
         ? `${path} (option "${option}")`

@@ -21,6 +21,7 @@
  */
 import type { z } from "zod";
 import { TokenResponseSchema } from "../schemas/auth.ts";
+import { fieldIssues, issuePath } from "../schemas/errors.ts";
 import { fillPath, type Route, routes } from "../schemas/routes.ts";
 import { errorFromResponse } from "./error_mapping.ts";
 import {
@@ -687,10 +688,7 @@ export function parseRequest<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   throw new ValidationError({
     message: `Invalid ${what}, nothing was sent`,
-    issues: parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join("."),
-      message: issue.message,
-    })),
+    issues: fieldIssues(parsed.error.issues),
   });
 }
 
@@ -710,7 +708,7 @@ function parseWith<S extends z.ZodType>(
   const parsed = schema.safeParse(answer.body);
   if (parsed.success) return parsed.data;
   const where = parsed.error.issues.slice(0, 3).map((i) =>
-    `${i.path.join(".") || "(body)"}: ${i.message}`
+    `${issuePath(i.path) || "(body)"}: ${i.message}`
   ).join("; ");
   throw new InvalidResponseError({
     status: answer.status,

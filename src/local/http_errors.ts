@@ -19,6 +19,7 @@ import {
   ERROR_CODES,
   type FieldIssue,
 } from "../schemas/mod.ts";
+import { fieldIssues } from "../schemas/errors.ts";
 
 /** An error the app answers with `status` and the JSON `body`. */
 export class HttpError extends Error {
@@ -102,10 +103,7 @@ export function invalidField(path: string, message: string): HttpError {
  * ```
  */
 export function fromZodError(error: z.ZodError, prefix = ""): HttpError {
-  return validationError(error.issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
-    message: issue.message,
-  })));
+  return validationError(fieldIssues(error.issues, prefix));
 }
 
 /**

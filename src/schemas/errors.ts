@@ -97,6 +97,49 @@ export const FieldIssueSchema = z.looseObject({
 /** One invalid field of a rejected request. */
 export type FieldIssue = z.infer<typeof FieldIssueSchema>;
 
+/**
+ * The dotted path of a zod issue (`steps.0.name`), optionally under a
+ * prefix: the one way both halves name a field in a {@linkcode FieldIssue}.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { issuePath } from "./errors.ts";
+ * assertEquals(issuePath(["steps", 0, "name"]), "steps.0.name");
+ * assertEquals(issuePath(["n"], "body"), "body.n");
+ * assertEquals(issuePath([]), "");
+ * ```
+ */
+export function issuePath(
+  path: readonly PropertyKey[],
+  prefix = "",
+): string {
+  const parts = path.map(String);
+  return (prefix ? [prefix, ...parts] : parts).join(".");
+}
+
+/**
+ * Zod's issues as {@linkcode FieldIssue}s: a dotted path and the message.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "@std/assert";
+ * import { z } from "zod";
+ * import { fieldIssues } from "./errors.ts";
+ * const r = z.object({ n: z.number() }).safeParse({ n: "1" });
+ * assertEquals(fieldIssues(r.error!.issues)[0].path, "n");
+ * ```
+ */
+export function fieldIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  prefix = "",
+): FieldIssue[] {
+  return issues.map((i) => ({
+    path: issuePath(i.path, prefix),
+    message: i.message,
+  }));
+}
+
 /** 400 (DESIGN.md): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
 export const ValidationErrorBodySchema = z.looseObject({
   message: z.string(),
