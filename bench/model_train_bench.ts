@@ -9,7 +9,7 @@
 import { parseCsv } from "../src/csv.ts";
 import { train } from "../src/local/model/ebm.ts";
 import { encodeDataset } from "../src/local/model/encoding.ts";
-import { viewsTable } from "../src/local/model/explain.ts";
+import { contributionTable } from "../src/local/model/explain.ts";
 import { CHURN, loadEncoded } from "../tests/_helpers/datasets.ts";
 
 const { text, columns, features, fields, data } = await loadEncoded(CHURN);
@@ -27,6 +27,6 @@ Deno.bench("encodeDataset wa_churn (7043 rows)", () => {
 Deno.bench("train wa_churn, default params", { n: 10 }, () => {
   train(data);
 });
-Deno.bench("viewsTable 1000 rows with explanations", () => {
-  viewsTable(model, query, { churn: "Yes" });
+Deno.bench("contributionTable 1000 rows with explanations", () => {
+  contributionTable(model, query, { churn: "Yes" });
 });

@@ -13,7 +13,7 @@ import {
   encodeDataset,
   type SchemaField,
 } from "../src/local/model/encoding.ts";
-import { explain, viewsTable } from "../src/local/model/explain.ts";
+import { contributionTable, explain } from "../src/local/model/explain.ts";
 
 const NAMES = ["__proto__", "constructor", "hasOwnProperty"];
 
@@ -79,7 +79,7 @@ Deno.test("column names: __proto__, constructor and hasOwnProperty ingest, train
       assertAlmostEquals(sum, v, 1e-9);
     });
     assert(e.values![0] > 10 && e.values![1] > 35, JSON.stringify(e.values));
-    const table = viewsTable(model, query);
+    const table = contributionTable(model, query);
     assertEquals(table.columns.slice(0, 4), [
       "prediction.hasOwnProperty",
       "bias",

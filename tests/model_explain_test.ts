@@ -8,12 +8,12 @@ import { train } from "../src/local/model/ebm.ts";
 import type { RawColumns } from "../src/local/model/encoding.ts";
 import { ModelInputError } from "../src/local/model/errors.ts";
 import {
+  contributionTable,
   explain,
   globalExplanation,
   predict,
-  viewsTable,
 } from "../src/local/model/explain.ts";
-import type { Model } from "../src/local/model/types.ts";
+import type { EbmModel } from "../src/local/model/types.ts";
 import {
   CHURN,
   type DatasetSpec,
@@ -30,7 +30,7 @@ const churn = await load(CHURN);
 const penguins = await load(PENGUINS);
 
 /** Logit of each class per row, from explanations: bias + sum of contributions. */
-function logits(model: Model, features: RawColumns, cls: string): number[] {
+function logits(model: EbmModel, features: RawColumns, cls: string): number[] {
   const e = explain(model, features, cls);
   assert(e.explainedClass.every((c) => c === cls));
   return e.bias.map((b, i) =>
@@ -77,12 +77,12 @@ Deno.test("explain: penguins (3 classes) explanations add up to the softmax logi
   }
 });
 
-Deno.test("viewsTable: columns in order, rows aligned, per-row explained classes", () => {
+Deno.test("contributionTable: columns in order, rows aligned, per-row explained classes", () => {
   const { model, features } = penguins;
   const query = Object.fromEntries(
     Object.entries(features).map(([k, v]) => [k, v.slice(0, 3)]),
   );
-  const t = viewsTable(model, query, {
+  const t = contributionTable(model, query, {
     species: ["Adelie", "Gentoo", "Chinstrap"],
   });
   const terms = model.terms.map((x) => `contribution.${x.name}`);
@@ -106,26 +106,26 @@ Deno.test("viewsTable: columns in order, rows aligned, per-row explained classes
     assertAlmostEquals(sum, expected[i], 1e-9);
   });
   // One value for all rows; and no targets = the predicted class.
-  const one = viewsTable(model, query, { species: "Gentoo" });
+  const one = contributionTable(model, query, { species: "Gentoo" });
   assertAlmostEquals(
     one.data[0][4] as number,
     explain(model, query, "Gentoo").bias[0],
     0,
   );
   assertEquals(
-    viewsTable(model, query).data.map((r) => r[0]),
+    contributionTable(model, query).data.map((r) => r[0]),
     predict(model, query).predicted,
   );
 });
 
-Deno.test("viewsTable: churn query with a missing value and an unseen category", () => {
+Deno.test("contributionTable: churn query with a missing value and an unseen category", () => {
   const { model, features } = churn;
   const query = Object.fromEntries(
     Object.entries(features).map(([k, v]) => [k, [v[0]]]),
   );
   query.total_charges = [null];
   query.payment_method = ["Bitcoin"];
-  const t = viewsTable(model, query, { churn: "Yes" });
+  const t = contributionTable(model, query, { churn: "Yes" });
   const row = t.data[0];
   const p1 = row[2] as number;
   const sum = (row.slice(3) as number[]).reduce((a, b) => a + b, 0);
@@ -139,48 +139,56 @@ Deno.test("explain: bad inputs give typed errors naming the column", () => {
   );
   const cases: [() => unknown, string | null, string][] = [
     [
-      () => viewsTable(model, { ...one, colour: ["red", "blue"] }),
+      () => contributionTable(model, { ...one, colour: ["red", "blue"] }),
       "colour",
       "UNKNOWN_FEATURE",
     ],
     [
-      () => viewsTable(model, { ...one, tenure: [1] }),
+      () => contributionTable(model, { ...one, tenure: [1] }),
       "tenure",
       "LENGTH_MISMATCH",
     ],
     [
-      () => viewsTable(model, { ...one, tenure: ["one", "two"] }),
+      () => contributionTable(model, { ...one, tenure: ["one", "two"] }),
       "tenure",
       "BAD_NUMBER",
     ],
     [
-      () => viewsTable(model, { ...one, contract: [true, false] }),
+      () => contributionTable(model, { ...one, contract: [true, false] }),
       "contract",
       "BAD_TYPE",
     ],
     [
-      () => viewsTable(model, one, { churn: "Maybe" }),
+      () => contributionTable(model, one, { churn: "Maybe" }),
       "churn",
       "UNKNOWN_CLASS",
     ],
     [
-      () => viewsTable(model, one, { churn: ["Yes", "No", "Yes"] }),
+      () => contributionTable(model, one, { churn: ["Yes", "No", "Yes"] }),
       "churn",
       "LENGTH_MISMATCH",
     ],
     [
-      () => viewsTable(model, one, { species: "Adelie" }),
+      () => contributionTable(model, one, { species: "Adelie" }),
       "species",
       "UNKNOWN_TARGET",
     ],
-    [() => viewsTable(model, one, { churn: { a: 1 } }), "churn", "BAD_TYPE"],
     [
-      () => viewsTable(model, Object.fromEntries(Object.entries(one).slice(1))),
+      () => contributionTable(model, one, { churn: { a: 1 } }),
+      "churn",
+      "BAD_TYPE",
+    ],
+    [
+      () =>
+        contributionTable(
+          model,
+          Object.fromEntries(Object.entries(one).slice(1)),
+        ),
       "female",
       "FEATURE_MISSING",
     ],
     [
-      () => viewsTable(model, [] as unknown as Record<string, unknown>),
+      () => contributionTable(model, [] as unknown as Record<string, unknown>),
       null,
       "BAD_QUERY",
     ],

@@ -14,7 +14,7 @@ import {
 import { train } from "../src/local/model/ebm.ts";
 import { explain, globalExplanation } from "../src/local/model/explain.ts";
 import type { TrainingParams } from "../src/local/model/params.ts";
-import type { Model } from "../src/local/model/types.ts";
+import type { EbmModel } from "../src/local/model/types.ts";
 import { CHURN, CONCRETE, loadEncoded } from "./_helpers/datasets.ts";
 
 const churn = await loadEncoded(CHURN);
@@ -27,10 +27,10 @@ const quick: Partial<TrainingParams> = {
 const fit = (p: Partial<TrainingParams>, d = churn.data) =>
   train(d, { ...quick, ...p });
 const base = fit({});
-const mains = (m: Model) => m.terms.filter((t) => t.features.length === 1);
-const zeroCells = (m: Model) =>
+const mains = (m: EbmModel) => m.terms.filter((t) => t.features.length === 1);
+const zeroCells = (m: EbmModel) =>
   mains(m).reduce((a, t) => a + t.scores.filter((x) => x === 0).length, 0);
-const distinctSteps = (m: Model) =>
+const distinctSteps = (m: EbmModel) =>
   mains(m).reduce((a, t) => a + new Set(t.scores).size, 0);
 
 Deno.test("hyperparameters: estimators bag the model, max_samples draws rows, spread is reported", () => {
@@ -92,7 +92,7 @@ Deno.test("hyperparameters: partition_min_delta, _fraction and _factor demand ga
 
 Deno.test("hyperparameters: bin_min_distance merges narrow bins", () => {
   const wide = fit({ bin_min_distance: 0.1 });
-  const tenure = (m: Model) => m.features.find((f) => f.name === "tenure")!;
+  const tenure = (m: EbmModel) => m.features.find((f) => f.name === "tenure")!;
   assertLess(tenure(wide).nBins, tenure(base).nBins);
   // No remaining cut is closer than a tenth of the range to the previous one.
   const cuts = tenure(wide).cuts;

@@ -7,7 +7,11 @@ import {
 import { rSquared, train } from "../src/local/model/ebm.ts";
 import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
 import { ModelDataError, ModelInputError } from "../src/local/model/errors.ts";
-import { explain, predict, viewsTable } from "../src/local/model/explain.ts";
+import {
+  contributionTable,
+  explain,
+  predict,
+} from "../src/local/model/explain.ts";
 import { createRng, shuffle } from "../src/local/model/rng.ts";
 import {
   CONCRETE,
@@ -112,7 +116,7 @@ Deno.test("regression: views table has prediction, bias and contributions adding
   const query = Object.fromEntries(
     Object.entries(sacramento.columns).filter(([k]) => k !== "price"),
   );
-  const t = viewsTable(model, query);
+  const t = contributionTable(model, query);
   assertEquals(t.columns.slice(0, 2), ["prediction.price", "bias"]);
   assert(t.columns.slice(2).every((c) => c.startsWith("contribution.")));
   for (const row of t.data) {
@@ -126,7 +130,7 @@ Deno.test("regression: views table has prediction, bias and contributions adding
   // The bias is the mean training prediction (terms centred).
   assert(Math.abs(t.data[0][1] as number - 234000) < 60000);
   assertThrows(
-    () => viewsTable(model, query, { price: "Yes" }),
+    () => contributionTable(model, query, { price: "Yes" }),
     ModelInputError,
     "regression",
   );

@@ -18,8 +18,8 @@ import { rateLimited } from "./http_errors.ts";
 import { modelBlobKey } from "./jobs/train.ts";
 import { updateRecord } from "./resources.ts";
 import type { Store } from "./store.ts";
-import type { Model } from "./model/types.ts";
-import { viewsTable } from "./model/explain.ts";
+import type { EbmModel } from "./model/types.ts";
+import { contributionTable } from "./model/explain.ts";
 
 interface Slot {
   active: number;
@@ -30,7 +30,7 @@ interface Slot {
 export class Serving {
   #store: Store;
   #log: (message: string, error?: unknown) => void;
-  #models = new Map<string, Model>();
+  #models = new Map<string, EbmModel>();
   #slots = new Map<string, Slot>();
   #loading = new Set<Promise<void>>();
   #gate?: (id: string) => Promise<void>;
@@ -87,9 +87,9 @@ export class Serving {
             `The model ${modelId} has no trained parameters (was it deleted?); deploy a COMPLETED model.`,
           );
         }
-        const model = structuredClone(stored) as Model;
+        const model = structuredClone(stored) as EbmModel;
         // Warm-up: one all-missing row exercises binning and scoring once.
-        viewsTable(
+        contributionTable(
           model,
           Object.fromEntries(model.features.map((f) => [f.name, [null]])),
         );
@@ -120,7 +120,7 @@ export class Serving {
    * if (new Serving(new MemoryStore(), () => {}).model("dm") !== undefined) throw new Error();
    * ```
    */
-  model(id: string): Model | undefined {
+  model(id: string): EbmModel | undefined {
     return this.#models.get(id);
   }
 

@@ -20,9 +20,9 @@ import { ModelInputError } from "../model/errors.ts";
 import {
   globalExplanation,
   type SplitTable,
-  viewsTable,
+  contributionTable,
 } from "../model/explain.ts";
-import type { Model } from "../model/types.ts";
+import type { EbmModel } from "../model/types.ts";
 import { findOwned } from "../resources.ts";
 
 /** Rows computed per step; between steps other requests get their turn. */
@@ -44,7 +44,7 @@ export function prepareViews(
   caller: Caller,
   id: string,
   body: ParsedViews,
-): { model: Model; rows: number; concurrency: number } {
+): { model: EbmModel; rows: number; concurrency: number } {
   const dm = findOwned(ctx.store, caller.account.id, "deployedModels", id);
   const model = ctx.serving.model(id);
   if (dm.body.status !== "RUNNING" || !model) {
@@ -92,7 +92,7 @@ export function prepareViews(
  * ```
  */
 export async function computeViews(
-  model: Model,
+  model: EbmModel,
   body: ParsedViews,
   rows: number,
 ): Promise<SplitTable> {
@@ -112,12 +112,12 @@ export async function computeViews(
   };
   try {
     if (rows <= CHUNK_ROWS) {
-      return viewsTable(model, body.query, body.targets);
+      return contributionTable(model, body.query, body.targets);
     }
     const out: SplitTable = { columns: [], index: [], data: [] };
     for (let from = 0; from < rows; from += CHUNK_ROWS) {
       const part = slice(from, Math.min(rows, from + CHUNK_ROWS));
-      const t = viewsTable(model, part.query, part.targets);
+      const t = contributionTable(model, part.query, part.targets);
       out.columns = t.columns;
       for (let i = 0; i < t.data.length; i++) {
         out.index.push(from + i);
@@ -151,7 +151,7 @@ export function explanationOf(
   id: string,
 ): GlobalExplanation {
   const record = findOwned(ctx.store, caller.account.id, "models", id);
-  const model = ctx.store.getBlob(modelBlobKey(id)) as Model | undefined;
+  const model = ctx.store.getBlob(modelBlobKey(id)) as EbmModel | undefined;
   if (record.body.status !== "READY" || !model) {
     throw conflict(
       `The model ${id} is ${record.body.status}, not READY: wait until its training job is COMPLETED.`,

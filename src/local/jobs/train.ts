@@ -13,7 +13,7 @@ import type { LearningCurvePoint } from "../../schemas/learning_curve.ts";
 import type { LoggedRound } from "../model/ebm.ts";
 import { trainInBackground } from "../model/worker.ts";
 import type { TrainingParams } from "../model/params.ts";
-import type { Model } from "../model/types.ts";
+import type { EbmModel } from "../model/types.ts";
 import type { Store } from "../store.ts";
 import { macrotask } from "./ingest.ts";
 import { loadEncoded } from "./onboard.ts";
@@ -90,7 +90,7 @@ export function trainWork(
     modelId: string;
     params: Partial<TrainingParams>;
   },
-  onDone: (model: Model, curve: LearningCurvePoint[]) => void,
+  onDone: (model: EbmModel, curve: LearningCurvePoint[]) => void,
 ): JobWork {
   return async (job) => {
     job.report("loading", 0, 0.01);

@@ -46,7 +46,7 @@ import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
 import { createRng, shuffle } from "./rng.ts";
-import type { FeatureBins, Model, Term, TrainingMetrics } from "./types.ts";
+import type { EbmModel, FeatureBins, Term, TrainingMetrics } from "./types.ts";
 
 /**
  * The losses after one logged boosting round (every `log_interval` rounds):
@@ -75,7 +75,7 @@ export interface TrainProgress {
 }
 
 /** Options of {@link train} and {@link trainAsync}. */
-export interface TrainOptions {
+export interface FitOptions {
   /**
    * Called with the overall fraction (0..1) and stage name as training
    * advances, and the losses of each logged round.
@@ -116,7 +116,7 @@ export const ROWS_PER_ROUND = 50_000;
 
 /**
  * The training loop as a generator: yields a {@link TrainProgress} after each
- * boosting round and returns the {@link Model}. `shouldStop` is polled once a
+ * boosting round and returns the {@link EbmModel}. `shouldStop` is polled once a
  * round; when it returns true, training finishes cleanly with what it has.
  *
  * @throws {ModelDataError} When the split leaves no training rows.
@@ -140,7 +140,7 @@ export function* trainSteps(
   data: EncodedDataset,
   input: Partial<TrainingParams>,
   shouldStop: () => boolean,
-): Generator<TrainProgress, Model, void> {
+): Generator<TrainProgress, EbmModel, void> {
   const p = resolveParams(input as Record<string, unknown>).params;
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
@@ -1130,7 +1130,7 @@ function finalize(
   classes: string[],
   data: EncodedDataset,
   p: TrainingParams,
-): Model {
+): EbmModel {
   const b0 = [...intercept];
   const nTrain = trBins[0].length;
   purify(raw, features, trBins, K);
@@ -1205,7 +1205,7 @@ function finalize(
  * terms ({@link cellsOf} `(model.features, model.terms, bins)`).
  */
 export function scoreCells(
-  model: Model,
+  model: EbmModel,
   cells: ArrayLike<number>[],
   n: number,
 ): Float64Array {
@@ -1220,7 +1220,7 @@ export function scoreCells(
 }
 
 function metrics(
-  model: Model,
+  model: EbmModel,
   trBins: Bins[],
   vaBins: Bins[],
   o: Objective,
@@ -1372,7 +1372,7 @@ function accuracy(s: Float64Array, y: Int32Array, K: number): number {
 
 /** Builds the polling functions for an abort signal and a runtime cap. */
 function stopChecks(
-  options: TrainOptions,
+  options: FitOptions,
 ): { abort: () => void; deadline: () => boolean } {
   const start = Date.now();
   const cap = options.maximumRuntimeSeconds;
@@ -1407,8 +1407,8 @@ function stopChecks(
 export function train(
   data: EncodedDataset,
   params: Partial<TrainingParams> = {},
-  options: TrainOptions = {},
-): Model {
+  options: FitOptions = {},
+): EbmModel {
   const { abort, deadline } = stopChecks(options);
   abort();
   const steps = trainSteps(data, params, deadline);
@@ -1442,8 +1442,8 @@ export function train(
 export async function trainAsync(
   data: EncodedDataset,
   params: Partial<TrainingParams> = {},
-  options: TrainOptions = {},
-): Promise<Model> {
+  options: FitOptions = {},
+): Promise<EbmModel> {
   const { abort, deadline } = stopChecks(options);
   abort();
   const steps = trainSteps(data, params, deadline);

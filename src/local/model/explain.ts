@@ -11,14 +11,14 @@
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
  * import { train } from "./ebm.ts";
- * import { viewsTable } from "./explain.ts";
+ * import { contributionTable } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);
  * const data = encodeDataset({ x, y: x.map((v) => (v < 50 ? "lo" : "hi")) }, [
  *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
  *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
  * ]);
- * const table = viewsTable(train(data, { max_rounds: 30 }), { x: [10, 90] });
+ * const table = contributionTable(train(data, { max_rounds: 30 }), { x: [10, 90] });
  * if (!(table.columns.join() === "prediction.y,probability.y.hi,probability.y.lo,bias,contribution.x")) throw new Error("example failed");
  * if (!(table.data[0][0] === "lo" && table.data[1][0] === "hi")) throw new Error("example failed");
  * ```
@@ -30,7 +30,7 @@ import { binColumn } from "./binning.ts";
 import { cellsOf, scoreCells } from "./ebm.ts";
 import { encodeRows } from "./encoding.ts";
 import { ModelInputError } from "./errors.ts";
-import type { Model } from "./types.ts";
+import type { EbmModel } from "./types.ts";
 
 /** Predictions for a batch of rows. */
 export interface Prediction {
@@ -43,7 +43,7 @@ export interface Prediction {
 }
 
 /** Whether a model predicts a number (absent `task` = classification). */
-function isRegression(model: Model): boolean {
+function isRegression(model: EbmModel): boolean {
   return model.task === "regression";
 }
 
@@ -63,7 +63,7 @@ export interface Explanation extends Prediction {
  * Bins rows given as raw columns and finds their cell in every term, or
  * throws a {@link ModelInputError} naming the column.
  */
-function binRows(model: Model, columns: Record<string, unknown>) {
+function binRows(model: EbmModel, columns: Record<string, unknown>) {
   if (
     columns === null || typeof columns !== "object" || Array.isArray(columns)
   ) {
@@ -138,7 +138,7 @@ function predictRow(
  * ```
  */
 export function predict(
-  model: Model,
+  model: EbmModel,
   columns: Record<string, unknown>,
 ): Prediction {
   const { n, cells } = binRows(model, columns);
@@ -186,7 +186,7 @@ export function predict(
  * ```
  */
 export function explain(
-  model: Model,
+  model: EbmModel,
   columns: Record<string, unknown>,
   explainClass?: string | number | ReadonlyArray<string | number>,
 ): Explanation {
@@ -236,7 +236,7 @@ export function explain(
 }
 
 function resolveClasses(
-  model: Model,
+  model: EbmModel,
   explainClass: string | number | ReadonlyArray<string | number> | undefined,
   n: number,
 ): number[] | null {
@@ -296,7 +296,7 @@ export interface SplitTable {
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
  * import { train } from "./ebm.ts";
- * import { viewsTable } from "./explain.ts";
+ * import { contributionTable } from "./explain.ts";
  * import { ModelInputError } from "./errors.ts";
  *
  * const x = Array.from({ length: 60 }, (_, i) => i);
@@ -306,14 +306,14 @@ export interface SplitTable {
  * ]);
  * const model = train(data, { max_rounds: 5 });
  * try {
- *   viewsTable(model, { x: [1] }, { y: ["c"] });
+ *   contributionTable(model, { x: [1] }, { y: ["c"] });
  * } catch (e) {
  *   if (!(e instanceof ModelInputError && e.column === "y")) throw new Error("example failed");
  * }
  * ```
  */
-export function viewsTable(
-  model: Model,
+export function contributionTable(
+  model: EbmModel,
   query: Record<string, unknown>,
   targets?: Record<string, unknown>,
 ): SplitTable {
@@ -368,8 +368,8 @@ export function viewsTable(
   return { columns, index: data.map((_, i) => i), data };
 }
 
-/** One term of a {@link GlobalExplanation}. */
-export interface TermExplanation {
+/** One term of a {@link TermShapes}. */
+export interface TermShape {
   name: string;
   features: string[];
   /** Mean |score| over the training rows (averaged over classes for 3+ classes). */
@@ -390,12 +390,16 @@ export interface TermExplanation {
   spread?: number[][];
 }
 
-/** Model-wide explanation: intercept and every term's importance and shape. */
-export interface GlobalExplanation {
+/**
+ * The model's term shapes: intercept and, per term, importance and per-cell
+ * scores (one value per score column in each cell), with the bagging spread.
+ * The server turns this into the wire `GlobalExplanation` (scores per class).
+ */
+export interface TermShapes {
   classes: string[];
   intercept: number[];
   /** Terms, most important first. */
-  terms: TermExplanation[];
+  terms: TermShape[];
 }
 
 /**
@@ -419,9 +423,9 @@ export interface GlobalExplanation {
  * if (!(g.terms[0].name === "x" && g.terms[0].labels[0][0] === "missing")) throw new Error("example failed");
  * ```
  */
-export function globalExplanation(model: Model): GlobalExplanation {
+export function globalExplanation(model: EbmModel): TermShapes {
   const K = model.scoreColumns;
-  const terms = model.terms.map((t): TermExplanation => {
+  const terms = model.terms.map((t): TermShape => {
     const cells = t.counts.length;
     let total = 0, weighted = 0;
     const scores: number[][] = [];
@@ -433,7 +437,7 @@ export function globalExplanation(model: Model): GlobalExplanation {
       total += t.counts[q];
     }
     const fs = t.features.map((j) => model.features[j]);
-    const out: TermExplanation = {
+    const out: TermShape = {
       name: t.name,
       features: fs.map((f) => f.name),
       importance: total ? weighted / total : 0,

@@ -4,9 +4,9 @@
  *
  * @example
  * ```ts
- * import type { Model } from "./types.ts";
+ * import type { EbmModel } from "./types.ts";
  *
- * const isBinary = (m: Model) => m.classes.length === 2;
+ * const isBinary = (m: EbmModel) => m.classes.length === 2;
  * if (!(typeof isBinary === "function")) throw new Error("example failed");
  * ```
  *
@@ -42,7 +42,7 @@ export interface FeatureBins {
 export interface Term {
   /** `<feature>` or `<feature>*<feature>`. */
   name: string;
-  /** Feature indices (into `Model.features`). */
+  /** Feature indices (into `EbmModel.features`). */
   features: number[];
   /**
    * Score table, flattened: main term `scores[bin * K + k]`; pair term
@@ -103,7 +103,7 @@ export interface TrainingMetrics {
  * `validationRmse`, `validationMae` and `validationR2` (log-loss, AUC and
  * accuracy are null).
  */
-export interface Model {
+export interface EbmModel {
   format: "mlplatform-ebm/1";
   /** `classification` or `regression`; absent on stored models = classification. */
   task?: "classification" | "regression";

@@ -36,7 +36,7 @@ import {
   ModelParamError,
 } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
-import type { Model } from "./types.ts";
+import type { EbmModel } from "./types.ts";
 
 /** Options of {@link trainInBackground}. */
 export interface BackgroundOptions {
@@ -63,7 +63,7 @@ type WorkerMessage =
     stage: string;
     logged?: LoggedRound;
   }
-  | { type: "done"; model: Model }
+  | { type: "done"; model: EbmModel }
   | { type: "parsed"; datasource: Pick<Datasource, "nRows" | "columns"> }
   | {
     type: "error";
@@ -134,7 +134,7 @@ export function trainInBackground(
   data: EncodedDataset,
   params: Partial<TrainingParams> = {},
   options: BackgroundOptions = {},
-): Promise<Model> {
+): Promise<EbmModel> {
   const { onProgress, signal, maximumRuntimeSeconds } = options;
   if (options.useWorker === false || typeof Worker === "undefined") {
     return trainAsync(data, params, {
@@ -151,7 +151,7 @@ export function trainInBackground(
       ...(data.values ? [data.values] : []),
     ].map((a) => a.buffer)
     : [];
-  return runInWorker<Model>(
+  return runInWorker<EbmModel>(
     { value: { data, params, maximumRuntimeSeconds } },
     transfer,
     signal,
