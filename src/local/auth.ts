@@ -39,6 +39,8 @@ export class TokenService {
   #operator: Operator;
   #key: Uint8Array;
   #ttl: number;
+  /** The HMAC key imported once: jose re-imports raw bytes on every call. */
+  #cryptoKey: Promise<CryptoKey> | undefined;
 
   /**
    * @param operator The accounts and credentials.
@@ -56,6 +58,17 @@ export class TokenService {
     this.#operator = operator;
     this.#key = key;
     this.#ttl = ttlSeconds;
+  }
+
+  /** The signing key as a `CryptoKey`, imported on first use. */
+  #hmacKey(): Promise<CryptoKey> {
+    return this.#cryptoKey ??= crypto.subtle.importKey(
+      "raw",
+      new Uint8Array(this.#key),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
   }
 
   #credential(clientId: string): [Credential, OperatorAccount] | undefined {
@@ -98,7 +111,7 @@ export class TokenService {
       .setIssuedAt(now)
       .setExpirationTime(now + this.#ttl)
       .setJti(crypto.randomUUID())
-      .sign(this.#key);
+      .sign(await this.#hmacKey());
     return { access_token, token_type: "Bearer", expires_in: this.#ttl };
   }
 
@@ -125,7 +138,7 @@ export class TokenService {
     let sub: string | undefined;
     let acc: unknown;
     try {
-      const { payload } = await jwtVerify(match[1], this.#key, {
+      const { payload } = await jwtVerify(match[1], await this.#hmacKey(), {
         issuer: ISSUER,
         algorithms: ["HS256"],
       });
