@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, maxHeaderSize } from "node:http";
 import type { Listening } from "./cli_args.ts";
 
 /** A request of `node:http` as a web `Request` (the body buffered). */
@@ -40,6 +40,18 @@ async function toRequest(
     body: body as BodyInit | undefined,
     signal,
   });
+}
+
+/** A whole HTTP/1.1 answer with a JSON body, written to a raw socket. */
+function rawAnswer(
+  status: number,
+  reason: string,
+  body: { message: string; error_code: string },
+): string {
+  const json = JSON.stringify(body);
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${
+    new TextEncoder().encode(json).byteLength
+  }\r\nConnection: close\r\n\r\n${json}`;
 }
 
 /**
@@ -116,6 +128,28 @@ export function serveNode(
         }),
       );
     }
+  });
+  // node:http answers a request it cannot parse itself, before the handler:
+  // give those answers the platform's JSON error body.
+  server.on("clientError", (error: Error & { code?: string }, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    socket.end(
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? rawAnswer(431, "Request Header Fields Too Large", {
+          message:
+            `The request's headers are larger than this server accepts (node:http's maxHeaderSize, ${maxHeaderSize} bytes); an access token is under 1 KiB: send the one POST /oauth/token returned, and no oversized headers.`,
+          error_code: "REQUEST_HEADERS_TOO_LARGE",
+        })
+        : rawAnswer(400, "Bad Request", {
+          message: `The request is not valid HTTP/1.1 (${
+            error.code ?? error.message
+          }); send a well-formed request.`,
+          error_code: "VALIDATION_ERROR",
+        }),
+    );
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
