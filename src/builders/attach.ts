@@ -14,7 +14,7 @@ import type { IngestionJob } from "../schemas/ingestion.ts";
 import type { OnboardingJob } from "../schemas/onboarding.ts";
 import type { TrainingJob } from "../schemas/training.ts";
 import { Job, type JobRef } from "../jobs/job.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import { type Deployment, deploymentSteps } from "./deployment.ts";
 import { ingestionSteps } from "./ingestion.ts";
 import type { JobControl, JobSteps } from "./job_builder.ts";

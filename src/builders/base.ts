@@ -9,7 +9,7 @@
  */
 import type { z } from "zod";
 import { ConfigurationError } from "../http/errors.ts";
-import type { BuilderClient, RequestOptions } from "./client.ts";
+import type { BuilderClient, RequestOptions } from "./builder_client.ts";
 import { validateBody } from "./validate.ts";
 
 /**

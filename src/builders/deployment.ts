@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
-import { resourceCard } from "../notebook/card.ts";
+import { JUPYTER_DISPLAY, type MimeBundle, renderAs } from "../display.ts";
 import type { z } from "zod";
 import type { Model } from "../schemas/artifacts.ts";
 import {
@@ -15,7 +14,7 @@ import {
   DeployedModelCreateSchema,
 } from "../schemas/deployments.ts";
 import type { CreateOptions } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 import {
@@ -69,8 +68,7 @@ export class Deployment<F extends string = string, T extends string = string> {
 
   /** Renders as the deployed model's card in Jupyter. */
   [JUPYTER_DISPLAY](): MimeBundle {
-    const card = resourceCard(this.resource, { kind: "deployed model" });
-    return { "text/html": card.html, "text/plain": card.text };
+    return renderAs("resource", this.resource, "deployed model");
   }
 
   /** The deployed model's id. */

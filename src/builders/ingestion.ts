@@ -14,7 +14,7 @@ import {
   IngestionJobCreateSchema,
 } from "../schemas/ingestion.ts";
 import { type CreateOptions, OptionsBuilder } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 

@@ -12,7 +12,7 @@ import type { ProgressOption } from "../jobs/progress.ts";
 import type { PollOptions } from "../jobs/sleep.ts";
 import type { JobSnapshot } from "../jobs/status.ts";
 import { ClientBuilder, type CreateOptions } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 
 /** Options every job builder takes besides its own. */
 export interface JobControl {

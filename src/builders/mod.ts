@@ -22,5 +22,5 @@ export * from "./deployment.ts";
 export * from "./views.ts";
 export * from "./views_result.ts";
 export * from "./job_builder.ts";
-export type { BuilderClient, Creatable, Readable } from "./client.ts";
+export type { BuilderClient, Creatable, Readable } from "./builder_client.ts";
 export * from "./attach.ts";

@@ -14,7 +14,7 @@ import {
   OnboardingJobCreateSchema,
 } from "../schemas/onboarding.ts";
 import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 import { invalid } from "./validate.ts";

@@ -21,7 +21,7 @@ import {
 } from "../schemas/data_schemas.ts";
 import { ConfigurationError } from "../http/errors.ts";
 import { BodyBuilder, type CreateOptions } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import { category, type FieldType } from "./fields.ts";
 import type { Typed } from "./types.ts";
 import { invalid } from "./validate.ts";

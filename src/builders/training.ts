@@ -14,7 +14,7 @@ import {
   TrainingJobCreateSchema,
 } from "../schemas/training.ts";
 import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import {
   hyperparameterFields,
   type Hyperparameters,

@@ -14,7 +14,7 @@ import { toViewsQuery } from "../frames/query.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
 import type { DeployedModel } from "../schemas/deployments.ts";
 import { type CreateOptions, OptionsBuilder } from "./base.ts";
-import type { BuilderClient } from "./client.ts";
+import type { BuilderClient } from "./builder_client.ts";
 import {
   idOf,
   type QueryColumns,

@@ -8,18 +8,15 @@
 import { splitToColumns, splitToRows } from "../frames/split.ts";
 import type { SplitTable } from "../frames/types.ts";
 import type { ViewColumn } from "./types.ts";
-import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
-import { viewsTable } from "../notebook/views_table.ts";
 import {
   type Chart,
-  explanationChart,
+  chartsOrThrow,
   type ExplanationChartOptions,
-  predictedVsActualChart,
-  probabilityHistogram,
-  type RegressionFit,
-  regressionFit,
-  residualChart,
-} from "../notebook/charts.ts";
+  JUPYTER_DISPLAY,
+  type MimeBundle,
+  renderAs,
+} from "../display.ts";
+import { type RegressionFit, regressionFit } from "../regression_fit.ts";
 
 /** A cell of a views result. */
 export type ResultCell = string | number | boolean | null;
@@ -92,19 +89,19 @@ export class ViewsResult<T extends string = string> {
    * default). Shown as a chart when it is a notebook cell's value.
    */
   explanationChart(row = 0, options: ExplanationChartOptions = {}): Chart {
-    return explanationChart(this.table, row, options);
+    return chartsOrThrow().explanationChart(this.table, row, options);
   }
 
   /** A Vega-Lite histogram of the predicted probabilities (last class by default). */
   probabilityHistogram(
     options: { column?: string; bins?: number } = {},
   ): Chart {
-    return probabilityHistogram(this.table, options);
+    return chartsOrThrow().probabilityHistogram(this.table, options);
   }
 
   /** Renders as an HTML table in Jupyter, contributions coloured by sign and size. */
   [JUPYTER_DISPLAY](): MimeBundle {
-    return viewsTable(this.table);
+    return renderAs("table", this.table);
   }
 
   /**
@@ -138,6 +135,7 @@ export class ViewsResult<T extends string = string> {
    *
    * @example
    * ```ts
+   * import "../../mod.ts"; // any package entry loads the layer that draws charts
    * import { ViewsResult } from "./views_result.ts";
    * const result = new ViewsResult<"strength">({
    *   columns: ["prediction.strength", "bias", "contribution.cement"],
@@ -158,9 +156,13 @@ export class ViewsResult<T extends string = string> {
    */
   predictedVsActualChart(actual: ArrayLike<unknown>, target?: T): Chart {
     const name = target ?? this.#targets()[0];
-    return predictedVsActualChart(actual, this.predictions(target), {
-      target: name,
-    });
+    return chartsOrThrow().predictedVsActualChart(
+      actual,
+      this.predictions(target),
+      {
+        target: name,
+      },
+    );
   }
 
   /**
@@ -169,7 +171,9 @@ export class ViewsResult<T extends string = string> {
    */
   residualChart(actual: ArrayLike<unknown>, target?: T): Chart {
     const name = target ?? this.#targets()[0];
-    return residualChart(actual, this.predictions(target), { target: name });
+    return chartsOrThrow().residualChart(actual, this.predictions(target), {
+      target: name,
+    });
   }
 
   /** The row's term contributions, largest magnitude first (`top` of them). */

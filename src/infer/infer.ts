@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { BuilderClient } from "../builders/client.ts";
+import type { BuilderClient } from "../builders/builder_client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
 import { type CsvStringColumn, parseCsv, parseCsvColumns } from "../csv.ts";
