@@ -36,12 +36,12 @@
  */
 import type { ClientOptions } from "./src/client.ts";
 import type { LocalPlatformOptions } from "./src/local/options.ts";
-import type { LocalPlatform } from "./src/local/platform.ts";
+import type { LocalPlatform } from "./src/local/local_platform.ts";
 import { createLocalClient, type LocalClient } from "./src/local/mod.ts";
 import { MLPlatform, type MLPlatformOptions } from "./src/platform.ts";
 
-export { createLocalPlatform } from "./src/local/platform.ts";
-export type { LocalPlatform } from "./src/local/platform.ts";
+export { createLocalPlatform } from "./src/local/local_platform.ts";
+export type { LocalPlatform } from "./src/local/local_platform.ts";
 export type {
   AccountConfig,
   Credential,
@@ -53,7 +53,7 @@ export type {
   OrganisationConfig,
   RequestLimits,
 } from "./src/local/options.ts";
-export type { FaultOptions } from "./src/local/faults.ts";
+export type { FaultOptions } from "./src/local/http/faults.ts";
 
 /** Options of {@linkcode local}: the platform's, plus the client's. */
 export type LocalOptions =

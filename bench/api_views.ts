@@ -17,7 +17,7 @@
 import { connect, type Deployment, type MLPlatform } from "../mod.ts";
 import { local } from "../local.ts";
 import { parseCsv } from "../src/csv.ts";
-import { randomHex } from "../src/local/time.ts";
+import { randomHex } from "../src/local/ids.ts";
 
 /** A views query by columns (what `deployment.views()` takes). */
 export type Query = Record<string, (string | number | null)[]>;

@@ -19,8 +19,8 @@
  * @module
  */
 import { connect } from "../src/platform.ts";
-import { createLocalPlatform } from "../src/local/platform.ts";
-import type { FaultOptions } from "../src/local/faults.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
+import type { FaultOptions } from "../src/local/http/faults.ts";
 import { routes } from "../src/schemas/mod.ts";
 
 /**

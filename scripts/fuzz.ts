@@ -28,8 +28,8 @@ import { connect } from "../src/platform.ts";
 import {
   createLocalPlatform,
   type LocalPlatform,
-} from "../src/local/platform.ts";
-import { openSqliteStore } from "../src/local/sqlite_store.ts";
+} from "../src/local/local_platform.ts";
+import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { type Route, routes } from "../src/schemas/mod.ts";
 
 /** What a fuzz run saw. */

@@ -4,7 +4,7 @@
  * lines below fail `deno check` if a misspelt column ever type-checks.
  */
 import { assert, assertEquals, assertRejects } from "@std/assert";
-import { createLocalPlatform } from "../src/local/platform.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { ValidationError } from "../src/http/errors.ts";
 

@@ -6,7 +6,7 @@
  */
 import { assertEquals } from "@std/assert";
 import { MLPlatform } from "../src/platform.ts";
-import { createLocalPlatform } from "../src/local/platform.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
 
 const datasets = new URL("../datasets/", import.meta.url).pathname;
 

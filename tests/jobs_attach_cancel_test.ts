@@ -14,7 +14,7 @@ import {
   assertRejects,
 } from "@std/assert";
 import { join } from "node:path";
-import { createLocalPlatform } from "../src/local/platform.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
 import { liveTrainingWorkers } from "../src/local/model/worker.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { ConflictError, NotFoundError } from "../src/http/errors.ts";

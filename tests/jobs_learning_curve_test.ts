@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { join } from "node:path";
-import { createLocalPlatform } from "../src/local/platform.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { notebookProgress } from "../src/notebook/progress.ts";
 import { terminalProgress } from "../src/jobs/progress.ts";

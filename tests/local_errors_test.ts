@@ -18,7 +18,7 @@ import {
   ServerError,
   ValidationError,
 } from "../src/http/errors.ts";
-import { errorResponse } from "../src/local/errors_response.ts";
+import { errorResponse } from "../src/local/http/error_response.ts";
 import { clientFor, raw, setup, tokenFor } from "./_helpers/local_setup.ts";
 
 Deno.test("local errors: 400 names the offending path (malformed JSON, wrong types, unknown bucket)", async () => {

@@ -4,7 +4,7 @@
  * all seeded.
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
-import { FaultInjector, parseFaults } from "../src/local/faults.ts";
+import { FaultInjector, parseFaults } from "../src/local/http/faults.ts";
 import { raw, setup, tokenFor } from "./_helpers/local_setup.ts";
 
 Deno.test("local faults: lost, slow and slow-ms parse; fractions over 1 in total are refused", () => {

@@ -10,8 +10,8 @@
  * not called.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { createLocalPlatform } from "../src/local/platform.ts";
-import { serveNode } from "../src/local/node_serve.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
+import { serveNode } from "../src/local/http/node_serve.ts";
 
 /** Sends one raw HTTP/1.1 request and reads the whole answer. */
 async function rawHttp(port: number, head: string): Promise<string> {

@@ -6,9 +6,9 @@
  * and inserted in one step, and JSON bodies need a JSON Content-Type.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { createLocalPlatform } from "../src/local/platform.ts";
-import { openSqliteStore } from "../src/local/sqlite_store.ts";
-import { readDataFile, resolveDataPath } from "../src/local/buckets.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
+import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
+import { readDataFile, resolveDataPath } from "../src/local/store/buckets.ts";
 import { raw, setup, tokenFor, until } from "./_helpers/local_setup.ts";
 
 /** `levels` arrays nested in one another. */

@@ -4,7 +4,7 @@
  * job interrupted by the restart ends FAILED saying so.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { createLocalPlatform } from "../src/local/platform.ts";
+import { createLocalPlatform } from "../src/local/local_platform.ts";
 import {
   clientFor,
   DATASETS,
@@ -13,8 +13,8 @@ import {
   tokenFor,
   untilRunning,
 } from "./_helpers/local_setup.ts";
-import { MemoryStore } from "../src/local/store.ts";
-import { openSqliteStore } from "../src/local/sqlite_store.ts";
+import { MemoryStore } from "../src/local/store/store.ts";
+import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 
 Deno.test("local persistence: a restart with a data directory loses nothing", async () => {
   const dataDir = await Deno.makeTempDir();

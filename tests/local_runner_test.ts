@@ -4,7 +4,7 @@
  */
 import { assertEquals, assertMatch } from "@std/assert";
 import { JobRunner } from "../src/local/jobs/runner.ts";
-import { MemoryStore } from "../src/local/store.ts";
+import { MemoryStore } from "../src/local/store/store.ts";
 
 Deno.test("local runner: a job past its runtime cap is stopped and ends FAILED saying so", async () => {
   const store = new MemoryStore();

@@ -16,9 +16,9 @@
  *
  * @module
  */
-import { type Listen, startLocalServer } from "./cli_args.ts";
+import { type Listen, startLocalServer } from "./http/cli_args.ts";
 
-export { type CliOptions, parseCli } from "./cli_args.ts";
+export { type CliOptions, parseCli } from "./http/cli_args.ts";
 
 /** `Deno.serve` as a {@linkcode Listen}. */
 const denoListen: Listen = (handler, { port, host }) => {

@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { TokenService } from "./auth.ts";
-import type { FaultInjector } from "./faults.ts";
+import type { TokenService } from "./http/auth.ts";
+import type { FaultInjector } from "./http/faults.ts";
 import type { JobRunner } from "./jobs/runner.ts";
-import type { Operations } from "./operations.ts";
+import type { Operations } from "./http/operations.ts";
 import type { Operator, RequestLimits } from "./options.ts";
-import type { Serving } from "./serving.ts";
-import type { Store } from "./store.ts";
+import type { Serving } from "./deployments/serving.ts";
+import type { Store } from "./store/store.ts";
 
 /** Settings after defaults. */
 export interface PlatformSettings {

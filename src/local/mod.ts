@@ -16,10 +16,10 @@
  * @module
  */
 import { Client, type ClientOptions } from "../client.ts";
-import { createLocalPlatform, type LocalPlatform } from "./platform.ts";
+import { createLocalPlatform, type LocalPlatform } from "./local_platform.ts";
 import type { LocalPlatformOptions } from "./options.ts";
 
-export { createLocalPlatform, type LocalPlatform } from "./platform.ts";
+export { createLocalPlatform, type LocalPlatform } from "./local_platform.ts";
 export type {
   AccountConfig,
   CredentialConfig,
@@ -27,8 +27,8 @@ export type {
   OperatorConfig,
   OrganisationConfig,
 } from "./options.ts";
-export { type FaultOptions, parseFaults } from "./faults.ts";
-export { openApiDocument } from "./openapi.ts";
+export { type FaultOptions, parseFaults } from "./http/faults.ts";
+export { openApiDocument } from "./http/openapi.ts";
 
 /** A client connected to a local platform, with the platform at hand. */
 export type LocalClient<C> = C & {

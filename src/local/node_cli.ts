@@ -12,8 +12,8 @@
  * @module
  */
 import process from "node:process";
-import { startLocalServer } from "./cli_args.ts";
-import { serveNode } from "./node_serve.ts";
+import { startLocalServer } from "./http/cli_args.ts";
+import { serveNode } from "./http/node_serve.ts";
 
 try {
   const server = await startLocalServer(

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import type { FaultOptions } from "./faults.ts";
-import { randomHex, timestamp } from "./time.ts";
+import type { FaultOptions } from "./http/faults.ts";
+import { randomHex, timestamp } from "./ids.ts";
 
 /** One credential pair and the user it acts as (`created_by`). */
 export interface CredentialConfig {

@@ -8,7 +8,7 @@ import { Client } from "../../src/client.ts";
 import {
   createLocalPlatform,
   type LocalPlatform,
-} from "../../src/local/platform.ts";
+} from "../../src/local/local_platform.ts";
 import type { LocalPlatformOptions } from "../../src/local/options.ts";
 
 /** Folder of the shared datasets. */

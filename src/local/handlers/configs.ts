@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { checkBucket } from "../buckets.ts";
-import { invalidField } from "../http_errors.ts";
-import { createRecord, findOwned, refOf } from "../resources.ts";
-import { timestamp } from "../time.ts";
-import { newId } from "../time.ts";
+import { checkBucket } from "../store/buckets.ts";
+import { invalidField } from "../http/http_errors.ts";
+import { createRecord, findOwned, refOf } from "../store/records.ts";
+import { timestamp } from "../ids.ts";
+import { newId } from "../ids.ts";
 import { ModelParamError } from "../model/errors.ts";
 import { resolveParams } from "../model/params.ts";
 import { hyperparameterShape } from "../../schemas/mod.ts";

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { readDataFile, resolveDataPath } from "../buckets.ts";
-import type { Caller } from "../auth.ts";
+import { readDataFile, resolveDataPath } from "../store/buckets.ts";
+import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
 import type { OnboardingConfiguration } from "../../schemas/mod.ts";
-import { conflict, invalidField } from "../http_errors.ts";
+import { conflict, invalidField } from "../http/http_errors.ts";
 import type { JobOutcome } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
@@ -25,8 +25,8 @@ import {
   newRecord,
   refOf,
   updateRecord,
-} from "../resources.ts";
-import type { StoredRecord } from "../store.ts";
+} from "../store/records.ts";
+import type { StoredRecord } from "../store/store.ts";
 import type { CreateHandler } from "./types.ts";
 
 /** Fields every new job carries (SPEC.md: progress 0, stage `initializing`). */

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { Caller } from "../auth.ts";
+import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import type { StoredRecord } from "../store.ts";
+import type { StoredRecord } from "../store/store.ts";
 
 /** Creates a resource from a request body already parsed by the route's schema. */
 export type CreateHandler = (

@@ -11,9 +11,9 @@ import type {
   GlobalExplanation,
   ViewsRequestSchema,
 } from "../../schemas/mod.ts";
-import type { Caller } from "../auth.ts";
+import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import { conflict, invalidField } from "../http_errors.ts";
+import { conflict, invalidField } from "../http/http_errors.ts";
 import { macrotask } from "../jobs/ingest.ts";
 import { modelBlobKey } from "../jobs/train.ts";
 import { ModelInputError } from "../model/errors.ts";
@@ -23,7 +23,7 @@ import {
   contributionTable,
 } from "../model/explain.ts";
 import type { EbmModel } from "../model/types.ts";
-import { findOwned } from "../resources.ts";
+import { findOwned } from "../store/records.ts";
 
 /** Rows computed per step; between steps other requests get their turn. */
 const CHUNK_ROWS = 2000;

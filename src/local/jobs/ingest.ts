@@ -12,7 +12,7 @@
 import { CsvError } from "../../csv.ts";
 import { parseInBackground } from "../model/worker.ts";
 import type { SchemaField } from "../model/encoding.ts";
-import type { Store } from "../store.ts";
+import type { Store } from "../store/store.ts";
 import type { JobWork } from "./runner.ts";
 
 /** Blob key of a datasource's columns. */
@@ -41,7 +41,7 @@ export interface IngestInput {
  *
  * @example
  * ```ts
- * import { MemoryStore } from "../store.ts";
+ * import { MemoryStore } from "../store/store.ts";
  * import { JobRunner } from "./runner.ts";
  * import { datasourceBlobKey, ingestWork } from "./ingest.ts";
  * const file = await Deno.makeTempFile({ suffix: ".csv" });

@@ -17,7 +17,7 @@ import {
   type SchemaField,
 } from "../model/encoding.ts";
 import { asDatasource } from "../model/datasource.ts";
-import type { Store } from "../store.ts";
+import type { Store } from "../store/store.ts";
 import { datasourceBlobKey, macrotask } from "./ingest.ts";
 import type { JobWork } from "./runner.ts";
 
@@ -51,7 +51,7 @@ export interface OnboardSummary {
  *
  * @example
  * ```ts
- * import { MemoryStore } from "../store.ts";
+ * import { MemoryStore } from "../store/store.ts";
  * import { loadEncoded } from "./onboard.ts";
  * const status = (() => { try { loadEncoded(new MemoryStore(), "none"); } catch (e) { return (e as Error).message; } })();
  * if (!String(status).includes("none")) throw new Error();
@@ -89,7 +89,7 @@ function encoderKey(e: Encoder): string {
  *
  * @example
  * ```ts
- * import { MemoryStore } from "../store.ts";
+ * import { MemoryStore } from "../store/store.ts";
  * import { JobRunner } from "./runner.ts";
  * import { onboardWork } from "./onboard.ts";
  * const store = new MemoryStore();

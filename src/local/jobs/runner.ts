@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { MemoryStore } from "../store.ts";
+ * import { MemoryStore } from "../store/store.ts";
  * import { JobRunner } from "./runner.ts";
  * const store = new MemoryStore();
  * store.put({ kind: "ingestionJobs", id: "j", account: "a", body: { status: "STARTING" }, internal: {} });
@@ -20,8 +20,8 @@
  *
  * @module
  */
-import { updateRecord } from "../resources.ts";
-import type { Store } from "../store.ts";
+import { updateRecord } from "../store/records.ts";
+import type { Store } from "../store/store.ts";
 
 /** What a job's work receives. */
 export interface JobControl {
@@ -83,7 +83,7 @@ export class JobRunner {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "../store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { JobRunner } from "./runner.ts";
    * new JobRunner(new MemoryStore(), console.error);
    * ```
@@ -98,7 +98,7 @@ export class JobRunner {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "../store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { JobRunner } from "./runner.ts";
    * if (new JobRunner(new MemoryStore(), () => {}).isRunning("trainingJobs", "x")) throw new Error();
    * ```
@@ -116,7 +116,7 @@ export class JobRunner {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "../store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { JobRunner } from "./runner.ts";
    * const store = new MemoryStore();
    * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
@@ -227,7 +227,7 @@ export class JobRunner {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "../store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { JobRunner } from "./runner.ts";
    * const store = new MemoryStore();
    * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
@@ -254,7 +254,7 @@ export class JobRunner {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "../store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { JobRunner } from "./runner.ts";
    * await new JobRunner(new MemoryStore(), () => {}).close();
    * ```

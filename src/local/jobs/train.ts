@@ -14,7 +14,7 @@ import type { LoggedRound } from "../model/ebm.ts";
 import { trainInBackground } from "../model/worker.ts";
 import type { TrainingParams } from "../model/params.ts";
 import type { EbmModel } from "../model/types.ts";
-import type { Store } from "../store.ts";
+import type { Store } from "../store/store.ts";
 import { macrotask } from "./ingest.ts";
 import { loadEncoded } from "./onboard.ts";
 import type { JobWork } from "./runner.ts";
@@ -73,7 +73,7 @@ export function curveRecorder(max: number = MAX_CURVE_POINTS): {
  *
  * @example
  * ```ts
- * import { MemoryStore } from "../store.ts";
+ * import { MemoryStore } from "../store/store.ts";
  * import { JobRunner } from "./runner.ts";
  * import { trainWork } from "./train.ts";
  * const store = new MemoryStore();

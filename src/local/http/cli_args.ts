@@ -16,8 +16,8 @@
  */
 import { parseArgs } from "node:util";
 import { parseFaults } from "./faults.ts";
-import type { LocalPlatformOptions } from "./options.ts";
-import { createLocalPlatform, type LocalPlatform } from "./platform.ts";
+import type { LocalPlatformOptions } from "../options.ts";
+import { createLocalPlatform, type LocalPlatform } from "../local_platform.ts";
 
 /** Options read from the command line. */
 export interface CliOptions {

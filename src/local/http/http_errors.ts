@@ -18,8 +18,8 @@ import {
   type Dependant,
   ERROR_CODES,
   type FieldIssue,
-} from "../schemas/mod.ts";
-import { fieldIssues } from "../schemas/errors.ts";
+} from "../../schemas/mod.ts";
+import { fieldIssues } from "../../schemas/errors.ts";
 
 /** An error the app answers with `status` and the JSON `body`. */
 export class HttpError extends Error {

@@ -17,7 +17,7 @@ let lastMicros = 0;
  *
  * @example
  * ```ts
- * import { timestamp } from "./time.ts";
+ * import { timestamp } from "./ids.ts";
  * const a = timestamp(), b = timestamp();
  * if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(a) || !(b > a)) throw new Error(a);
  * ```
@@ -38,7 +38,7 @@ export function timestamp(): string {
  *
  * @example
  * ```ts
- * import { newId } from "./time.ts";
+ * import { newId } from "./ids.ts";
  * const id = newId("ws");
  * if (!id.startsWith("ws_") || id === newId("ws")) throw new Error(id);
  * ```
@@ -52,7 +52,7 @@ export function newId(prefix: string): string {
  *
  * @example
  * ```ts
- * import { randomHex } from "./time.ts";
+ * import { randomHex } from "./ids.ts";
  * if (!/^[0-9a-f]{8}$/.test(randomHex(4))) throw new Error();
  * ```
  */

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { createRng } from "./model/rng.ts";
+import { createRng } from "../model/rng.ts";
 
 /** What to inject. Fractions are probabilities per call, 0 to 1. */
 export interface FaultOptions {

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { newId } from "./time.ts";
+import { newId } from "../ids.ts";
 
 /** A finished result. */
 export interface FinishedResponse {

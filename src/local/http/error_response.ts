@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { errorResponse } from "./errors_response.ts";
+ * import { errorResponse } from "./error_response.ts";
  * const logged: string[] = [];
  * const res = errorResponse(new Error("boom"), (m) => logged.push(m));
  * const body = await res.json();
@@ -15,9 +15,9 @@
  *
  * @module
  */
-import { ERROR_CODES, type ServerErrorBody } from "../schemas/mod.ts";
+import { ERROR_CODES, type ServerErrorBody } from "../../schemas/mod.ts";
 import { HttpError } from "./http_errors.ts";
-import { newId } from "./time.ts";
+import { newId } from "../ids.ts";
 
 /** Marks a 500 chosen by fault injection (not logged as a failure). */
 export class InjectedFault extends Error {

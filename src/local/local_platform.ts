@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { createLocalPlatform } from "./platform.ts";
+ * import { createLocalPlatform } from "./local_platform.ts";
  * const platform = await createLocalPlatform({ clientId: "me", clientSecret: "s3cret" });
  * const res = await platform.fetch(new Request(`${platform.baseUrl}/oauth/token`, {
  *   method: "POST",
@@ -20,14 +20,14 @@
  * @module
  */
 import type { Hono } from "hono";
-import { createApp } from "./app.ts";
-import { readDataFile } from "./buckets.ts";
-import { TokenService } from "./auth.ts";
+import { createApp } from "./http/app.ts";
+import { readDataFile } from "./store/buckets.ts";
+import { TokenService } from "./http/auth.ts";
 import type { PlatformContext } from "./context.ts";
-import { FaultInjector } from "./faults.ts";
+import { FaultInjector } from "./http/faults.ts";
 import { JobRunner } from "./jobs/runner.ts";
 import { JOB_KINDS } from "./kinds.ts";
-import { Operations } from "./operations.ts";
+import { Operations } from "./http/operations.ts";
 import {
   type LocalPlatformOptions,
   type Operator,
@@ -35,11 +35,11 @@ import {
   resolveLimits,
   resolveOperator,
 } from "./options.ts";
-import { updateRecord } from "./resources.ts";
-import { Serving } from "./serving.ts";
-import { openSqliteStore } from "./sqlite_store.ts";
-import { MemoryStore, type Store } from "./store.ts";
-import { randomHex } from "./time.ts";
+import { updateRecord } from "./store/records.ts";
+import { Serving } from "./deployments/serving.ts";
+import { openSqliteStore } from "./store/sqlite_store.ts";
+import { MemoryStore, type Store } from "./store/store.ts";
+import { randomHex } from "./ids.ts";
 
 /** A running local platform. */
 export interface LocalPlatform {
@@ -72,7 +72,7 @@ const DEFAULT_BASE_URL = "http://mlplatform.local";
  *
  * @example
  * ```ts
- * import { createLocalPlatform } from "./platform.ts";
+ * import { createLocalPlatform } from "./local_platform.ts";
  * const p = await createLocalPlatform({ buckets: { demo: "." } });
  * if (!p.credentials.clientId) throw new Error();
  * await p.close();

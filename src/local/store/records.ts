@@ -6,21 +6,21 @@
  *
  * @module
  */
-import type { Caller } from "./auth.ts";
-import type { PlatformContext } from "./context.ts";
-import { conflict, notFound } from "./http_errors.ts";
-import { type KindName, KINDS } from "./kinds.ts";
+import type { Caller } from "../http/auth.ts";
+import type { PlatformContext } from "../context.ts";
+import { conflict, notFound } from "../http/http_errors.ts";
+import { type KindName, KINDS } from "../kinds.ts";
 import type { StoredRecord } from "./store.ts";
-import { newId, timestamp } from "./time.ts";
+import { newId, timestamp } from "../ids.ts";
 import type { z } from "zod";
-import type { Dependant, ListQuerySchema, Page, Ref } from "../schemas/mod.ts";
+import type { Dependant, ListQuerySchema, Page, Ref } from "../../schemas/mod.ts";
 
 /**
  * The `{ id, name }` reference of a record.
  *
  * @example
  * ```ts
- * import { refOf } from "./resources.ts";
+ * import { refOf } from "./records.ts";
  * const r = refOf({ kind: "models", id: "m", account: "a", body: { name: "x" }, internal: {} });
  * if (r.id !== "m" || r.name !== "x") throw new Error();
  * ```
@@ -36,7 +36,7 @@ export function refOf(record: StoredRecord): Ref & { name: string } {
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { assertUniqueName } from "./resources.ts";
+ * import { assertUniqueName } from "./records.ts";
  * const store = new MemoryStore();
  * store.put({ kind: "workspaces", id: "w", account: "a", body: { name: "x" }, internal: {} });
  * const status = (() => { try { assertUniqueName(store, "workspaces", "a", "x"); } catch (e) { return (e as { status: number }).status; } })();
@@ -68,7 +68,7 @@ export function assertUniqueName(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { newRecord } from "./resources.ts";
+ * import { newRecord } from "./records.ts";
  * const store = new MemoryStore();
  * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
  * const rec = newRecord(store, caller as never, "workspaces", { name: "lab" });
@@ -106,7 +106,7 @@ export function newRecord(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { createRecord } from "./resources.ts";
+ * import { createRecord } from "./records.ts";
  * const store = new MemoryStore();
  * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
  * const rec = createRecord(store, caller as never, "workspaces", { name: "lab" });
@@ -134,7 +134,7 @@ export function createRecord(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { findOwned } from "./resources.ts";
+ * import { findOwned } from "./records.ts";
  * const store = new MemoryStore();
  * store.put({ kind: "models", id: "m", account: "other", body: {}, internal: {} });
  * const status = (() => { try { findOwned(store, "mine", "models", "m"); } catch (e) { return (e as { status: number }).status; } })();
@@ -163,7 +163,7 @@ export function findOwned(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { updateRecord } from "./resources.ts";
+ * import { updateRecord } from "./records.ts";
  * const store = new MemoryStore();
  * store.put({ kind: "models", id: "m", account: "a", body: { status: "PENDING" }, internal: {} });
  * updateRecord(store, "models", "m", { status: "READY" });
@@ -193,7 +193,7 @@ export function updateRecord(
  *
  * @example
  * ```ts
- * import { pageOf } from "./resources.ts";
+ * import { pageOf } from "./records.ts";
  * const page = pageOf([1, 2, 3], { page: 2, items_per_page: 2 });
  * if (page.data[0] !== 3 || page.pagination.total_pages !== 2) throw new Error();
  * ```
@@ -222,7 +222,7 @@ export function pageOf<T>(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { dependantsOf } from "./resources.ts";
+ * import { dependantsOf } from "./records.ts";
  * const store = new MemoryStore();
  * const schema = { kind: "dataSchemas", id: "s", account: "a", body: { name: "s" }, internal: {} };
  * store.put(schema);

@@ -19,11 +19,11 @@ import {
   type Route,
   routes,
   TokenRequestSchema,
-} from "../schemas/mod.ts";
+} from "../../schemas/mod.ts";
 import type { Caller } from "./auth.ts";
-import type { PlatformContext, PlatformSettings } from "./context.ts";
+import type { PlatformContext, PlatformSettings } from "../context.ts";
 import { renderDocs } from "./docs.ts";
-import { errorResponse, InjectedFault } from "./errors_response.ts";
+import { errorResponse, InjectedFault } from "./error_response.ts";
 import {
   createComputeConfiguration,
   createDataSchema,
@@ -33,7 +33,7 @@ import {
   createStorageConnector,
   createTrainingConfiguration,
   createWorkspace,
-} from "./handlers/configs.ts";
+} from "../handlers/configs.ts";
 import {
   cancelJob,
   createDeployedModel,
@@ -41,14 +41,14 @@ import {
   createOnboardingJob,
   createTrainingJob,
   refuseRunningJob,
-} from "./handlers/jobs.ts";
-import type { CreateHandler, DeleteHooks } from "./handlers/types.ts";
+} from "../handlers/jobs.ts";
+import type { CreateHandler, DeleteHooks } from "../handlers/types.ts";
 import {
   computeViews,
   explanationOf,
   type ParsedViews,
   prepareViews,
-} from "./handlers/views.ts";
+} from "../handlers/views.ts";
 import {
   conflict,
   forbidden,
@@ -60,14 +60,14 @@ import {
   rateLimited,
   unsupportedMediaType,
 } from "./http_errors.ts";
-import { datasourceBlobKey } from "./jobs/ingest.ts";
-import { datasetBlobKey } from "./jobs/onboard.ts";
-import { modelBlobKey } from "./jobs/train.ts";
-import { isKind, type KindName, KINDS } from "./kinds.ts";
+import { datasourceBlobKey } from "../jobs/ingest.ts";
+import { datasetBlobKey } from "../jobs/onboard.ts";
+import { modelBlobKey } from "../jobs/train.ts";
+import { isKind, type KindName, KINDS } from "../kinds.ts";
 import { openApiDocument } from "./openapi.ts";
-import { dependantsOf, findOwned, pageOf } from "./resources.ts";
-import type { StoredRecord } from "./store.ts";
-import { newId } from "./time.ts";
+import { dependantsOf, findOwned, pageOf } from "../store/records.ts";
+import type { StoredRecord } from "../store/store.ts";
+import { newId } from "../ids.ts";
 
 const CREATE: Record<KindName, CreateHandler | undefined> = {
   storageConnectors: createStorageConnector,
@@ -329,7 +329,7 @@ function lostAnswer(fault: "lost-500" | "lost-drop"): Response {
  *
  * @example
  * ```ts
- * import { createLocalPlatform } from "./platform.ts";
+ * import { createLocalPlatform } from "../local_platform.ts";
  * const platform = await createLocalPlatform();
  * const res = await platform.fetch(new Request(`${platform.baseUrl}/accounts`));
  * if (res.status !== 401) throw new Error(String(res.status));

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { invalidField } from "./http_errors.ts";
+import { invalidField } from "../http/http_errors.ts";
 
 /**
  * Checks that `bucket` is configured; 400 naming the known buckets otherwise.

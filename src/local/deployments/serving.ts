@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { MemoryStore } from "./store.ts";
+ * import { MemoryStore } from "../store/store.ts";
  * import { Serving } from "./serving.ts";
  * const serving = new Serving(new MemoryStore(), () => {});
  * const out = await serving.run("dm_1", 1, 0, () => 42);
@@ -14,12 +14,12 @@
  *
  * @module
  */
-import { rateLimited } from "./http_errors.ts";
-import { modelBlobKey } from "./jobs/train.ts";
-import { updateRecord } from "./resources.ts";
-import type { Store } from "./store.ts";
-import type { EbmModel } from "./model/types.ts";
-import { contributionTable } from "./model/explain.ts";
+import { rateLimited } from "../http/http_errors.ts";
+import { modelBlobKey } from "../jobs/train.ts";
+import { updateRecord } from "../store/records.ts";
+import type { Store } from "../store/store.ts";
+import type { EbmModel } from "../model/types.ts";
+import { contributionTable } from "../model/explain.ts";
 
 interface Slot {
   active: number;
@@ -43,7 +43,7 @@ export class Serving {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "./store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { Serving } from "./serving.ts";
    * new Serving(new MemoryStore(), console.error);
    * ```
@@ -65,7 +65,7 @@ export class Serving {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "./store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { Serving } from "./serving.ts";
    * const store = new MemoryStore();
    * store.put({ kind: "deployedModels", id: "dm", account: "a", body: { status: "STARTING", model: { id: "m" } }, internal: {} });
@@ -115,7 +115,7 @@ export class Serving {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "./store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { Serving } from "./serving.ts";
    * if (new Serving(new MemoryStore(), () => {}).model("dm") !== undefined) throw new Error();
    * ```
@@ -131,7 +131,7 @@ export class Serving {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "./store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { Serving } from "./serving.ts";
    * const s = new Serving(new MemoryStore(), () => {});
    * let release = () => {};
@@ -173,7 +173,7 @@ export class Serving {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "./store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { Serving } from "./serving.ts";
    * new Serving(new MemoryStore(), () => {}).undeploy("dm");
    * ```
@@ -188,7 +188,7 @@ export class Serving {
    *
    * @example
    * ```ts
-   * import { MemoryStore } from "./store.ts";
+   * import { MemoryStore } from "../store/store.ts";
    * import { Serving } from "./serving.ts";
    * await new Serving(new MemoryStore(), () => {}).idle();
    * ```

@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * import { TokenService } from "./auth.ts";
- * import { resolveOperator } from "./options.ts";
+ * import { resolveOperator } from "../options.ts";
  * const op = resolveOperator({ clientId: "id", clientSecret: "secret" });
  * const tokens = new TokenService(op, crypto.getRandomValues(new Uint8Array(32)), 60);
  * const { access_token } = await tokens.issue("id", "secret");
@@ -18,9 +18,9 @@
  * @module
  */
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import type { TokenResponse } from "../schemas/mod.ts";
+import type { TokenResponse } from "../../schemas/mod.ts";
 import { forbidden, unauthorized } from "./http_errors.ts";
-import type { Credential, Operator, OperatorAccount } from "./options.ts";
+import type { Credential, Operator, OperatorAccount } from "../options.ts";
 
 /** Who is calling: the account and the user behind the token. */
 export interface Caller {
@@ -50,7 +50,7 @@ export class TokenService {
    * @example
    * ```ts
    * import { TokenService } from "./auth.ts";
-   * import { resolveOperator } from "./options.ts";
+   * import { resolveOperator } from "../options.ts";
    * new TokenService(resolveOperator({}), new Uint8Array(32), 3600);
    * ```
    */
@@ -86,7 +86,7 @@ export class TokenService {
    * @example
    * ```ts
    * import { TokenService } from "./auth.ts";
-   * import { resolveOperator } from "./options.ts";
+   * import { resolveOperator } from "../options.ts";
    * const t = new TokenService(resolveOperator({ clientId: "a", clientSecret: "b" }), new Uint8Array(32), 60);
    * const ok = await t.issue("a", "b");
    * if (ok.token_type !== "Bearer" || ok.expires_in !== 60) throw new Error();
@@ -122,7 +122,7 @@ export class TokenService {
    * @example
    * ```ts
    * import { TokenService } from "./auth.ts";
-   * import { resolveOperator } from "./options.ts";
+   * import { resolveOperator } from "../options.ts";
    * const t = new TokenService(resolveOperator({}), new Uint8Array(32), 60);
    * const status = await t.verify(null).catch((e) => e.status);
    * if (status !== 401) throw new Error();

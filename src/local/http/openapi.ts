@@ -24,7 +24,7 @@ import {
   TokenRequestSchema,
   UnauthorizedBodySchema,
   ValidationErrorBodySchema,
-} from "../schemas/mod.ts";
+} from "../../schemas/mod.ts";
 
 type Json = Record<string, unknown>;
 
