@@ -97,11 +97,12 @@ export {
 
 export type * from "./src/schemas/mod.ts";
 export { HYPERPARAMETER_BOUNDS } from "./src/schemas/training.ts";
-export type { MimeBundle } from "./src/notebook/jupyter.ts";
 export {
   type Chart,
   type ExplanationChartOptions,
-  type RegressionFit,
+  type MimeBundle,
+  type RegressionChartOptions,
   VEGALITE_MIME,
   type VegaLiteSpec,
-} from "./src/notebook/charts.ts";
+} from "./src/display.ts";
+export type { RegressionFit } from "./src/regression_fit.ts";

@@ -20,6 +20,12 @@
  *
  * @module
  */
+// The composition root plugs the notebook layer's renderers (cards, tables,
+// charts, live progress) into the display hooks of errors, jobs and
+// resources (src/display.ts), so every entry that makes a platform renders
+// richly in Deno's Jupyter kernel with no setup; nothing below this file
+// imports the notebook.
+import "./notebook/register.ts";
 import { Client, type ClientOptions, resolveClientOptions } from "./client.ts";
 import { ConfigurationError } from "./http/errors.ts";
 import type { RequestOptions } from "./http/transport.ts";

@@ -6,8 +6,7 @@
  * @module
  */
 import type { DataFrame } from "danfojs-node";
-import { JUPYTER_DISPLAY } from "../notebook/jupyter.ts";
-import { viewsTable } from "../notebook/views_table.ts";
+import { JUPYTER_DISPLAY, renderAs } from "../display.ts";
 import { FrameError } from "./errors.ts";
 import { scanSplitTable } from "./scan.ts";
 import type { SplitTable } from "./types.ts";
@@ -128,7 +127,7 @@ export async function toDataFrame(
 function displayFrame(df: DataFrame): DataFrame {
   Object.defineProperty(df, JUPYTER_DISPLAY, {
     value: () =>
-      viewsTable({
+      renderAs("table", {
         columns: df.columns,
         index: df.index as (number | string)[],
         data: df.values as unknown[][],

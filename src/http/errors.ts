@@ -21,8 +21,7 @@
  * @module
  */
 import type { Dependant, FieldIssue } from "../schemas/errors.ts";
-import { toMimeBundle } from "../notebook/displayable.ts";
-import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
+import { JUPYTER_DISPLAY, type MimeBundle, renderAs } from "../display.ts";
 
 /** What every error of the SDK may carry. */
 export interface MLPlatformErrorInit {
@@ -86,7 +85,7 @@ export class MLPlatformError extends Error {
    * ```
    */
   [JUPYTER_DISPLAY](): MimeBundle {
-    return toMimeBundle(this);
+    return renderAs("error", this);
   }
 }
 

@@ -45,8 +45,7 @@ import { pickProgress, type ProgressOption } from "./progress.ts";
 import { backoff, type PollOptions } from "./sleep.ts";
 import { abortable, sleep } from "../abort.ts";
 import { classifyStatus, type JobSnapshot } from "./status.ts";
-import { JUPYTER_DISPLAY, type MimeBundle } from "../notebook/jupyter.ts";
-import { resourceCard } from "../notebook/card.ts";
+import { JUPYTER_DISPLAY, type MimeBundle, renderAs } from "../display.ts";
 
 /** Options of a single request made while waiting. */
 export interface JobRequestOptions {
@@ -170,9 +169,11 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
    * stage); await the job for a live progress bar.
    */
   [JUPYTER_DISPLAY](): MimeBundle {
-    const snapshot = this.#snapshot ?? { status: "creating" };
-    const card = resourceCard(snapshot, { kind: this.kind });
-    return { "text/html": card.html, "text/plain": card.text };
+    return renderAs(
+      "resource",
+      this.#snapshot ?? { status: "creating" },
+      this.kind,
+    );
   }
 
   /** The job id, once the create request has answered. */

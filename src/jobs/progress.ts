@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { notebookProgress } from "../notebook/progress.ts";
-import { curveFigures, curveOf } from "../notebook/curve.ts";
+import { defineHook, type Hook } from "../display.ts";
+import { curveFigures, curveOf } from "./curve.ts";
 import type { JobSnapshot } from "./status.ts";
 
 /** Receives a job's snapshots while it runs (same shape as `notebookProgress`). */
@@ -139,8 +139,16 @@ export function terminalProgress(
 }
 
 /**
+ * Where the notebook layer registers its live progress bar (a factory that
+ * answers `undefined` outside Jupyter).
+ */
+export const notebookProgressHook: Hook<ProgressFactory> = defineHook(
+  "notebook progress",
+);
+
+/**
  * The default display: a live bar in the cell inside Jupyter
- * (`notebookProgress`), else a terminal bar on stderr when it is a TTY,
+ * (`notebookProgress`, registered by the notebook layer), else a terminal bar on stderr when it is a TTY,
  * else none.
  *
  * @example
@@ -153,7 +161,7 @@ export function terminalProgress(
 export const defaultProgress: ProgressFactory = (
   title: string,
 ): ProgressReporter | undefined => {
-  const notebook = notebookProgress(title);
+  const notebook = notebookProgressHook.get()?.(title);
   if (notebook) {
     return notebook;
   }

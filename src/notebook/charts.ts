@@ -7,24 +7,27 @@
  * @module
  */
 import type { SplitTable } from "../frames/types.ts";
-import { JUPYTER_DISPLAY } from "./jupyter.ts";
+import {
+  type Chart,
+  type ExplanationChartOptions,
+  JUPYTER_DISPLAY,
+  type RegressionChartOptions,
+  VEGALITE_MIME,
+} from "../display.ts";
+import { numericPairs, regressionFit } from "../regression_fit.ts";
 
-/** The Vega-Lite MIME type Jupyter renders. */
-export const VEGALITE_MIME = "application/vnd.vegalite.v5+json";
+export {
+  type Chart,
+  type ExplanationChartOptions,
+  type RegressionChartOptions,
+  VEGALITE_MIME,
+  type VegaLiteSpec,
+} from "../display.ts";
+export { type RegressionFit, regressionFit } from "../regression_fit.ts";
+
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
 const UP = "#dc2626";
 const DOWN = "#2563eb";
-
-/** A Vega-Lite specification (loosely typed). */
-export type VegaLiteSpec = { $schema: string; [key: string]: unknown };
-
-/** A chart: a MIME bundle with the spec and a plain-text summary. */
-export interface Chart {
-  /** The Vega-Lite v5 specification, data included. */
-  [VEGALITE_MIME]: VegaLiteSpec;
-  /** A one-line summary for consoles. */
-  "text/plain": string;
-}
 
 function chart(spec: Record<string, unknown>, text: string): Chart {
   const bundle: Chart = {
@@ -45,21 +48,6 @@ const signColor = {
   scale: { domain: ["raises", "lowers"], range: [UP, DOWN] },
   title: "effect",
 };
-
-/** Options of {@linkcode explanationChart}. */
-export interface ExplanationChartOptions {
-  /** `"waterfall"` (default): from bias through the contributions to the log-odds; `"bars"`: sorted bars. */
-  kind?: "waterfall" | "bars";
-  /** Largest terms shown; the rest are summed into one "other" step. Default 12. */
-  top?: number;
-  /**
-   * What bias and contributions add up to: `"log-odds"` (classification) or
-   * `"prediction"` (regression, in the target's units). Default: read from
-   * the table (a numeric prediction and no `probability.*` column is a
-   * regression).
-   */
-  scale?: "log-odds" | "prediction";
-}
 
 /**
  * Whether a views table answers a regression model: a numeric prediction
@@ -389,67 +377,6 @@ export function probabilityHistogram(
   );
 }
 
-/** How well predictions fit: rows compared, R², RMSE, MAE and mean residual. */
-export interface RegressionFit {
-  /** Rows where both the actual and the predicted value are finite numbers. */
-  rows: number;
-  /** 1 - SSE/SST (null with fewer than 2 rows or a constant actual). */
-  r2: number | null;
-  /** Root mean squared error. */
-  rmse: number;
-  /** Mean absolute error. */
-  mae: number;
-  /** Mean of actual - predicted (0 for unbiased predictions). */
-  meanResidual: number;
-}
-
-/**
- * R², RMSE, MAE and the mean residual of predictions against actual values,
- * over the rows where both are finite numbers (a missing actual is skipped).
- *
- * @example
- * ```ts
- * import { regressionFit } from "./charts.ts";
- * const fit = regressionFit([1, 2, 3, 4], [1.1, 1.9, 3.2, 3.8]);
- * if (fit.rows !== 4 || fit.r2!.toFixed(2) !== "0.98" || fit.mae.toFixed(2) !== "0.15") throw new Error("unexpected");
- * ```
- */
-export function regressionFit(
-  actual: ArrayLike<unknown>,
-  predicted: ArrayLike<unknown>,
-): RegressionFit {
-  const pairs = numericPairs(actual, predicted);
-  const n = pairs.length;
-  if (n === 0) {
-    throw new RangeError(
-      "no row has both a numeric actual and a numeric prediction; pass the target's values in the order of the views rows",
-    );
-  }
-  let mean = 0;
-  for (const p of pairs) mean += p.actual / n;
-  let sse = 0, sst = 0, abs = 0, sum = 0;
-  for (const p of pairs) {
-    const r = p.actual - p.predicted;
-    sse += r * r;
-    abs += Math.abs(r);
-    sum += r;
-    sst += (p.actual - mean) ** 2;
-  }
-  return {
-    rows: n,
-    r2: n < 2 || sst === 0 ? null : 1 - sse / sst,
-    rmse: Math.sqrt(sse / n),
-    mae: abs / n,
-    meanResidual: sum / n,
-  };
-}
-
-/** Options of the regression charts. */
-export interface RegressionChartOptions {
-  /** The target's name, for titles and axes (default `"target"`). */
-  target?: string;
-}
-
 /**
  * Predicted against actual values of a regression model as a scatter, with
  * the diagonal where a perfect model's points would lie; the title carries
@@ -592,33 +519,4 @@ export function residualChart(
       },
     ],
   }, title);
-}
-
-function numericPairs(
-  actual: ArrayLike<unknown>,
-  predicted: ArrayLike<unknown>,
-): { row: number; actual: number; predicted: number }[] {
-  if (actual.length !== predicted.length) {
-    throw new RangeError(
-      `${actual.length} actual values but ${predicted.length} predictions; pass one actual value per views row, in the same order`,
-    );
-  }
-  const out: { row: number; actual: number; predicted: number }[] = [];
-  for (let i = 0; i < actual.length; i++) {
-    const a = toFinite(actual[i]);
-    const p = toFinite(predicted[i]);
-    if (a !== undefined && p !== undefined) {
-      out.push({ row: i, actual: a, predicted: p });
-    }
-  }
-  return out;
-}
-
-function toFinite(value: unknown): number | undefined {
-  const n = typeof value === "number"
-    ? value
-    : typeof value === "string" && value.trim() !== ""
-    ? Number(value)
-    : NaN;
-  return Number.isFinite(n) ? n : undefined;
 }

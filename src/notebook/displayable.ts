@@ -6,11 +6,14 @@
  * @module
  */
 import { errorCard, resourceCard } from "./card.ts";
-import { JUPYTER_DISPLAY, type MimeBundle } from "./jupyter.ts";
+import {
+  type Displayable,
+  JUPYTER_DISPLAY,
+  type MimeBundle,
+} from "../display.ts";
 import { viewsTable } from "./views_table.ts";
 
-/** An object that Deno's Jupyter kernel renders as HTML. */
-export type Displayable<T> = T & { [JUPYTER_DISPLAY](): MimeBundle };
+export type { Displayable } from "../display.ts";
 
 /**
  * The MIME bundle (`text/html` and `text/plain`) of a resource, an error or a

@@ -6,8 +6,7 @@
  * @module
  */
 
-/** A Jupyter MIME bundle: MIME type -> content. */
-export type MimeBundle = Record<string, string | object>;
+export { JUPYTER_DISPLAY, type MimeBundle } from "../display.ts";
 
 /** The part of `Deno.jupyter` these helpers use. */
 export interface JupyterLike {
@@ -17,11 +16,6 @@ export interface JupyterLike {
     options?: { raw?: boolean; update?: boolean; display_id?: string },
   ): Promise<void>;
 }
-
-/** The symbol Deno's kernel calls to render an object (`Deno.jupyter.$display`). */
-export const JUPYTER_DISPLAY: unique symbol = Symbol.for(
-  "Jupyter.display",
-) as never;
 
 /**
  * Returns `Deno.jupyter` inside Deno's Jupyter kernel, `undefined` anywhere

@@ -11,6 +11,8 @@
  *
  * @module
  */
+import "./register.ts";
+
 export {
   getJupyter,
   isJupyter,
@@ -45,6 +47,7 @@ export {
   type ModelComparison,
 } from "./compare.ts";
 export { type Displayable, displayable, toMimeBundle } from "./displayable.ts";
+export { pageTable } from "./page.ts";
 export { viewsTable, type ViewsTableOptions } from "./views_table.ts";
 export {
   type NotebookProgress,

@@ -1,10 +1,12 @@
 /**
- * Notebook rendering of what the resource methods return: every resource
- * becomes a card, a list page a small table, a views answer a coloured
- * table and a global explanation an importance chart, in Deno's Jupyter
- * kernel. The method is attached non-enumerably (`JSON.stringify`, spreads
- * and deep equality do not see it) and renders only when the kernel asks, so
- * the cost on a hot path (polling, views) is one property definition.
+ * The display hooks of what the resource methods return: every resource
+ * renders as a card, a list page as a small table, a views answer as a
+ * coloured table and a global explanation as an importance chart, in Deno's
+ * Jupyter kernel, through the renderers the notebook layer registers
+ * (`src/display.ts`). The method is attached non-enumerably
+ * (`JSON.stringify`, spreads and deep equality do not see it) and renders
+ * only when the kernel asks, so the cost on a hot path (polling, views) is
+ * one property definition.
  *
  * @module
  */
@@ -12,11 +14,7 @@ import type { Page } from "../schemas/common.ts";
 import type { Route } from "../schemas/routes.ts";
 import type { GlobalExplanation } from "../schemas/artifacts.ts";
 import type { SplitTable } from "../frames/types.ts";
-import { attachDisplay, displayable } from "../notebook/displayable.ts";
-import { importanceChart } from "../notebook/charts.ts";
-import { escapeHtml } from "../notebook/html.ts";
-import type { MimeBundle } from "../notebook/jupyter.ts";
-import { badgeStyle, CARD_STYLE, statusColor } from "../notebook/style.ts";
+import { displayAs } from "../display.ts";
 
 /**
  * The display name of a route group's resource, read from its `get` route's
@@ -45,6 +43,7 @@ export function kindOf(route: Route): string {
  *
  * @example
  * ```ts
+ * import "../../mod.ts"; // any package entry loads the notebook renderers
  * import { displayResource } from "./display.ts";
  * const ws = displayResource({ id: "ws_1", name: "research" }, "Workspace");
  * const render = (ws as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")];
@@ -53,8 +52,7 @@ export function kindOf(route: Route): string {
  * ```
  */
 export function displayResource<T>(value: T, kind: string): T {
-  if (!isExtensible(value)) return value;
-  return displayable(value, { kind }) as T;
+  return displayAs(value, "resource", kind);
 }
 
 /**
@@ -63,6 +61,7 @@ export function displayResource<T>(value: T, kind: string): T {
  *
  * @example
  * ```ts
+ * import "../../mod.ts"; // any package entry loads the notebook renderers
  * import { displayPage } from "./display.ts";
  * const page = displayPage({
  *   data: [{ id: "m_1", name: "churn", status: "READY" }],
@@ -74,7 +73,7 @@ export function displayResource<T>(value: T, kind: string): T {
  */
 export function displayPage<T>(page: Page<T>, kind: string): Page<T> {
   for (const item of page.data) displayResource(item, kind);
-  return attach(page, () => pageBundle(page, kind));
+  return displayAs(page, "page", kind);
 }
 
 /**
@@ -82,6 +81,7 @@ export function displayPage<T>(page: Page<T>, kind: string): Page<T> {
  *
  * @example
  * ```ts
+ * import "../../mod.ts"; // any package entry loads the notebook renderers
  * import { displayTable } from "./display.ts";
  * const table = displayTable({ columns: ["prediction.churn"], index: [0], data: [["Yes"]] });
  * const render = (table as unknown as Record<symbol, () => Record<string, string>>)[Symbol.for("Jupyter.display")];
@@ -89,8 +89,7 @@ export function displayPage<T>(page: Page<T>, kind: string): Page<T> {
  * ```
  */
 export function displayTable<T extends SplitTable>(table: T): T {
-  if (!isExtensible(table)) return table;
-  return displayable(table) as T;
+  return displayAs(table, "table");
 }
 
 /**
@@ -99,6 +98,7 @@ export function displayTable<T extends SplitTable>(table: T): T {
  *
  * @example
  * ```ts
+ * import "../../mod.ts"; // any package entry loads the notebook renderers
  * import { displayExplanation } from "./display.ts";
  * const explanation = displayExplanation({
  *   target: "churn", classes: ["No", "Yes"], score_classes: ["Yes"], intercept: [-1],
@@ -111,76 +111,5 @@ export function displayTable<T extends SplitTable>(table: T): T {
 export function displayExplanation<T extends GlobalExplanation>(
   explanation: T,
 ): T {
-  return attach(explanation, () => {
-    const chart = importanceChart(
-      explanation.terms.map((t) => ({
-        name: t.name,
-        importance: t.importance,
-      })),
-    );
-    const title = `Global explanation of ${explanation.target}`;
-    return { ...chart, "text/plain": `${title}. ${chart["text/plain"]}` };
-  });
-}
-
-function isExtensible<T>(value: T): value is T & object {
-  return value !== null && typeof value === "object" &&
-    Object.isExtensible(value);
-}
-
-// Non-enumerable, so invisible to JSON, spreads and deep equality.
-function attach<T>(value: T, render: () => MimeBundle): T {
-  return isExtensible(value) ? attachDisplay(value, render) : value;
-}
-
-const CELL =
-  "padding:2px 10px 2px 0;border-bottom:1px solid #e4e4e7;text-align:left";
-
-function pageBundle(page: Page<unknown>, kind: string): MimeBundle {
-  const p = page.pagination;
-  const caption = `${kind}s: page ${p.current_page} of ${
-    Math.max(p.total_pages, 1)
-  }, ${p.total_items} in all`;
-  const rows = page.data.map((item) => {
-    const r = (item ?? {}) as Record<string, unknown>;
-    const status = typeof r.status === "string" ? r.status : "";
-    return {
-      name: String(r.name ?? ""),
-      id: String(r.id ?? ""),
-      status,
-      created: String(r.created_at ?? ""),
-    };
-  });
-  const html = `<div style="${CARD_STYLE}"><b>${escapeHtml(caption)}</b>` +
-    (rows.length === 0
-      ? ""
-      : `<table style="border-collapse:collapse;margin-top:4px">` +
-        `<tr>${
-          ["name", "id", "status", "created"].map((h) =>
-            `<th style="${CELL};color:#52525b;font-weight:600">${h}</th>`
-          ).join("")
-        }</tr>` +
-        rows.map((r) =>
-          `<tr><td style="${CELL}">${escapeHtml(r.name)}</td>` +
-          `<td style="${CELL}"><code style="color:#71717a">${
-            escapeHtml(r.id)
-          }</code></td>` +
-          `<td style="${CELL}">${
-            r.status
-              ? `<span style="${badgeStyle(statusColor(r.status))}">${
-                escapeHtml(r.status)
-              }</span>`
-              : ""
-          }</td><td style="${CELL};color:#71717a">${
-            escapeHtml(r.created)
-          }</td></tr>`
-        ).join("") + `</table>`) +
-    `</div>`;
-  const text = [
-    caption,
-    ...rows.map((r) =>
-      `  ${r.name} (${r.id})${r.status ? ` [${r.status}]` : ""}`
-    ),
-  ].join("\n");
-  return { "text/html": html, "text/plain": text };
+  return displayAs(explanation, "explanation");
 }
