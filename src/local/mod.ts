@@ -1,13 +1,16 @@
 /**
  * The local platform: the whole service in-process, for offline work,
- * notebooks and tests. `local()` gives a client already connected to it (no
- * socket: the client's fetch is the app's own); `createLocalPlatform()` gives
- * the app itself, to serve over HTTP (`deno task local`) or to wire by hand.
+ * notebooks and tests. {@linkcode createLocalClient} gives a client already
+ * connected to it (no socket: the client's fetch is the app's own; the
+ * package's `local()` in local.ts is built on it); `createLocalPlatform()`
+ * gives the app itself, to serve over HTTP (`deno task local`) or to wire by
+ * hand.
  *
  * @example
  * ```ts
- * import { local } from "./mod.ts";
- * const ml = await local();
+ * import { Client } from "../client.ts";
+ * import { createLocalClient } from "./mod.ts";
+ * const ml = await createLocalClient({}, (o) => new Client(o));
  * const page = await ml.workspaces.list();
  * if (page.pagination.total_items !== 0) throw new Error();
  * await ml.platform.close();
@@ -15,7 +18,7 @@
  *
  * @module
  */
-import { Client, type ClientOptions } from "../client.ts";
+import type { ClientOptions } from "../client.ts";
 import { createLocalPlatform, type LocalPlatform } from "./local_platform.ts";
 import type { LocalPlatformOptions } from "./options.ts";
 
@@ -39,8 +42,7 @@ export type LocalClient<C> = C & {
 /**
  * Starts a local platform and returns a client connected to it through the
  * app's own fetch, with the default account's credentials. `makeClient`
- * chooses the client class (default {@linkcode Client}; the SDK's `local()`
- * passes its `MLPlatform`).
+ * chooses the client class (the SDK's `local()` passes its `MLPlatform`).
  *
  * @example
  * ```ts
@@ -77,22 +79,4 @@ export async function createLocalClient<C extends object>(
     value: platform,
     enumerable: false,
   }) as LocalClient<C>;
-}
-
-/**
- * Starts a local platform and returns a {@linkcode Client} connected to it.
- *
- * @example
- * ```ts
- * import { local } from "./mod.ts";
- * const ml = await local({ buckets: { demo: "." } });
- * const sc = await ml.storageConnectors.create({ name: "demo", bucket_name: "demo" });
- * if (sc.bucket_name !== "demo") throw new Error();
- * await ml.platform.close();
- * ```
- */
-export function local(
-  options: LocalPlatformOptions & { client?: Partial<ClientOptions> } = {},
-): Promise<LocalClient<Client>> {
-  return createLocalClient(options, (o) => new Client(o));
 }

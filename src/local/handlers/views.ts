@@ -14,7 +14,7 @@ import type {
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
 import { conflict, invalidField } from "../http/http_errors.ts";
-import { macrotask } from "../jobs/ingest.ts";
+import { macrotask } from "../jobs/yield.ts";
 import { modelBlobKey } from "../jobs/train.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {

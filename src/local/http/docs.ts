@@ -12,10 +12,8 @@
  *
  * @module
  */
+import { escapeHtml as escape } from "../../html.ts";
 import type { OpenApiDocument } from "./openapi.ts";
-
-const escape = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Names the schema a `{ $ref }` (or anything else) points at. */
 function schemaName(schema: unknown): string {

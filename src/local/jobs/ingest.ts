@@ -14,6 +14,7 @@ import { parseInBackground } from "../model/worker.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import type { Store } from "../store/store.ts";
 import type { JobWork } from "./runner.ts";
+import { macrotask } from "./yield.ts";
 
 /** Blob key of a datasource's columns. */
 export const datasourceBlobKey = (id: string): string => `datasource:${id}`;
@@ -111,9 +112,4 @@ export function ingestWork(
     job.report("storing", 1, 1);
     onRows(datasource.nRows, Object.keys(datasource.columns));
   };
-}
-
-/** Lets timers, I/O and other requests run between steps. */
-export function macrotask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -18,7 +18,8 @@ import {
 } from "../model/encoding.ts";
 import { asDatasource } from "../model/datasource.ts";
 import type { Store } from "../store/store.ts";
-import { datasourceBlobKey, macrotask } from "./ingest.ts";
+import { datasourceBlobKey } from "./ingest.ts";
+import { macrotask } from "./yield.ts";
 import type { JobWork } from "./runner.ts";
 
 /** Blob key of a dataset's encoding. */

@@ -24,7 +24,7 @@ import { updateRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 
 /** What a job's work receives. */
-export interface JobControl {
+export interface WorkControl {
   /** Aborts at the runtime cap or when the platform closes. */
   readonly signal: AbortSignal;
   /** Seconds left before the runtime cap. */
@@ -43,25 +43,25 @@ export interface JobControl {
 }
 
 /** A job's work: resolves when done, throws (with a user-facing message) to fail. */
-export type JobWork = (job: JobControl) => Promise<void>;
+export type JobWork = (job: WorkControl) => Promise<void>;
 
 /** Raised in a job's signal when it runs past its cap. */
-export class JobTimeoutError extends Error {
+export class RuntimeCapError extends Error {
   /** Creates the error naming the cap. */
   constructor(seconds: number) {
     super(
       `The job exceeded its maximum_runtime_seconds (${seconds} s) and was stopped; use a smaller input or a larger cap.`,
     );
-    this.name = "JobTimeoutError";
+    this.name = "RuntimeCapError";
   }
 }
 
 /** Raised in a job's signal when a client cancels it. */
-export class JobCancelledError extends Error {
+export class WorkCancelledError extends Error {
   /** Creates the error; the message is what the job's `message` will say. */
   constructor(message = "Cancelled by a client request.") {
     super(message);
-    this.name = "JobCancelledError";
+    this.name = "WorkCancelledError";
   }
 }
 
@@ -139,7 +139,7 @@ export class JobRunner {
     let pending: Record<string, unknown> | undefined;
     const write = (patch: Record<string, unknown>) =>
       updateRecord(this.#store, kind, id, patch);
-    const control: JobControl = {
+    const control: WorkControl = {
       signal: controller.signal,
       secondsLeft: () => maximumRuntimeSeconds - (Date.now() - started) / 1000,
       report: (stage, stageProgress, progress, extra) => {
@@ -164,7 +164,7 @@ export class JobRunner {
       await new Promise((resolve) => setTimeout(resolve, 0));
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          const error = new JobTimeoutError(maximumRuntimeSeconds);
+          const error = new RuntimeCapError(maximumRuntimeSeconds);
           controller.abort(error);
           reject(error);
         }, maximumRuntimeSeconds * 1000);
@@ -195,7 +195,7 @@ export class JobRunner {
         });
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
-        outcome = error instanceof JobCancelledError ? "CANCELLED" : "FAILED";
+        outcome = error instanceof WorkCancelledError ? "CANCELLED" : "FAILED";
         if (
           !(error instanceof Error) || error.name === "TypeError" ||
           error.name === "ReferenceError"
@@ -220,7 +220,7 @@ export class JobRunner {
 
   /**
    * Cancels the running job `kind/id`: its signal aborts with a
-   * {@linkcode JobCancelledError} (the work stops at once: a training Worker
+   * {@linkcode WorkCancelledError} (the work stops at once: a training Worker
    * is terminated), the job ends `CANCELLED` with `message`, and `onEnd`
    * runs. Resolves once all that is done, to `false` when the job was not
    * running in this process.
@@ -244,7 +244,7 @@ export class JobRunner {
   ): Promise<boolean> {
     const job = this.#running.get(`${kind}/${id}`);
     if (job === undefined) return false;
-    job.controller.abort(new JobCancelledError(message));
+    job.controller.abort(new WorkCancelledError(message));
     await job.done;
     return true;
   }

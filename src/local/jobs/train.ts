@@ -15,7 +15,7 @@ import { trainInBackground } from "../model/worker.ts";
 import type { TrainingParams } from "../model/params.ts";
 import type { EbmModel } from "../model/types.ts";
 import type { Store } from "../store/store.ts";
-import { macrotask } from "./ingest.ts";
+import { macrotask } from "./yield.ts";
 import { loadEncoded } from "./onboard.ts";
 import type { JobWork } from "./runner.ts";
 
