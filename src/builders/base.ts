@@ -73,20 +73,6 @@ export abstract class BodyBuilder<S extends z.ZodType> {
 export type CreateOptions = RequestOptions;
 
 /**
- * Adds `then` to a builder so `await builder` is `builder.create()`, sent
- * once however often it is awaited (the first call's promise is kept).
- * Used by the one-step builders (connector, compute, workspace...), not by
- * the schema builder, which is meant to be edited before it is created.
- */
-export class Once<T> {
-  #promise?: Promise<T>;
-  /** Runs `create` the first time, then returns the same promise. */
-  run(create: () => Promise<T>): Promise<T> {
-    return (this.#promise ??= create());
-  }
-}
-
-/**
  * A unique resource name: `prefix-<time>-<random>`, for the resources the
  * one-call helpers create on your behalf (names are unique per account).
  *
@@ -143,14 +129,24 @@ export function wireFields(
 
 /**
  * A builder bound to a client with an immutable options object: `with()`
- * returns a new builder. Shared by the one-request and the job builders.
+ * returns a new builder. It stands for one request: the first `create()`
+ * (or `await builder`) sends it, and every later call returns that same
+ * outcome (the module doc of `builders/mod.ts` states the rule).
+ *
+ * `Made` is what `create()` returns (a promise of the resource, or a `Job`);
+ * `T` is what `await builder` gives.
  */
-export abstract class ClientBuilder<O extends object, S extends z.ZodType>
-  extends BodyBuilder<S> {
+export abstract class ClientBuilder<
+  O extends object,
+  S extends z.ZodType,
+  Made extends PromiseLike<T>,
+  T,
+> extends BodyBuilder<S> implements PromiseLike<T> {
   /** The options given so far. */
   readonly options: Readonly<O>;
   /** The client `create()` sends through. */
   protected readonly client: BuilderClient | undefined;
+  #made?: Made;
 
   /** A builder bound to `client` with `options`. */
   constructor(client: BuilderClient | undefined, options: O) {
@@ -159,7 +155,7 @@ export abstract class ClientBuilder<O extends object, S extends z.ZodType>
     this.options = Object.freeze({ ...options });
   }
 
-  /** A new builder with `patch` merged over these options. */
+  /** A new builder with `patch` merged over these options (not yet sent). */
   with(patch: Partial<O>): this {
     const Ctor = this.constructor as new (
       client: BuilderClient | undefined,
@@ -180,37 +176,31 @@ export abstract class ClientBuilder<O extends object, S extends z.ZodType>
       hint: "Start from a connected MLPlatform (connect() or local())",
     });
   }
-}
 
-/**
- * A one-request builder with an options object: immutable (`with()` returns
- * a new builder), `body()` to see what it sends, `create()` to send it, and
- * awaitable (`await builder` creates once).
- */
-export abstract class OptionsBuilder<
-  O extends object,
-  S extends z.ZodType,
-  R,
-> extends ClientBuilder<O, S> implements PromiseLike<R> {
-  readonly #once = new Once<R>();
+  /** Validates and sends the request: what `create()` does the first time. */
+  protected abstract make(options?: CreateOptions): Made;
 
-  /** Sends the validated body. */
-  protected abstract send(
-    body: z.output<S>,
-    options?: CreateOptions,
-  ): Promise<R>;
-
-  /** Validates, then sends the create request; resolves to the created resource. */
-  async create(options?: CreateOptions): Promise<R> {
-    const body = this.body();
-    return await this.send(body, options);
+  /**
+   * Sends the request the first time it is called (validating the body
+   * first: nothing is sent when it is invalid) and returns that same result
+   * on every later call, whatever `options` those pass: one builder, one
+   * request. For another, make another builder (`with()` returns one).
+   */
+  create(options?: CreateOptions): Made {
+    return (this.#made ??= this.make(options));
   }
 
-  /** `await builder` is `builder.create()`, sent once. */
-  then<R1 = R, R2 = never>(
-    onfulfilled?: ((value: R) => R1 | PromiseLike<R1>) | null,
+  /** `await builder` is `await builder.create()`: the same single request. */
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#once.run(() => this.create()).then(onfulfilled, onrejected);
+    let made: Made;
+    try {
+      made = this.create();
+    } catch (error) {
+      return Promise.reject(error).then(onfulfilled, onrejected);
+    }
+    return Promise.resolve(made).then(onfulfilled, onrejected);
   }
 }

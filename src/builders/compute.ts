@@ -5,13 +5,8 @@
  *
  * @module
  */
-import {
-  type ComputeConfiguration,
-  ComputeConfigurationCreateSchema,
-  type ComputeType,
-} from "../schemas/compute.ts";
-import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
-import type { z } from "zod";
+import type { ComputeType } from "../schemas/compute.ts";
+import { ResourceBuilder } from "./spec.ts";
 
 /** Default machine type: a small general-purpose instance. */
 export const DEFAULT_MACHINE_TYPE = "ml.m5.large";
@@ -32,36 +27,21 @@ export interface ComputeOptions {
  * @example
  * ```ts
  * import { ComputeBuilder } from "./compute.ts";
- * new ComputeBuilder(undefined, { name: "gpu", computeType: "TRAINING" }).body();
- * // { name: "gpu", machine_type: "ml.m5.large", compute_type: "TRAINING" }
+ * const body = new ComputeBuilder(undefined, { name: "gpu", computeType: "TRAINING" }).body();
+ * if (body.machine_type !== "ml.m5.large" || body.compute_type !== "TRAINING") {
+ *   throw new Error(JSON.stringify(body));
+ * }
  * ```
  */
-export class ComputeBuilder extends OptionsBuilder<
-  ComputeOptions,
-  typeof ComputeConfigurationCreateSchema,
-  ComputeConfiguration
-> {
-  /** What is built. */
-  readonly what = "compute configuration";
-  /** The body schema. */
-  protected readonly schema = ComputeConfigurationCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return wireFields(this.options).names;
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    return wireFields({
+export class ComputeBuilder
+  extends ResourceBuilder<"computeConfigurations", ComputeOptions> {
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "computeConfigurations",
+    what: "compute configuration",
+    defaults: () => ({
       machineType: DEFAULT_MACHINE_TYPE,
       computeType: "PROCESSING",
-      ...this.options,
-    }).body;
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof ComputeConfigurationCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<ComputeConfiguration> {
-    return this.requireClient().computeConfigurations.create(body, options);
-  }
+    }),
+  });
 }

@@ -7,16 +7,12 @@
  * @module
  */
 import { JUPYTER_DISPLAY, type MimeBundle, renderAs } from "../display.ts";
-import type { z } from "zod";
 import type { Model } from "../schemas/artifacts.ts";
-import {
-  type DeployedModel,
-  DeployedModelCreateSchema,
-} from "../schemas/deployments.ts";
+import type { DeployedModel } from "../schemas/deployments.ts";
 import type { CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
-import { idOf, type RefLike, type Typed } from "./types.ts";
+import type { RefLike, Typed } from "./types.ts";
 import {
   ViewsBuilder,
   type ViewsOptions,
@@ -134,47 +130,35 @@ export interface DeployedModelOptions<
  * @example
  * ```ts
  * import { DeployedModelBuilder } from "./deployment.ts";
- * new DeployedModelBuilder(undefined, { model: { id: "m_1", name: "churn" }, configuration: "dc_1" })
- *   .body(); // { name: "churn", model_id: "m_1", deployment_configuration_id: "dc_1" }
+ * const body = new DeployedModelBuilder(undefined, { model: { id: "m_1", name: "churn" }, configuration: "dc_1" })
+ *   .body();
+ * if (JSON.stringify(body) !== '{"name":"churn","model_id":"m_1","deployment_configuration_id":"dc_1"}') {
+ *   throw new Error(JSON.stringify(body));
+ * }
  * ```
  */
 export class DeployedModelBuilder<
   F extends string = string,
   T extends string = string,
 > extends JobBuilder<
+  "deployedModels",
   DeployedModelOptions<F, T>,
-  typeof DeployedModelCreateSchema,
   DeployedModel,
   Deployment<F, T>
 > {
-  /** What is built. */
-  readonly what = "deployed model";
-  /** The body schema. */
-  protected readonly schema = DeployedModelCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return { model_id: "model", deployment_configuration_id: "configuration" };
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    const { model, configuration, name } = this.options;
-    return {
-      name: name ?? (typeof model === "string" ? undefined : model.name),
-      model_id: idOf(model),
-      deployment_configuration_id: idOf(configuration),
-    };
-  }
-  /** Starts the deployment, waits for `RUNNING`, fetches the model's columns. */
-  protected definition(
-    client: BuilderClient,
-    body: z.output<typeof DeployedModelCreateSchema>,
-    options?: CreateOptions,
-  ) {
-    return {
-      ...deploymentSteps<F, T>(client),
-      start: () => client.deployedModels.create(body, options),
-    };
-  }
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "deployedModels",
+    what: "deployed model",
+    wire: {
+      model: "model_id",
+      configuration: "deployment_configuration_id",
+    },
+    defaults: ({ model }) => ({
+      name: typeof model === "string" ? undefined : model?.name ?? undefined,
+    }),
+    steps: deploymentSteps<F, T>,
+  });
 }
 
 /**

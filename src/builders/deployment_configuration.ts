@@ -4,12 +4,7 @@
  *
  * @module
  */
-import type { z } from "zod";
-import {
-  type DeploymentConfiguration,
-  DeploymentConfigurationCreateSchema,
-} from "../schemas/deployments.ts";
-import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
+import { ResourceBuilder } from "./spec.ts";
 
 /** Options of a deployment configuration. */
 export interface DeploymentConfigurationOptions {
@@ -30,32 +25,17 @@ export interface DeploymentConfigurationOptions {
  * ```ts
  * import { DeploymentConfigurationBuilder } from "./deployment_configuration.ts";
  * const b = new DeploymentConfigurationBuilder(undefined, { name: "small" });
- * b.with({ maximumConcurrency: 8 }).body().maximum_concurrency; // 8
- * b.body().memory_size; // 2048, the default
+ * if (b.with({ maximumConcurrency: 8 }).body().maximum_concurrency !== 8) throw new Error();
+ * if (b.body().memory_size !== 2048) throw new Error("2048 MB is the default");
  * ```
  */
-export class DeploymentConfigurationBuilder extends OptionsBuilder<
-  DeploymentConfigurationOptions,
-  typeof DeploymentConfigurationCreateSchema,
-  DeploymentConfiguration
+export class DeploymentConfigurationBuilder extends ResourceBuilder<
+  "deploymentConfigurations",
+  DeploymentConfigurationOptions
 > {
-  /** What is built. */
-  readonly what = "deployment configuration";
-  /** The body schema. */
-  protected readonly schema = DeploymentConfigurationCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return wireFields(this.options).names;
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    return wireFields(this.options).body;
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof DeploymentConfigurationCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<DeploymentConfiguration> {
-    return this.requireClient().deploymentConfigurations.create(body, options);
-  }
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "deploymentConfigurations",
+    what: "deployment configuration",
+  });
 }

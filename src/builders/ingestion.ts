@@ -5,18 +5,19 @@
  *
  * @module
  */
-import type { z } from "zod";
 import type { Datasource } from "../schemas/artifacts.ts";
-import {
-  type IngestionConfiguration,
-  IngestionConfigurationCreateSchema,
-  type IngestionJob,
-  IngestionJobCreateSchema,
+import type {
+  IngestionConfiguration,
+  IngestionJob,
 } from "../schemas/ingestion.ts";
-import { type CreateOptions, OptionsBuilder } from "./base.ts";
-import type { BuilderClient } from "./builder_client.ts";
-import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
-import { idOf, type RefLike, type Typed } from "./types.ts";
+import {
+  JobBuilder,
+  type JobControl,
+  producing,
+  type ProducingSteps,
+} from "./job_builder.ts";
+import { ResourceBuilder } from "./spec.ts";
+import type { RefLike, Typed } from "./types.ts";
 
 /** Options of an ingestion configuration. */
 export interface IngestionConfigurationOptions<
@@ -35,40 +36,24 @@ export interface IngestionConfigurationOptions<
  * @example
  * ```ts
  * import { IngestionConfigurationBuilder } from "./ingestion.ts";
- * new IngestionConfigurationBuilder(undefined, { name: "churn-in", schema: { id: "sch_1" } }).body();
- * // { name: "churn-in", data_schema_id: "sch_1" }
+ * const body = new IngestionConfigurationBuilder(undefined, { name: "churn-in", schema: { id: "sch_1" } }).body();
+ * if (body.data_schema_id !== "sch_1") throw new Error(JSON.stringify(body));
  * ```
  */
 export class IngestionConfigurationBuilder<
   F extends string = string,
   T extends string = string,
-> extends OptionsBuilder<
+> extends ResourceBuilder<
+  "ingestionConfigurations",
   IngestionConfigurationOptions<F, T>,
-  typeof IngestionConfigurationCreateSchema,
   Typed<IngestionConfiguration, F, T>
 > {
-  /** What is built. */
-  readonly what = "ingestion configuration";
-  /** The body schema. */
-  protected readonly schema = IngestionConfigurationCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return { data_schema_id: "schema" };
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    return {
-      name: this.options.name,
-      data_schema_id: idOf(this.options.schema),
-    };
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof IngestionConfigurationCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<Typed<IngestionConfiguration, F, T>> {
-    return this.requireClient().ingestionConfigurations.create(body, options);
-  }
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "ingestionConfigurations",
+    what: "ingestion configuration",
+    wire: { schema: "data_schema_id" },
+  });
 }
 
 /** Options of an ingestion job. */
@@ -103,74 +88,39 @@ export interface IngestionJobOptions<
  *   configuration: "ic_1", storage: "sc_1", compute: "cc_1",
  *   path: "wa_churn.csv", datasourceName: "churn",
  * });
- * b.body().name; // "ingest-churn"
+ * const body = b.body();
+ * if (body.name !== "ingest-churn" || body.data_path !== "wa_churn.csv") throw new Error(JSON.stringify(body));
  * ```
  */
 export class IngestionJobBuilder<
   F extends string = string,
   T extends string = string,
 > extends JobBuilder<
+  "ingestionJobs",
   IngestionJobOptions<F, T>,
-  typeof IngestionJobCreateSchema,
   IngestionJob,
   Typed<Datasource, F, T>
 > {
-  /** What is built. */
-  readonly what = "ingestion job";
-  /** The body schema. */
-  protected readonly schema = IngestionJobCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return {
-      compute_configuration_id: "compute",
-      data_processing_configuration_id: "configuration",
-      storage_connector_id: "storage",
-      data_path: "path",
-      datasource_name: "datasourceName",
-      job_type: "jobType",
-    };
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    const o = this.options;
-    return {
-      job_type: o.jobType,
-      name: o.name ??
-        (o.datasourceName ? `ingest-${o.datasourceName}` : undefined),
-      compute_configuration_id: idOf(o.compute),
-      data_processing_configuration_id: idOf(o.configuration),
-      storage_connector_id: idOf(o.storage),
-      data_path: o.path,
-      datasource_name: o.datasourceName,
-    };
-  }
-  /** Starts, retrieves and resolves an ingestion job. */
-  protected definition(
-    client: BuilderClient,
-    body: z.output<typeof IngestionJobCreateSchema>,
-    options?: CreateOptions,
-  ) {
-    return {
-      ...ingestionSteps<F, T>(client),
-      start: () => client.ingestionJobs.create(body, options),
-    };
-  }
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "ingestionJobs",
+    what: "ingestion job",
+    wire: {
+      compute: "compute_configuration_id",
+      configuration: "data_processing_configuration_id",
+      storage: "storage_connector_id",
+      path: "data_path",
+    },
+    defaults: (o) => ({
+      name: o.datasourceName ? `ingest-${o.datasourceName}` : undefined,
+    }),
+    steps: ingestionSteps<F, T>,
+  });
 }
 
 /**
  * How an ingestion job is followed once it exists: retrieved, resolved to
  * its datasource, cancelled. Shared by the builder and `ml.attach`.
  */
-export function ingestionSteps<F extends string, T extends string>(
-  client: BuilderClient,
-): JobSteps<IngestionJob, Typed<Datasource, F, T>> {
-  return {
-    kind: "ingestion job",
-    retrieve: (id, o) => client.ingestionJobs.get(id, o),
-    resolve: (job, o) =>
-      client.datasources.get(job.datasource.id, o) as Promise<
-        Typed<Datasource, F, T>
-      >,
-    cancel: (id, o) => client.ingestionJobs.cancel(id, o),
-  };
-}
+export const ingestionSteps: ProducingSteps<IngestionJob, Datasource> =
+  producing("ingestionJobs", "ingestion job", "datasources", "datasource");

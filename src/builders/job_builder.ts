@@ -1,8 +1,9 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
 /**
  * Base of the builders that start a job: `create()` sends the one request
- * that starts it and returns a {@linkcode Job} at once; awaiting the
- * builder (or the Job) waits for the job's result.
+ * that starts it and returns a {@linkcode Job} at once (the same Job on
+ * every later call); awaiting the builder (or the Job) waits for the job's
+ * result.
  *
  * @module
  */
@@ -11,8 +12,15 @@ import { Job, type JobDefinition } from "../jobs/job.ts";
 import type { ProgressOption } from "../jobs/progress.ts";
 import type { PollOptions } from "../jobs/sleep.ts";
 import type { JobSnapshot } from "../jobs/status.ts";
-import { ClientBuilder, type CreateOptions } from "./base.ts";
-import type { BuilderClient } from "./builder_client.ts";
+import type { CreateOptions } from "./base.ts";
+import type { BuilderClient, Creatable } from "./builder_client.ts";
+import {
+  type BodySchema,
+  type BuilderSpec,
+  type CreateKey,
+  SpecBuilder,
+} from "./spec.ts";
+import type { Typed } from "./types.ts";
 
 /** Options every job builder takes besides its own. */
 export interface JobControl {
@@ -32,21 +40,33 @@ export type JobSteps<J extends JobSnapshot, T> = Omit<
   "start" | "progress" | "poll"
 >;
 
-/** A builder whose `create()` starts a job. Immutable; awaitable. */
-export abstract class JobBuilder<
-  O extends JobControl,
-  S extends z.ZodType,
+/** A job builder's definition: its {@linkcode BuilderSpec} and how the job is followed. */
+export interface JobBuilderSpec<
+  K extends CreateKey,
+  O,
   J extends JobSnapshot,
   T,
-> extends ClientBuilder<O, S> implements PromiseLike<T> {
-  #job?: Job<J, T>;
+> extends BuilderSpec<K, O> {
+  /** How the job is retrieved, resolved and cancelled once started. */
+  readonly steps: (client: BuilderClient) => JobSteps<J, T>;
+}
 
-  /** How this kind of job is started, retrieved and resolved. */
-  protected abstract definition(
-    client: BuilderClient,
-    body: z.output<S>,
-    options?: CreateOptions,
-  ): Omit<JobDefinition<J, T>, "progress" | "poll">;
+/** A builder whose `create()` starts a job. Immutable; awaitable. */
+export abstract class JobBuilder<
+  K extends CreateKey,
+  O extends JobControl,
+  J extends JobSnapshot,
+  T,
+> extends SpecBuilder<K, O, Job<J, T>, T> {
+  /** The builder's definition. */
+  protected abstract override readonly spec: JobBuilderSpec<K, O, J, T>;
+
+  /** Types a subclass's spec (see `SpecBuilder.define`). */
+  protected override define(
+    spec: JobBuilderSpec<K, O, J, T>,
+  ): JobBuilderSpec<K, O, J, T> {
+    return spec;
+  }
 
   /**
    * The validated job definition (`start`, `retrieve`, `resolve`) without
@@ -54,31 +74,84 @@ export abstract class JobBuilder<
    */
   toDefinition(options?: CreateOptions): JobDefinition<J, T> {
     const body = this.body();
+    const client = this.requireClient("start a job");
+    const jobs = client[this.spec.route] as unknown as Creatable<
+      z.output<BodySchema<K>>,
+      J
+    >;
     return {
-      ...this.definition(this.requireClient("start a job"), body, options),
+      ...this.spec.steps(client),
+      start: () => jobs.create(body, this.requestOptions(options)),
       progress: this.options.progress,
       poll: this.options.poll,
     };
   }
 
   /**
-   * Validates the body (throwing before any request), then starts the job
-   * and returns it: `await job` waits for its result.
+   * Validates the body (throwing before any request), then starts the job:
+   * what `create()` does the first time.
    */
-  create(options?: CreateOptions): Job<J, T> {
+  protected make(options?: CreateOptions): Job<J, T> {
     return new Job(this.toDefinition(options));
   }
+}
 
-  /** `await builder` starts the job (once) and waits for its result. */
-  then<R1 = T, R2 = never>(
-    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
-    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-  ): Promise<R1 | R2> {
-    try {
-      this.#job ??= this.create();
-    } catch (error) {
-      return Promise.reject(error).then(onfulfilled, onrejected);
-    }
-    return this.#job.then(onfulfilled, onrejected);
-  }
+/** The collections a job's artifact is read from. */
+type ArtifactKey = "datasources" | "datasets" | "models";
+/** The collections of the jobs that make an artifact. */
+type ProducingKey = "ingestionJobs" | "onboardingJobs" | "trainingJobs";
+/** What a collection's `get` resolves to. */
+type Item<K extends keyof BuilderClient> = Awaited<
+  ReturnType<BuilderClient[K]["get"]>
+>;
+
+/** How a job that makes an artifact is followed, typed by the artifact's column names. */
+export type ProducingSteps<J extends JobSnapshot, A> = <
+  F extends string,
+  T extends string,
+>(client: BuilderClient) => JobSteps<J, Typed<A, F, T>>;
+
+/**
+ * How a job of `jobs` is followed once it exists: retrieved, cancelled, and
+ * resolved to the artifact it names in `field`, read from `artifacts`.
+ * Shared by the job builders and `ml.attach`.
+ *
+ * @example
+ * ```ts
+ * import { producing } from "./job_builder.ts";
+ * const steps = producing("trainingJobs", "training job", "models", "model");
+ * const calls: string[] = [];
+ * const client = {
+ *   trainingJobs: { get: (id: string) => (calls.push(`job ${id}`), Promise.resolve({})) },
+ *   models: { get: (id: string) => (calls.push(`model ${id}`), Promise.resolve({ id })) },
+ * };
+ * const followed = steps(client as never);
+ * await followed.resolve({ model: { id: "m_1" } } as never, {});
+ * if (followed.kind !== "training job" || calls[0] !== "model m_1") throw new Error(calls.join());
+ * ```
+ */
+export function producing<J extends ProducingKey, A extends ArtifactKey>(
+  jobs: J,
+  kind: string,
+  artifacts: A,
+  field: keyof Item<J> & string,
+): ProducingSteps<Item<J>, Item<A>> {
+  return <F extends string, T extends string>(client: BuilderClient) => {
+    const collection = client[jobs] as unknown as Pick<
+      BuilderClient["trainingJobs"],
+      "get" | "cancel"
+    >;
+    const made = client[artifacts] as unknown as {
+      get: BuilderClient[A]["get"];
+    };
+    return {
+      kind,
+      retrieve: (id, o) => collection.get(id, o) as Promise<Item<J>>,
+      resolve: (job, o) =>
+        made.get((job[field] as { id: string }).id, o) as Promise<
+          Typed<Item<A>, F, T>
+        >,
+      cancel: (id, o) => collection.cancel(id, o) as Promise<Item<J>>,
+    };
+  };
 }

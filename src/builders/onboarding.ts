@@ -7,16 +7,18 @@
  */
 import type { z } from "zod";
 import type { Dataset } from "../schemas/artifacts.ts";
-import {
-  type OnboardingConfiguration,
+import type {
   OnboardingConfigurationCreateSchema,
-  type OnboardingJob,
-  OnboardingJobCreateSchema,
+  OnboardingJob,
 } from "../schemas/onboarding.ts";
-import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
-import type { BuilderClient } from "./builder_client.ts";
-import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
-import { idOf, type RefLike, type Typed } from "./types.ts";
+import {
+  JobBuilder,
+  type JobControl,
+  producing,
+  type ProducingSteps,
+} from "./job_builder.ts";
+import { ResourceBuilder } from "./spec.ts";
+import type { RefLike, Typed } from "./types.ts";
 import { invalid } from "./validate.ts";
 
 /** Encoding options of an onboarding configuration (all optional, with defaults). */
@@ -80,28 +82,22 @@ export interface OnboardingConfigurationOptions<T extends string = string>
  * const body = new OnboardingConfigurationBuilder(undefined, {
  *   name: "churn-onboard", targets: ["churn"], impute: true,
  * }).body();
- * [body.prediction_type, body.impute, body.one_hot_encoding_max_categories].join(); // "CLASSIFICATION,true,32"
+ * const shown = [body.prediction_type, body.impute, body.one_hot_encoding_max_categories].join();
+ * if (shown !== "CLASSIFICATION,true,32") throw new Error(shown);
  * ```
  */
 export class OnboardingConfigurationBuilder<T extends string = string>
-  extends OptionsBuilder<
-    OnboardingConfigurationOptions<T>,
-    typeof OnboardingConfigurationCreateSchema,
-    OnboardingConfiguration
+  extends ResourceBuilder<
+    "onboardingConfigurations",
+    OnboardingConfigurationOptions<T>
   > {
-  /** What is built. */
-  readonly what = "onboarding configuration";
-  /** The body schema. */
-  protected readonly schema = OnboardingConfigurationCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return wireFields(this.options).names;
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    const { body } = wireFields(this.options, ["schemaTargets"]);
-    return { ...body, targets: [...(this.options.targets ?? [])] };
-  }
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "onboardingConfigurations",
+    what: "onboarding configuration",
+    wire: { schemaTargets: null },
+    defaults: () => ({ targets: [] }),
+  });
   /** The validated body; also checks the targets against the schema's. */
   override body(): z.output<typeof OnboardingConfigurationCreateSchema> {
     const body = super.body();
@@ -119,13 +115,6 @@ export class OnboardingConfigurationBuilder<T extends string = string>
       if (issues.length) throw invalid(this.what, issues);
     }
     return body;
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof OnboardingConfigurationCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<OnboardingConfiguration> {
-    return this.requireClient().onboardingConfigurations.create(body, options);
   }
 }
 
@@ -155,71 +144,42 @@ export interface OnboardingJobOptions<
  * @example
  * ```ts
  * import { OnboardingJobBuilder } from "./onboarding.ts";
- * new OnboardingJobBuilder(undefined, {
- *   datasource: "dsrc_1", configuration: "oc_1", compute: "cc_1", datasetName: "churn",
- * }).body().data_processing_configuration_id; // "oc_1"
+ * const body = new OnboardingJobBuilder(undefined, {
+ *   datasource: "dsrc_1", configuration: { id: "oc_1" }, compute: "cc_1", datasetName: "churn",
+ * }).body();
+ * if (body.data_processing_configuration_id !== "oc_1" || body.name !== "onboard-churn") {
+ *   throw new Error(JSON.stringify(body));
+ * }
  * ```
  */
 export class OnboardingJobBuilder<
   F extends string = string,
   T extends string = string,
 > extends JobBuilder<
+  "onboardingJobs",
   OnboardingJobOptions<F, T>,
-  typeof OnboardingJobCreateSchema,
   OnboardingJob,
   Typed<Dataset, F, T>
 > {
-  /** What is built. */
-  readonly what = "onboarding job";
-  /** The body schema. */
-  protected readonly schema = OnboardingJobCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return {
-      compute_configuration_id: "compute",
-      data_processing_configuration_id: "configuration",
-      datasource_id: "datasource",
-      dataset_name: "datasetName",
-      job_type: "jobType",
-    };
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    const o = this.options;
-    return {
-      job_type: o.jobType,
-      name: o.name ?? (o.datasetName ? `onboard-${o.datasetName}` : undefined),
-      compute_configuration_id: idOf(o.compute),
-      data_processing_configuration_id: idOf(o.configuration),
-      datasource_id: idOf(o.datasource),
-      dataset_name: o.datasetName,
-    };
-  }
-  /** Starts, retrieves and resolves an onboarding job. */
-  protected definition(
-    client: BuilderClient,
-    body: z.output<typeof OnboardingJobCreateSchema>,
-    options?: CreateOptions,
-  ) {
-    return {
-      ...onboardingSteps<F, T>(client),
-      start: () => client.onboardingJobs.create(body, options),
-    };
-  }
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "onboardingJobs",
+    what: "onboarding job",
+    wire: {
+      datasource: "datasource_id",
+      configuration: "data_processing_configuration_id",
+      compute: "compute_configuration_id",
+    },
+    defaults: (o) => ({
+      name: o.datasetName ? `onboard-${o.datasetName}` : undefined,
+    }),
+    steps: onboardingSteps<F, T>,
+  });
 }
 
 /**
  * How an onboarding job is followed once it exists: retrieved, resolved to
  * its dataset, cancelled. Shared by the builder and `ml.attach`.
  */
-export function onboardingSteps<F extends string, T extends string>(
-  client: BuilderClient,
-): JobSteps<OnboardingJob, Typed<Dataset, F, T>> {
-  return {
-    kind: "onboarding job",
-    retrieve: (id, o) => client.onboardingJobs.get(id, o),
-    resolve: (job, o) =>
-      client.datasets.get(job.dataset.id, o) as Promise<Typed<Dataset, F, T>>,
-    cancel: (id, o) => client.onboardingJobs.cancel(id, o),
-  };
-}
+export const onboardingSteps: ProducingSteps<OnboardingJob, Dataset> =
+  producing("onboardingJobs", "onboarding job", "datasets", "dataset");

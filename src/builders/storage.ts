@@ -4,12 +4,7 @@
  *
  * @module
  */
-import type { z } from "zod";
-import {
-  type StorageConnector,
-  StorageConnectorCreateSchema,
-} from "../schemas/storage.ts";
-import { type CreateOptions, OptionsBuilder } from "./base.ts";
+import { ResourceBuilder } from "./spec.ts";
 
 /** Options of a storage connector. */
 export interface StorageConnectorOptions {
@@ -25,32 +20,16 @@ export interface StorageConnectorOptions {
  * @example
  * ```ts
  * import { StorageConnectorBuilder } from "./storage.ts";
- * new StorageConnectorBuilder(undefined, { name: "src", bucket: "demo" }).body();
- * // { name: "src", bucket_name: "demo" }
+ * const body = new StorageConnectorBuilder(undefined, { name: "src", bucket: "demo" }).body();
+ * if (JSON.stringify(body) !== '{"name":"src","bucket_name":"demo"}') throw new Error(JSON.stringify(body));
  * ```
  */
-export class StorageConnectorBuilder extends OptionsBuilder<
-  StorageConnectorOptions,
-  typeof StorageConnectorCreateSchema,
-  StorageConnector
-> {
-  /** What is built. */
-  readonly what = "storage connector";
-  /** The body schema. */
-  protected readonly schema = StorageConnectorCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return { bucket_name: "bucket" };
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    return { name: this.options.name, bucket_name: this.options.bucket };
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof StorageConnectorCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<StorageConnector> {
-    return this.requireClient().storageConnectors.create(body, options);
-  }
+export class StorageConnectorBuilder
+  extends ResourceBuilder<"storageConnectors", StorageConnectorOptions> {
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "storageConnectors",
+    what: "storage connector",
+    wire: { bucket: "bucket_name" },
+  });
 }

@@ -5,21 +5,18 @@
  *
  * @module
  */
-import type { z } from "zod";
 import type { Model } from "../schemas/artifacts.ts";
+import type { TrainingJobCreateOptions } from "../resources/training_jobs.ts";
+import type { TrainingJob } from "../schemas/training.ts";
+import type { CreateOptions } from "./base.ts";
+import type { Hyperparameters } from "./hyperparameters.ts";
 import {
-  type TrainingConfiguration,
-  TrainingConfigurationCreateSchema,
-  type TrainingJob,
-  TrainingJobCreateSchema,
-} from "../schemas/training.ts";
-import { type CreateOptions, OptionsBuilder, wireFields } from "./base.ts";
-import type { BuilderClient } from "./builder_client.ts";
-import {
-  hyperparameterFields,
-  type Hyperparameters,
-} from "./hyperparameters.ts";
-import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
+  JobBuilder,
+  type JobControl,
+  producing,
+  type ProducingSteps,
+} from "./job_builder.ts";
+import { ResourceBuilder } from "./spec.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 
 /** Options of a training configuration: a name, the hyperparameters, and the type. */
@@ -39,47 +36,37 @@ export interface TrainingConfigurationOptions extends Hyperparameters {
  * ```ts
  * import { TrainingConfigurationBuilder } from "./training.ts";
  * const b = new TrainingConfigurationBuilder(undefined, { name: "fast", learningRate: 0.2 });
- * b.with({ maxRounds: 200 }).body().max_rounds; // 200
+ * if (b.with({ maxRounds: 200 }).body().max_rounds !== 200) throw new Error();
+ * let refused = "";
  * try {
  *   b.with({ trainingSize: 0.9, validationSize: 0.3 }).body();
  * } catch (e) {
- *   if (!String(e).includes("validation_size")) throw e;
+ *   refused = String(e);
  * }
+ * if (!refused.includes('validation_size (option "validationSize")')) throw new Error(refused);
  * ```
  */
-export class TrainingConfigurationBuilder extends OptionsBuilder<
-  TrainingConfigurationOptions,
-  typeof TrainingConfigurationCreateSchema,
-  TrainingConfiguration
+export class TrainingConfigurationBuilder extends ResourceBuilder<
+  "trainingConfigurations",
+  TrainingConfigurationOptions
 > {
-  /** What is built. */
-  readonly what = "training configuration";
-  /** The body schema. */
-  protected readonly schema = TrainingConfigurationCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return wireFields(this.options).names;
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    const { name, modelTrainingType, modelCapabilities, ...rest } =
-      this.options;
-    return {
-      name,
-      model_training_type: modelTrainingType,
-      ...hyperparameterFields(rest),
-      model_capabilities: modelCapabilities && {
-        has_causal: modelCapabilities.hasCausal,
-        estimators_data: modelCapabilities.estimatorsData,
-      },
-    };
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof TrainingConfigurationCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<TrainingConfiguration> {
-    return this.requireClient().trainingConfigurations.create(body, options);
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "trainingConfigurations",
+    what: "training configuration",
+  });
+
+  /** The body as given; the capabilities' own fields in snake_case too. */
+  protected override raw(): Record<string, unknown> {
+    const body = super.raw();
+    const capabilities = this.options.modelCapabilities;
+    if (capabilities) {
+      body.model_capabilities = {
+        has_causal: capabilities.hasCausal,
+        estimators_data: capabilities.estimatorsData,
+      };
+    }
+    return body;
   }
 }
 
@@ -111,62 +98,46 @@ export interface TrainingJobOptions<
  * @example
  * ```ts
  * import { TrainingJobBuilder } from "./training.ts";
- * new TrainingJobBuilder(undefined, {
+ * const body = new TrainingJobBuilder(undefined, {
  *   dataset: "ds_1", configuration: "tc_1", compute: "cc_1", modelName: "churn",
- * }).body().managed_spot_training; // false
+ *   workspace: "ws_1", // sent as the X-Active-Workspace header, not in the body
+ * }).body();
+ * if (body.managed_spot_training !== false || "workspace" in body) throw new Error(JSON.stringify(body));
  * ```
  */
 export class TrainingJobBuilder<
   F extends string = string,
   T extends string = string,
 > extends JobBuilder<
+  "trainingJobs",
   TrainingJobOptions<F, T>,
-  typeof TrainingJobCreateSchema,
   TrainingJob,
   Typed<Model, F, T>
 > {
-  /** What is built. */
-  readonly what = "training job";
-  /** The body schema. */
-  protected readonly schema = TrainingJobCreateSchema;
-  /** Wire -> option names. */
-  protected override optionNames(): Record<string, string> {
-    return {
-      dataset_id: "dataset",
-      training_configuration_id: "configuration",
-      compute_configuration_id: "compute",
-      model_name: "modelName",
-      managed_spot_training: "managedSpotTraining",
-    };
-  }
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    const o = this.options;
-    return {
-      name: o.name ?? (o.modelName ? `train-${o.modelName}` : undefined),
-      dataset_id: idOf(o.dataset),
-      training_configuration_id: idOf(o.configuration),
-      compute_configuration_id: idOf(o.compute),
-      model_name: o.modelName,
-      managed_spot_training: o.managedSpotTraining,
-    };
-  }
-  /** Starts, retrieves and resolves a training job. */
-  protected definition(
-    client: BuilderClient,
-    body: z.output<typeof TrainingJobCreateSchema>,
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "trainingJobs",
+    what: "training job",
+    wire: {
+      dataset: "dataset_id",
+      configuration: "training_configuration_id",
+      compute: "compute_configuration_id",
+      workspace: null,
+    },
+    defaults: (o) => ({
+      name: o.modelName ? `train-${o.modelName}` : undefined,
+    }),
+    steps: trainingSteps<F, T>,
+  });
+
+  /** Sends `workspace` as `X-Active-Workspace`; when not given, the client's applies. */
+  protected override requestOptions(
     options?: CreateOptions,
-  ) {
+  ): CreateOptions | undefined {
     const workspaceId = idOf(this.options.workspace);
-    return {
-      ...trainingSteps<F, T>(client),
-      // Left out when not given, so the client's own workspaceId applies.
-      start: () =>
-        client.trainingJobs.create(
-          body,
-          workspaceId ? { ...options, workspaceId } : options,
-        ),
-    };
+    if (!workspaceId) return options;
+    const inWorkspace: TrainingJobCreateOptions = { ...options, workspaceId };
+    return inWorkspace;
   }
 }
 
@@ -174,14 +145,9 @@ export class TrainingJobBuilder<
  * How a training job is followed once it exists: retrieved, resolved to
  * its model, cancelled. Shared by the builder and `ml.attach`.
  */
-export function trainingSteps<F extends string, T extends string>(
-  client: BuilderClient,
-): JobSteps<TrainingJob, Typed<Model, F, T>> {
-  return {
-    kind: "training job",
-    retrieve: (id, o) => client.trainingJobs.get(id, o),
-    resolve: (job, o) =>
-      client.models.get(job.model.id, o) as Promise<Typed<Model, F, T>>,
-    cancel: (id, o) => client.trainingJobs.cancel(id, o),
-  };
-}
+export const trainingSteps: ProducingSteps<TrainingJob, Model> = producing(
+  "trainingJobs",
+  "training job",
+  "models",
+  "model",
+);

@@ -13,7 +13,7 @@ import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
 import { toViewsQuery } from "../frames/query.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
 import type { DeployedModel } from "../schemas/deployments.ts";
-import { type CreateOptions, OptionsBuilder } from "./base.ts";
+import { ClientBuilder, type CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import {
   idOf,
@@ -68,14 +68,15 @@ export interface ViewsOptions<
  *   deployment: "dm_1",
  *   query: [{ tenure: 1, contract: "One year" }, { tenure: 30, contract: null }],
  * }).explain("churn", "Yes").body();
- * JSON.stringify(body.query); // '{"tenure":[1,30],"contract":["One year",null]}'
- * body.targets; // { churn: "Yes" }
+ * const sent = JSON.stringify([body.query, body.targets]);
+ * if (sent !== '[{"tenure":[1,30],"contract":["One year",null]},{"churn":"Yes"}]') throw new Error(sent);
  * ```
  */
 export class ViewsBuilder<F extends string = string, T extends string = string>
-  extends OptionsBuilder<
+  extends ClientBuilder<
     ViewsOptions<F, T>,
     typeof ViewsRequestSchema,
+    Promise<ViewsResult<T>>,
     ViewsResult<T>
   > {
   /** What is built. */
@@ -132,11 +133,12 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     return body;
   }
 
-  /** Sends the request (in chunks above `chunkSize` rows) and wraps the table. */
-  protected async send(
-    body: z.output<typeof ViewsRequestSchema>,
-    options: CreateOptions = {},
-  ): Promise<ViewsResult<T>> {
+  /**
+   * Validates (an invalid query rejects, unsent), sends the request (in
+   * chunks above `chunkSize` rows) and wraps the table.
+   */
+  protected async make(options: CreateOptions = {}): Promise<ViewsResult<T>> {
+    const body = this.body();
     const client = this.requireClient("send");
     // body() has parsed the body with the route's own schema: the transport
     // need not parse it (or its chunks, slices of it) a second time.

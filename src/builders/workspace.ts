@@ -4,12 +4,7 @@
  *
  * @module
  */
-import type { z } from "zod";
-import {
-  type Workspace,
-  WorkspaceCreateSchema,
-} from "../schemas/workspaces.ts";
-import { type CreateOptions, OptionsBuilder } from "./base.ts";
+import { ResourceBuilder } from "./spec.ts";
 
 /** Options of a workspace. */
 export interface WorkspaceOptions {
@@ -23,27 +18,15 @@ export interface WorkspaceOptions {
  * @example
  * ```ts
  * import { WorkspaceBuilder } from "./workspace.ts";
- * new WorkspaceBuilder(undefined, { name: "research" }).body(); // { name: "research" }
+ * const body = new WorkspaceBuilder(undefined, { name: "research" }).body();
+ * if (JSON.stringify(body) !== '{"name":"research"}') throw new Error(JSON.stringify(body));
  * ```
  */
-export class WorkspaceBuilder extends OptionsBuilder<
-  WorkspaceOptions,
-  typeof WorkspaceCreateSchema,
-  Workspace
-> {
-  /** What is built. */
-  readonly what = "workspace";
-  /** The body schema. */
-  protected readonly schema = WorkspaceCreateSchema;
-  /** The body as given. */
-  protected raw(): Record<string, unknown> {
-    return { name: this.options.name };
-  }
-  /** Sends it. */
-  protected send(
-    body: z.output<typeof WorkspaceCreateSchema>,
-    options?: CreateOptions,
-  ): Promise<Workspace> {
-    return this.requireClient().workspaces.create(body, options);
-  }
+export class WorkspaceBuilder
+  extends ResourceBuilder<"workspaces", WorkspaceOptions> {
+  /** Its definition. */
+  protected readonly spec = this.define({
+    route: "workspaces",
+    what: "workspace",
+  });
 }

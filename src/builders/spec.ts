@@ -1,0 +1,178 @@
+// deno-doc-ignore-file private-type-ref missing-explicit-type missing-return-type -- protected builder internals are typed by the zod request schemas they validate with
+/**
+ * Builders from one definition: a {@linkcode BuilderSpec} names the route
+ * family a builder creates in, and the route table (`schemas/routes.ts`)
+ * gives the rest: the body's zod schema (its `create` route's), the client
+ * collection it is sent through, and the wire names of the options, which
+ * are their snake_case unless the spec renames them. The shape every
+ * builder shares (options to body, field names in messages, validation,
+ * `create()` once, awaiting) is written once, here and in `base.ts`.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { type Routes, routes } from "../schemas/routes.ts";
+import { ClientBuilder, type CreateOptions, snakeCase } from "./base.ts";
+import type { BuilderClient, Creatable } from "./builder_client.ts";
+import { idOf, type RefLike } from "./types.ts";
+
+/** The route families a builder creates in: a `create` route in the table, and on the client. */
+export type CreateKey = {
+  [K in keyof Routes & keyof BuilderClient]: Routes[K] extends
+    { create: { body: z.ZodType } } ? K : never;
+}[keyof Routes & keyof BuilderClient];
+
+/** The zod schema of family `K`'s create body, from the route table. */
+export type BodySchema<K extends CreateKey> = Routes[K] extends
+  { create: { body: infer S extends z.ZodType } } ? S : never;
+
+/** The wire fields of family `K`'s create body. */
+export type WireField<K extends CreateKey> =
+  & keyof z.input<BodySchema<K>>
+  & string;
+
+/** What family `K`'s `create` resolves to on the client. */
+export type Created<K extends CreateKey> = Awaited<
+  ReturnType<BuilderClient[K]["create"]>
+>;
+
+/**
+ * Everything particular to one builder. Options reach the body as their
+ * snake_case name (`maximumConcurrency` -> `maximum_concurrency`) unless
+ * `wire` renames them; a wire field ending in `_id` takes a resource or its
+ * id (`compute: cpu` sends `compute_configuration_id: cpu.id`).
+ */
+export interface BuilderSpec<K extends CreateKey, O> {
+  /** The route family created in (`"storageConnectors"`): schema and client collection. */
+  readonly route: K;
+  /** What is built, for messages: `"storage connector"`. */
+  readonly what: string;
+  /** Options whose wire field is not their snake_case; `null` keeps one off the wire. */
+  readonly wire?: { readonly [P in keyof O]?: WireField<K> | null };
+  /** Values for the options not given, which may follow from the given ones. */
+  readonly defaults?: (options: Readonly<O>) => Partial<O>;
+}
+
+/** Options every job builder has that are not sent (`JobControl`'s). */
+const NOT_SENT = new Set(["progress", "poll"]);
+
+/**
+ * A builder whose body, schema and field names come from its
+ * {@linkcode BuilderSpec}. `Made` is what `create()` returns, `T` what
+ * `await builder` gives.
+ */
+export abstract class SpecBuilder<
+  K extends CreateKey,
+  O extends object,
+  Made extends PromiseLike<T>,
+  T,
+> extends ClientBuilder<O, BodySchema<K>, Made, T> {
+  /** The builder's definition. */
+  protected abstract readonly spec: BuilderSpec<K, O>;
+
+  /**
+   * Types a subclass's spec by its route and options (a field initialiser
+   * is not typed by the base class's declaration):
+   * `protected readonly spec = this.define({ route: "workspaces", ... })`.
+   */
+  protected define(spec: BuilderSpec<K, O>): BuilderSpec<K, O> {
+    return spec;
+  }
+
+  /** What is built. */
+  get what(): string {
+    return this.spec.what;
+  }
+
+  /** The body schema: the create route's, from the route table. */
+  protected get schema(): BodySchema<K> {
+    return (routes[this.spec.route] as { create: { body: z.ZodType } }).create
+      .body as BodySchema<K>;
+  }
+
+  /** The options with the spec's defaults under the given ones. */
+  #merged(): Record<string, unknown> {
+    const given = Object.entries(this.options).filter(([, v]) =>
+      v !== undefined
+    );
+    return {
+      ...this.spec.defaults?.(this.options),
+      ...Object.fromEntries(given),
+    };
+  }
+
+  #wireName(option: string): string | null {
+    const renamed = (this.spec.wire as Record<string, string | null>)?.[option];
+    return renamed === undefined ? snakeCase(option) : renamed;
+  }
+
+  /** The body as given: each option under its wire name, references as ids. */
+  protected raw(): Record<string, unknown> {
+    const body: Record<string, unknown> = {};
+    for (const [option, value] of Object.entries(this.#merged())) {
+      const wire = this.#wireName(option);
+      if (value === undefined || wire === null || NOT_SENT.has(option)) {
+        continue;
+      }
+      body[wire] = wire.endsWith("_id") ? idOf(value as RefLike) : value;
+    }
+    return body;
+  }
+
+  /** The request options `create()` sends with (a builder may add its own). */
+  protected requestOptions(options?: CreateOptions): CreateOptions | undefined {
+    return options;
+  }
+
+  /** Wire -> option names, for every field of the body, given or not. */
+  protected override optionNames(): Record<string, string> {
+    const names: Record<string, string> = {};
+    const shape = (this.schema as { shape?: object }).shape ?? {};
+    for (const wire of Object.keys(shape)) names[wire] = camelCase(wire);
+    for (const option of Object.keys(this.options)) {
+      const wire = this.#wireName(option);
+      if (wire !== null) names[wire] = option;
+    }
+    for (const [option, wire] of Object.entries(this.spec.wire ?? {})) {
+      if (typeof wire === "string") names[wire] = option;
+    }
+    return names;
+  }
+}
+
+/**
+ * A builder of one resource from its {@linkcode BuilderSpec}: `create()`
+ * (or `await`) sends the validated body to the family's `create` and
+ * resolves to the resource (`R`, the client's type unless narrowed).
+ *
+ * @example
+ * ```ts
+ * import { ResourceBuilder } from "./spec.ts";
+ * class TeamSpace extends ResourceBuilder<"workspaces", { name: string }> {
+ *   protected readonly spec = { route: "workspaces", what: "workspace" } as const;
+ * }
+ * const body = new TeamSpace(undefined, { name: "research" }).body();
+ * if (body.name !== "research") throw new Error("unexpected body");
+ * ```
+ */
+export abstract class ResourceBuilder<
+  K extends CreateKey,
+  O extends object,
+  R = Created<K>,
+> extends SpecBuilder<K, O, Promise<R>, R> {
+  /** Validates (an invalid body rejects, unsent), then sends. */
+  protected async make(options?: CreateOptions): Promise<R> {
+    const body = this.body();
+    const client = this.requireClient();
+    const collection = client[this.spec.route] as unknown as Creatable<
+      z.output<BodySchema<K>>,
+      R
+    >;
+    return await collection.create(body, this.requestOptions(options));
+  }
+}
+
+/** `data_schema_id` -> `dataSchemaId`: the option a wire field is set by. */
+function camelCase(wire: string): string {
+  return wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
