@@ -564,3 +564,62 @@ Deno.test("views: a body the caller parsed (validated: true) is not parsed again
   assertEquals(JSON.parse(server.api[1].body), { query: { a: [true] } });
   assertEquals(server.api.length, 2);
 });
+
+Deno.test("URLs: path and query written as URL + searchParams.set would, under a base path", async () => {
+  const { Transport } = await import("../src/http/transport.ts");
+  const { routes } = await import("../src/schemas/routes.ts");
+  const { NotFoundError } = await import("../src/http/errors.ts");
+  const seen: string[] = [];
+  const transport = new Transport({
+    baseUrl: "https://mlp.invalid/api/v2",
+    clientId: "id",
+    clientSecret: "s",
+    fetch: (input) => {
+      const url = (input as Request).url;
+      seen.push(url);
+      return Promise.resolve(
+        new URL(url).pathname.endsWith("/oauth/token")
+          ? Response.json({
+            access_token: "t",
+            token_type: "Bearer",
+            expires_in: 3600,
+          })
+          : Response.json({ error_code: "NOT_FOUND", message: "no" }, {
+            status: 404,
+          }),
+      );
+    },
+    timeout: 1000,
+    maxRetries: 0,
+    retryBaseDelay: 1,
+    retryMaxDelay: 1,
+    maxRetryAfter: 1,
+    pollInterval: 1,
+    viewsCacheControl: false,
+    clock: Date.now,
+    sleep: () => Promise.resolve(),
+  });
+  const query = {
+    page: 2,
+    "odd key": "a b&c=d/é?#+*-._~!'()",
+    empty: "",
+    skipped: undefined,
+  };
+  for (const id of ["w 1/..", "..", ".", "a.b", "ü%2e"]) {
+    const error = await assertRejects(
+      () => transport.call(routes.workspaces.get, { params: { id }, query }),
+      NotFoundError,
+    );
+    const expected = new URL(
+      `https://mlp.invalid/api/v2/workspaces/${encodeURIComponent(id)}`,
+    );
+    expected.searchParams.set("page", "2");
+    expected.searchParams.set("odd key", query["odd key"]);
+    expected.searchParams.set("empty", "");
+    assertEquals(seen.at(-1), expected.href);
+    assert(
+      error.message.startsWith(`GET ${expected.pathname}`),
+      error.message,
+    );
+  }
+});

@@ -71,13 +71,36 @@ export class TokenManager {
    * shared request goes on for the others.
    */
   token(signal?: AbortSignal): Promise<string> {
-    if (this.#token !== undefined && this.#clock() < this.#renewAt) {
-      return Promise.resolve(this.#token);
-    }
+    const cached = this.cached();
+    if (cached !== undefined) return Promise.resolve(cached);
     this.#inflight ??= this.#request().finally(() => {
       this.#inflight = undefined;
     });
     return abortable(this.#inflight, signal);
+  }
+
+  /**
+   * The cached token while it is valid (not due for renewal), else
+   * undefined: what {@linkcode token} resolves to at once, without a
+   * promise, for hot paths.
+   *
+   * @example
+   * ```ts
+   * import { TokenManager } from "./token.ts";
+   * const tokens = new TokenManager({
+   *   clientId: "id",
+   *   clientSecret: "secret",
+   *   exchange: () => Promise.resolve({ access_token: "t1", token_type: "Bearer", expires_in: 3600 }),
+   * });
+   * if (tokens.cached() !== undefined) throw new Error("nothing fetched yet");
+   * await tokens.token();
+   * if (tokens.cached() !== "t1") throw new Error("cached after the exchange");
+   * ```
+   */
+  cached(): string | undefined {
+    return this.#token !== undefined && this.#clock() < this.#renewAt
+      ? this.#token
+      : undefined;
   }
 
   /**

@@ -114,7 +114,13 @@ export interface CallOptions extends RequestOptions {
 /** One HTTP request as the retry loop sees it. */
 interface Outgoing {
   method: string;
-  url: URL;
+  /**
+   * The absolute URL as sent (a string: fetch parses it anyway, and parsing
+   * it here as well cost a URL object per call).
+   */
+  url: string;
+  /** The URL is on the base URL's origin: the token may go there. */
+  sameOrigin: boolean;
   headers: Record<string, string>;
   body?: string;
 }
@@ -124,7 +130,8 @@ interface Received {
   status: number;
   headers: Headers;
   body: unknown;
-  url: URL;
+  /** The URL the request went to (relative `Location`s resolve against it). */
+  url: string;
 }
 
 /** How the retry loop may treat one request. */
@@ -173,6 +180,10 @@ const MAX_REDIRECTS = 10;
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #base: URL;
+  /** The base URL's href without its trailing slash: paths are appended to it. */
+  readonly #prefix: string;
+  /** The base URL's path without its trailing slash, for messages. */
+  readonly #basePath: string;
   readonly #tokens?: TokenManager;
   readonly #deadlines = new Deadlines();
   readonly #timeouts = new TimeoutSignals();
@@ -181,6 +192,8 @@ export class Transport {
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#base = parseBaseUrl(settings.baseUrl);
+    this.#prefix = this.#base.href.replace(/\/$/, "");
+    this.#basePath = this.#base.pathname.replace(/\/$/, "");
     if (settings.clientId && settings.clientSecret) {
       this.#tokens = new TokenManager({
         clientId: settings.clientId,
@@ -193,7 +206,7 @@ export class Transport {
 
   /** The base URL, normalised (no trailing slash). */
   get baseUrl(): string {
-    return this.#base.href.replace(/\/$/, "");
+    return this.#prefix;
   }
 
   /** The client id, when credentials were given. */
@@ -214,9 +227,11 @@ export class Transport {
     if (route.body && !options.validated) {
       body = parseRequest(route.body, body, `request body for ${operation}`);
     }
+    const path = filledPath(route.path, options.params);
     const outgoing: Outgoing = {
       method: route.method,
-      url: this.#url(fillPath(route.path, options.params), options.query),
+      url: this.#url(path, options.query),
+      sameOrigin: true,
       headers: {
         accept: "application/json",
         ...this.#settings.headers,
@@ -233,7 +248,7 @@ export class Transport {
       kind: callKind(route),
       state,
       auth: !route.public,
-      operation: `${route.method} ${outgoing.url.pathname}`,
+      operation: `${route.method} ${this.#pathname(path, outgoing.url)}`,
       signal: options.signal,
       timeout: options.timeout ?? this.#settings.timeout,
     };
@@ -313,12 +328,33 @@ export class Transport {
     });
   }
 
-  #url(path: string, query?: CallOptions["query"]): URL {
-    const url = new URL(this.#base.href.replace(/\/$/, "") + path);
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+  /**
+   * The base URL plus `path` and `query`, as `URL` with `searchParams.set`
+   * would write it (form encoding), without building a URL object.
+   */
+  #url(path: string, query?: CallOptions["query"]): string {
+    let url = this.#prefix + path;
+    if (query) {
+      let separator = "?";
+      for (const key in query) {
+        const value = query[key];
+        if (value === undefined || !Object.hasOwn(query, key)) continue;
+        const text = String(value);
+        url += separator +
+          (FORM_SAFE.test(key) && FORM_SAFE.test(text)
+            ? `${key}=${text}`
+            : new URLSearchParams([[key, text]]).toString());
+        separator = "&";
+      }
     }
     return url;
+  }
+
+  /** The URL path of `url`, built from `path`, for messages. */
+  #pathname(path: string, url: string): string {
+    // A "." or ".." segment (an id such as "..") is resolved by the URL
+    // parser: let it say what was requested.
+    return path.includes("/.") ? new URL(url).pathname : this.#basePath + path;
   }
 
   #specialHeaders(
@@ -350,8 +386,7 @@ export class Transport {
     headers: Record<string, string>,
     policy: Policy,
   ): Promise<Received> {
-    const pollHeaders = { ...headers };
-    delete pollHeaders["content-type"];
+    let pollHeaders: Record<string, string> | undefined;
     while (answer.status === 202) {
       const location = answer.headers.get("location");
       if (!location) {
@@ -372,8 +407,17 @@ export class Transport {
         policy.signal,
       );
       const url = new URL(location, answer.url);
+      if (!pollHeaders) {
+        pollHeaders = { ...headers };
+        delete pollHeaders["content-type"];
+      }
       answer = await this.#send(
-        { method: "GET", url, headers: pollHeaders },
+        {
+          method: "GET",
+          url: url.href,
+          sameOrigin: url.origin === this.#base.origin,
+          headers: pollHeaders,
+        },
         { ...policy, kind: "read", operation: `GET ${url.pathname}` },
       );
     }
@@ -392,11 +436,13 @@ export class Transport {
     let redirects = 0;
     let renewed = false;
     for (;;) {
-      const token = policy.auth ? await this.#token(policy) : undefined;
+      const token = policy.auth
+        ? this.#tokens?.cached() ?? await this.#token(policy)
+        : undefined;
       const headers = { ...outgoing.headers };
       // The token goes to the base URL's origin only: a Location or redirect
       // to another host (object storage, a CDN) must not receive it.
-      if (token && outgoing.url.origin === this.#base.origin) {
+      if (token && outgoing.sameOrigin) {
         headers.authorization = `Bearer ${token}`;
       }
       let answer: Received;
@@ -420,10 +466,7 @@ export class Transport {
         throw error;
       }
       const { status } = answer;
-      if (
-        status === 401 && token && !renewed && answer.url.origin ===
-          this.#base.origin
-      ) {
+      if (status === 401 && token && !renewed && outgoing.sameOrigin) {
         // The token may have been revoked or expired early: renew it once.
         this.#tokens!.invalidate(token);
         renewed = true;
@@ -438,7 +481,7 @@ export class Transport {
             hint: "Check the base URL",
           });
         }
-        outgoing = redirected(outgoing, status, answer);
+        outgoing = redirected(outgoing, status, answer, this.#base.origin);
         continue;
       }
       // A success needs no header: reading them costs more than the rest.
@@ -532,29 +575,37 @@ export class Transport {
       };
     }
     try {
-      const init: RequestInit = {
-        method: outgoing.method,
-        headers: outgoing.headers,
-        body: outgoing.body,
-        signal,
-        redirect: "manual",
-      };
-      // A custom fetch (an in-process app handler) gets one Request, the
-      // form every handler accepts; the global fetch skips that copy.
       const custom = this.#settings.fetch;
-      // An in-process handler needs no signal: racing it below is enough,
-      // and a Request's dependent signal costs a weak reference each call.
-      const pending = custom
-        ? custom(new Request(outgoing.url, { ...init, signal: undefined }))
-        : fetch(outgoing.url, init);
-      // Racing the abort also stops in-process fetch handlers that ignore it.
-      const { response, text } = await abortable(
-        pending.then(async (response) => ({
-          response,
-          text: await response.text(),
-        })),
-        signal,
-      );
+      let response: Response;
+      let text: string;
+      if (custom) {
+        // A custom fetch (an in-process app handler) gets one Request, the
+        // form every handler accepts. It needs no signal: racing the abort
+        // stops handlers that ignore it too, and a Request's dependent
+        // signal costs a weak reference each call.
+        ({ response, text } = await abortable(
+          custom(
+            new Request(outgoing.url, {
+              method: outgoing.method,
+              headers: outgoing.headers,
+              body: outgoing.body,
+              redirect: "manual",
+            }),
+          ).then(readText),
+          signal,
+        ));
+      } else {
+        // The global fetch follows the signal itself, body included (an
+        // abort while the body is read rejects `text()`): no race needed.
+        response = await fetch(outgoing.url, {
+          method: outgoing.method,
+          headers: outgoing.headers,
+          body: outgoing.body,
+          signal,
+          redirect: "manual",
+        });
+        text = await response.text();
+      }
       return {
         status: response.status,
         // Read only when needed (202, redirects, errors): building a fetch
@@ -575,10 +626,9 @@ export class Transport {
       }
       if (error instanceof MLPlatformError) throw error;
       throw new ConnectionError({
-        message:
-          `${policy.operation}: could not reach ${outgoing.url.origin} (${
-            innermostMessage(error)
-          })`,
+        message: `${policy.operation}: could not reach ${
+          new URL(outgoing.url).origin
+        } (${innermostMessage(error)})`,
         hint:
           "Check the base URL and the network; the call is retried automatically where that is safe",
         cause: error,
@@ -594,6 +644,7 @@ export class Transport {
     const outgoing: Outgoing = {
       method: "POST",
       url: this.#url("/oauth/token"),
+      sameOrigin: true,
       headers: {
         accept: "application/json",
         "content-type": "application/x-www-form-urlencoded",
@@ -719,6 +770,41 @@ function parseWith<S extends z.ZodType>(
   });
 }
 
+/** Path templates split at their placeholders (literal, name, literal, ...). */
+const templates = new Map<string, string[]>();
+
+/**
+ * `fillPath(template, params)` from the template split once, instead of a
+ * regular expression replace per call; a missing parameter throws
+ * fillPath's error.
+ */
+function filledPath(
+  template: string,
+  params: Record<string, string> | undefined,
+): string {
+  let parts = templates.get(template);
+  if (!parts) {
+    parts = template.split(/\{(\w+)\}/);
+    templates.set(template, parts);
+  }
+  let path = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = params?.[parts[i]];
+    if (value === undefined || value === "") return fillPath(template, params);
+    path += encodeURIComponent(value) + parts[i + 1];
+  }
+  return path;
+}
+
+/** Query keys and values that form encoding leaves as they are. */
+const FORM_SAFE = /^[\w.*-]*$/;
+
+async function readText(
+  response: Response,
+): Promise<{ response: Response; text: string }> {
+  return { response, text: await response.text() };
+}
+
 function parseBody(text: string): unknown {
   if (text === "") return undefined;
   try {
@@ -792,14 +878,17 @@ function redirected(
   outgoing: Outgoing,
   status: number,
   answer: Received,
+  baseOrigin: string,
 ): Outgoing {
-  const url = new URL(answer.headers.get("location")!, answer.url);
+  const location = new URL(answer.headers.get("location")!, answer.url);
+  const url = location.href;
+  const sameOrigin = location.origin === baseOrigin;
   if (status === 307 || status === 308 || outgoing.method === "GET") {
-    return { ...outgoing, url };
+    return { ...outgoing, url, sameOrigin };
   }
   const headers = { ...outgoing.headers };
   delete headers["content-type"];
-  return { method: "GET", url, headers };
+  return { method: "GET", url, sameOrigin, headers };
 }
 
 /** The most specific message of an error chain (Deno and Node say "fetch failed" outside). */
