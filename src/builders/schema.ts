@@ -103,6 +103,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
   /** Points an inference left for review (empty for a hand-built schema). */
   readonly review: readonly ReviewNote[];
   readonly #client?: BuilderClient;
+  #created?: Promise<Typed<DataSchema, F, T>>;
 
   /**
    * A builder bound to `client` (`undefined` for one that can only show its
@@ -255,8 +256,18 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     return body;
   }
 
-  /** Sends `POST /data-schemas`; resolves to the schema, typed with its columns. */
-  async create(options?: CreateOptions): Promise<Typed<DataSchema, F, T>> {
+  /**
+   * Sends `POST /data-schemas` the first time it is called and returns that
+   * same promise on every later call (one builder, one request: each edit
+   * above returns a new builder, which sends its own); resolves to the
+   * schema, typed with its columns. Unlike the other builders a draft is
+   * not awaitable: end it with `.create()`.
+   */
+  create(options?: CreateOptions): Promise<Typed<DataSchema, F, T>> {
+    return (this.#created ??= this.#send(options));
+  }
+
+  async #send(options?: CreateOptions): Promise<Typed<DataSchema, F, T>> {
     const body = this.body();
     if (!this.#client) {
       throw new ConfigurationError({
