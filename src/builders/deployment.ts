@@ -143,7 +143,6 @@ export class DeployedModelBuilder<
 > extends JobBuilder<
   "deployedModels",
   DeployedModelOptions<F, T>,
-  DeployedModel,
   Deployment<F, T>
 > {
   /** Its definition. */

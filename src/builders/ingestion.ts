@@ -12,11 +12,11 @@ import type {
 } from "../schemas/ingestion.ts";
 import {
   JobBuilder,
-  type JobControl,
+  type ProcessingJobOptions,
   producing,
   type ProducingSteps,
 } from "./job_builder.ts";
-import { ResourceBuilder } from "./spec.ts";
+import { nameAfter, ResourceBuilder } from "./spec.ts";
 import type { RefLike, Typed } from "./types.ts";
 
 /** Options of an ingestion configuration. */
@@ -60,15 +60,11 @@ export class IngestionConfigurationBuilder<
 export interface IngestionJobOptions<
   F extends string = string,
   T extends string = string,
-> extends JobControl {
-  /** Job name (default: `ingest-<datasourceName>`). */
-  name?: string;
+> extends ProcessingJobOptions {
   /** The ingestion configuration (or its id). */
   configuration: Typed<{ id: string }, F, T> | string;
   /** The storage connector holding the file. */
   storage: RefLike;
-  /** A processing compute configuration. */
-  compute: RefLike;
   /** Path of the file inside the bucket. */
   path: string;
   /** Name of the datasource to create. */
@@ -98,7 +94,6 @@ export class IngestionJobBuilder<
 > extends JobBuilder<
   "ingestionJobs",
   IngestionJobOptions<F, T>,
-  IngestionJob,
   Typed<Datasource, F, T>
 > {
   /** Its definition. */
@@ -106,14 +101,11 @@ export class IngestionJobBuilder<
     route: "ingestionJobs",
     what: "ingestion job",
     wire: {
-      compute: "compute_configuration_id",
       configuration: "data_processing_configuration_id",
       storage: "storage_connector_id",
       path: "data_path",
     },
-    defaults: (o) => ({
-      name: o.datasourceName ? `ingest-${o.datasourceName}` : undefined,
-    }),
+    defaults: nameAfter("ingest", "datasourceName"),
     steps: ingestionSteps<F, T>,
   });
 }

@@ -13,12 +13,12 @@ import type {
 } from "../schemas/onboarding.ts";
 import {
   JobBuilder,
-  type JobControl,
+  type ProcessingJobOptions,
   producing,
   type ProducingSteps,
 } from "./job_builder.ts";
-import { ResourceBuilder } from "./spec.ts";
-import type { RefLike, Typed } from "./types.ts";
+import { nameAfter, ResourceBuilder } from "./spec.ts";
+import type { Typed } from "./types.ts";
 import { invalid } from "./validate.ts";
 
 /** Encoding options of an onboarding configuration (all optional, with defaults). */
@@ -122,15 +122,9 @@ export class OnboardingConfigurationBuilder<T extends string = string>
 export interface OnboardingJobOptions<
   F extends string = string,
   T extends string = string,
-> extends JobControl {
-  /** Job name (default: `onboard-<datasetName>`). */
-  name?: string;
+> extends ProcessingJobOptions {
   /** The datasource to onboard (or its id). */
   datasource: Typed<{ id: string }, F, T> | string;
-  /** The onboarding configuration. */
-  configuration: RefLike;
-  /** A processing compute configuration. */
-  compute: RefLike;
   /** Name of the dataset to create. */
   datasetName: string;
   /** `INITIAL` (default). */
@@ -158,7 +152,6 @@ export class OnboardingJobBuilder<
 > extends JobBuilder<
   "onboardingJobs",
   OnboardingJobOptions<F, T>,
-  OnboardingJob,
   Typed<Dataset, F, T>
 > {
   /** Its definition. */
@@ -168,11 +161,8 @@ export class OnboardingJobBuilder<
     wire: {
       datasource: "datasource_id",
       configuration: "data_processing_configuration_id",
-      compute: "compute_configuration_id",
     },
-    defaults: (o) => ({
-      name: o.datasetName ? `onboard-${o.datasetName}` : undefined,
-    }),
+    defaults: nameAfter("onboard", "datasetName"),
     steps: onboardingSteps<F, T>,
   });
 }

@@ -53,6 +53,28 @@ export interface BuilderSpec<K extends CreateKey, O> {
   readonly defaults?: (options: Readonly<O>) => Partial<O>;
 }
 
+/**
+ * The `defaults` of a resource named after what it makes:
+ * `nameAfter("ingest", "datasourceName")` names an ingestion job
+ * `ingest-<datasourceName>` unless a `name` is given.
+ *
+ * @example
+ * ```ts
+ * import { nameAfter } from "./spec.ts";
+ * const defaults = nameAfter<{ name?: string; modelName: string }>("train", "modelName");
+ * if (defaults({ modelName: "churn" }).name !== "train-churn") throw new Error();
+ * ```
+ */
+export function nameAfter<O extends { name?: string }>(
+  prefix: string,
+  option: keyof O,
+): (options: Readonly<O>) => Partial<O> {
+  return (options) => {
+    const made = options[option];
+    return (made ? { name: `${prefix}-${made}` } : {}) as Partial<O>;
+  };
+}
+
 /** Options every job builder has that are not sent (`JobControl`'s). */
 const NOT_SENT = new Set(["progress", "poll"]);
 
@@ -101,8 +123,13 @@ export abstract class SpecBuilder<
     };
   }
 
+  /** Option -> wire name where it is not the option's snake_case (`null`: not sent). */
+  protected wireNames(): Readonly<Record<string, string | null>> {
+    return this.spec.wire ?? {};
+  }
+
   #wireName(option: string): string | null {
-    const renamed = (this.spec.wire as Record<string, string | null>)?.[option];
+    const renamed = this.wireNames()[option];
     return renamed === undefined ? snakeCase(option) : renamed;
   }
 
@@ -133,7 +160,7 @@ export abstract class SpecBuilder<
       const wire = this.#wireName(option);
       if (wire !== null) names[wire] = option;
     }
-    for (const [option, wire] of Object.entries(this.spec.wire ?? {})) {
+    for (const [option, wire] of Object.entries(this.wireNames())) {
       if (typeof wire === "string") names[wire] = option;
     }
     return names;

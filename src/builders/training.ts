@@ -12,11 +12,11 @@ import type { CreateOptions } from "./base.ts";
 import type { Hyperparameters } from "./hyperparameters.ts";
 import {
   JobBuilder,
-  type JobControl,
+  type ProcessingJobOptions,
   producing,
   type ProducingSteps,
 } from "./job_builder.ts";
-import { ResourceBuilder } from "./spec.ts";
+import { nameAfter, ResourceBuilder } from "./spec.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
 
 /** Options of a training configuration: a name, the hyperparameters, and the type. */
@@ -74,15 +74,9 @@ export class TrainingConfigurationBuilder extends ResourceBuilder<
 export interface TrainingJobOptions<
   F extends string = string,
   T extends string = string,
-> extends JobControl {
-  /** Job name (default: `train-<modelName>`). */
-  name?: string;
-  /** The dataset to train on. */
+> extends ProcessingJobOptions {
+  /** The dataset to train on (or its id). */
   dataset: Typed<{ id: string }, F, T> | string;
-  /** The training configuration. */
-  configuration: RefLike;
-  /** A training compute configuration. */
-  compute: RefLike;
   /** The workspace (sent as `X-Active-Workspace`; default: the client's). */
   workspace?: RefLike;
   /** Name of the model to create. */
@@ -111,7 +105,6 @@ export class TrainingJobBuilder<
 > extends JobBuilder<
   "trainingJobs",
   TrainingJobOptions<F, T>,
-  TrainingJob,
   Typed<Model, F, T>
 > {
   /** Its definition. */
@@ -121,12 +114,9 @@ export class TrainingJobBuilder<
     wire: {
       dataset: "dataset_id",
       configuration: "training_configuration_id",
-      compute: "compute_configuration_id",
       workspace: null,
     },
-    defaults: (o) => ({
-      name: o.modelName ? `train-${o.modelName}` : undefined,
-    }),
+    defaults: nameAfter("train", "modelName"),
     steps: trainingSteps<F, T>,
   });
 
