@@ -36,11 +36,28 @@
  * await ml.close();
  * ```
  *
+ * What this entry exports is listed by name below, each for a reason a user
+ * has: the platform and client, the types of what they return, the errors to
+ * catch, jobs, builders, frames and the wire types. Internals (helpers of the
+ * builders, the transport, progress plumbing, zod schemas) stay importable
+ * by path from `src/` for tests, and are not part of the package's promise.
+ *
  * @module
  */
+// The platform: connect(), MLPlatform and its one-call steps.
 export { connect, MLPlatform } from "./src/platform.ts";
-export type * from "./src/platform.ts";
-export { Client, resolveClientOptions } from "./src/client.ts";
+export type {
+  DeployOptions,
+  IngestOptions,
+  MLPlatformOptions,
+  OnboardOptions,
+  QuickstartOptions,
+  QuickstartResult,
+  TrainOptions,
+} from "./src/platform.ts";
+
+// The client: every endpoint as a typed method (ml.client, or new Client()).
+export { Client } from "./src/client.ts";
 export type {
   ClientOptions,
   RequestOptions,
@@ -66,10 +83,119 @@ export type { DeployedModels } from "./src/resources/deployed_models.ts";
 export type { Models } from "./src/resources/models.ts";
 export type { TrainingJobs } from "./src/resources/training_jobs.ts";
 
-export * from "./src/http/errors.ts";
-export * from "./src/jobs/mod.ts";
-export * from "./src/builders/mod.ts";
-export * from "./src/infer/mod.ts";
+// Errors to catch: one base class and a subclass per failure.
+export {
+  AuthenticationError,
+  ConfigurationError,
+  ConflictError,
+  ConnectionError,
+  InvalidResponseError,
+  MLPlatformError,
+  type MLPlatformErrorInit,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from "./src/http/errors.ts";
+
+// Jobs you await, watch, attach to and cancel.
+export {
+  Job,
+  type JobDefinition,
+  type JobRef,
+  type JobRequestOptions,
+  type WaitOptions,
+} from "./src/jobs/job.ts";
+export {
+  CancellationNotSupportedError,
+  JobCancelledError,
+  JobFailedError,
+  JobTimeoutError,
+} from "./src/jobs/errors.ts";
+export type { JobSnapshot, JobState } from "./src/jobs/status.ts";
+export type {
+  ProgressFactory,
+  ProgressOption,
+  ProgressReporter,
+} from "./src/jobs/progress.ts";
+export type { PollOptions } from "./src/jobs/sleep.ts";
+
+// Builders: what ml.schema(), ml.workspace(), ... return, and their options.
+export {
+  type AttachedJobs,
+  type AttachKind,
+  type AttachKindName,
+  type BuilderClient,
+  type CanonicalKind,
+  type ColumnNames,
+  ComputeBuilder,
+  type ComputeOptions,
+  type Contribution,
+  type CreateOptions,
+  DeployedModelBuilder,
+  type DeployedModelOptions,
+  Deployment,
+  DeploymentConfigurationBuilder,
+  type DeploymentConfigurationOptions,
+  type DeploymentViewsOptions,
+  type EncodingOptions,
+  type FEATURES,
+  type FeaturesOf,
+  type FieldSpec,
+  type FieldType,
+  type Hyperparameters,
+  IngestionConfigurationBuilder,
+  type IngestionConfigurationOptions,
+  IngestionJobBuilder,
+  type IngestionJobOptions,
+  type JobControl,
+  type NumberOptions,
+  OnboardingConfigurationBuilder,
+  type OnboardingConfigurationOptions,
+  OnboardingJobBuilder,
+  type OnboardingJobOptions,
+  type QueryColumns,
+  type QueryRows,
+  type RefLike,
+  type ResultCell,
+  type ReviewNote,
+  SchemaBuilder,
+  StorageConnectorBuilder,
+  type StorageConnectorOptions,
+  type TARGETS,
+  type TargetsOf,
+  TrainingConfigurationBuilder,
+  type TrainingConfigurationOptions,
+  TrainingJobBuilder,
+  type TrainingJobOptions,
+  type Typed,
+  type ViewColumn,
+  ViewsBuilder,
+  type ViewsOptions,
+  type ViewsQueryInput,
+  ViewsResult,
+  WorkspaceBuilder,
+  type WorkspaceOptions,
+} from "./src/builders/mod.ts";
+export {
+  HYPERPARAMETER_BOUNDS,
+  type HyperparameterBounds,
+  type HyperparameterName,
+} from "./src/schemas/training.ts";
+
+// A schema from a CSV or a DataFrame.
+export {
+  type ColumnReport,
+  type DataFrameLike,
+  type InferOptions,
+  type InferredFeatures,
+  inferSchema,
+  type InferSource,
+} from "./src/infer/mod.ts";
+
+// Frames: views answers as rows, columns and danfo DataFrames; large scoring.
 export {
   type Cell as FrameCell,
   type ChunkContext,
@@ -95,8 +221,62 @@ export {
   type ViewsQuery,
 } from "./src/frames/mod.ts";
 
-export type * from "./src/schemas/mod.ts";
-export { HYPERPARAMETER_BOUNDS } from "./src/schemas/training.ts";
+// The wire: the resources the service sends, and the bodies creates take.
+export type {
+  Account,
+  Cell,
+  ComputeConfiguration,
+  ComputeConfigurationCreate,
+  ComputeType,
+  DATA_TYPES,
+  DataSchema,
+  DataSchemaCreate,
+  Dataset,
+  Datasource,
+  DataType,
+  Dependant,
+  DeployedModel,
+  DeployedModelCreate,
+  DeploymentConfiguration,
+  DeploymentConfigurationCreate,
+  ErrorBody,
+  FieldIssue,
+  GlobalExplanation,
+  IngestionConfiguration,
+  IngestionConfigurationCreate,
+  IngestionJob,
+  IngestionJobCreate,
+  JobStatus,
+  LearningCurvePoint,
+  ListQuery,
+  Model,
+  NUMBER_FORMATS,
+  OnboardingConfiguration,
+  OnboardingConfigurationCreate,
+  OnboardingJob,
+  OnboardingJobCreate,
+  Page,
+  Pagination,
+  PredictionType,
+  Ref,
+  Route,
+  SchemaField,
+  SchemaFieldCreate,
+  SEMANTIC_TYPES,
+  SplitTable,
+  StorageConnector,
+  StorageConnectorCreate,
+  TermExplanation,
+  TrainingConfiguration,
+  TrainingConfigurationCreate,
+  TrainingJob,
+  TrainingJobCreate,
+  ViewsRequest,
+  Workspace,
+  WorkspaceCreate,
+} from "./src/schemas/mod.ts";
+
+// Notebook displays and charts (the ./notebook entry has the rest).
 export {
   type Chart,
   type ExplanationChartOptions,

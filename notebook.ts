@@ -12,6 +12,53 @@
  * if (!table["text/html"].includes("Gentoo")) throw new Error();
  * ```
  *
+ * Importing any entry of the package registers these renderers, so errors,
+ * jobs, resources and views answers render as cards, tables and charts on
+ * their own; this entry adds the helpers to call directly. Internals of the
+ * renderers (escaping, metric labels, progress bundles) stay importable by
+ * path from `src/notebook/`.
+ *
  * @module
  */
-export * from "./src/notebook/mod.ts";
+export {
+  type Card,
+  type Chart,
+  type ComparedModel,
+  compareModels,
+  type CompareModelsOptions,
+  type CurvePoint,
+  type Displayable,
+  displayable,
+  errorCard,
+  explanationChart,
+  type ExplanationChartOptions,
+  getJupyter,
+  importanceChart,
+  isJupyter,
+  isRegressionTable,
+  JUPYTER_DISPLAY,
+  type JupyterLike,
+  learningCurveChart,
+  maskSecrets,
+  type MimeBundle,
+  type ModelComparison,
+  type NotebookProgress,
+  notebookProgress,
+  type NotebookProgressOptions,
+  predictedVsActualChart,
+  probabilityHistogram,
+  type RegressionChartOptions,
+  type RegressionFit,
+  regressionFit,
+  residualChart,
+  resourceCard,
+  shapeChart,
+  toMimeBundle,
+  VEGALITE_MIME,
+  type VegaLiteSpec,
+  viewsTable,
+  type ViewsTableOptions,
+} from "./src/notebook/mod.ts";
+// The types the helpers above take (also exported by the root entry).
+export type { GlobalExplanation, SplitTable } from "./src/schemas/mod.ts";
+export type { JobSnapshot } from "./src/jobs/status.ts";

@@ -4,6 +4,8 @@
  *
  * @module
  */
+// One escaper for the whole project (the local platform's docs page too).
+export { escapeHtml } from "../html.ts";
 
 /** Shown instead of a secret. */
 export const MASK = "••••••";
@@ -12,26 +14,6 @@ const SECRET_KEY = /secret|token|password|authorization/i;
 // Bearer credentials and JSON web tokens that may sit inside free text (error messages).
 const SECRET_TEXT =
   /\b(Bearer\s+)[\w.~+/=-]+|\beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*/gi;
-
-/**
- * Escapes text for HTML element content and quoted attribute values.
- *
- * @example
- * ```ts
- * import { escapeHtml } from "./html.ts";
- * if (escapeHtml(`<b a="1">&'`) !== "&lt;b a=&quot;1&quot;&gt;&amp;&#39;") throw new Error("unexpected");
- * ```
- */
-export function escapeHtml(text: unknown): string {
-  return String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 /**
  * Whether a field name denotes a secret (`/secret|token|password|authorization/i`).
