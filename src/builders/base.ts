@@ -103,31 +103,6 @@ export function snakeCase(key: string): string {
 }
 
 /**
- * Copies `options` with snake_case keys, leaving out `skip` and undefined
- * values; returns the body and the wire -> option name map for messages.
- *
- * @example
- * ```ts
- * import { wireFields } from "./base.ts";
- * wireFields({ memorySize: 512, name: "x", extra: undefined }, ["name"]).body; // { memory_size: 512 }
- * ```
- */
-export function wireFields(
-  options: object,
-  skip: readonly string[] = [],
-): { body: Record<string, unknown>; names: Record<string, string> } {
-  const body: Record<string, unknown> = {};
-  const names: Record<string, string> = {};
-  for (const [key, value] of Object.entries(options)) {
-    if (skip.includes(key) || value === undefined) continue;
-    const wire = snakeCase(key);
-    body[wire] = value;
-    names[wire] = key;
-  }
-  return { body, names };
-}
-
-/**
  * A builder bound to a client with an immutable options object: `with()`
  * returns a new builder. It stands for one request: the first `create()`
  * (or `await builder`) sends it, and every later call returns that same

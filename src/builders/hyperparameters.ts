@@ -13,7 +13,6 @@ import type {
   HyperparameterName,
   hyperparameterShape,
 } from "../schemas/training.ts";
-import { wireFields } from "./base.ts";
 
 /**
  * Hyperparameters of a training configuration. The ranges below are those of
@@ -117,19 +116,3 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _names: Same<keyof Hyperparameters, keyof FromSchema> = true;
 const _types: Same<Hyperparameters, FromSchema> = true;
 void _names, _types;
-
-/**
- * The snake_case wire fields of `hyperparameters` (undefined ones left out).
- *
- * @example
- * ```ts
- * import { hyperparameterFields } from "./hyperparameters.ts";
- * hyperparameterFields({ learningRate: 0.05, maxInteractions: 0 });
- * // { learning_rate: 0.05, max_interactions: 0 }
- * ```
- */
-export function hyperparameterFields(
-  hyperparameters: Hyperparameters,
-): Record<string, unknown> {
-  return wireFields(hyperparameters).body;
-}
