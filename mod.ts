@@ -120,7 +120,7 @@ export type {
   ProgressOption,
   ProgressReporter,
 } from "./src/jobs/progress.ts";
-export type { PollOptions } from "./src/jobs/sleep.ts";
+export type { PollOptions } from "./src/jobs/poll_schedule.ts";
 
 // Builders: what ml.schema(), ml.workspace(), ... return, and their options.
 export {

@@ -42,7 +42,7 @@ import {
   JobTimeoutError,
 } from "./errors.ts";
 import { pickProgress, type ProgressOption } from "./progress.ts";
-import { backoff, type PollOptions } from "./sleep.ts";
+import { pollDelays, type PollOptions } from "./poll_schedule.ts";
 import { abortable, sleep } from "../abort.ts";
 import { classifyStatus, type JobSnapshot } from "./status.ts";
 import { JUPYTER_DISPLAY, type MimeBundle, renderAs } from "../display.ts";
@@ -267,7 +267,7 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
       deadline = this.#createdAt + limit;
     }
     const poll = { ...this.#definition.poll, ...options.poll };
-    const delays = backoff(poll);
+    const delays = pollDelays(poll);
     const pause = poll.sleep ?? sleep;
     const budget = Math.max(0, poll.errorBudget ?? DEFAULT_ERROR_BUDGET);
     let failures = 0;

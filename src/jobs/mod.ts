@@ -8,4 +8,4 @@ export * from "./job.ts";
 export * from "./errors.ts";
 export * from "./status.ts";
 export * from "./progress.ts";
-export * from "./sleep.ts";
+export * from "./poll_schedule.ts";

@@ -1,6 +1,6 @@
 /**
- * Waiting between polls: the backoff schedule (240 ms at first, growing by
- * a tenth each poll up to 5 s). With these defaults each wait is 240 ms plus
+ * The poll schedule of a job wait: its options and the waits between polls
+ * (240 ms at first, growing by a tenth each poll up to 5 s). With these defaults each wait is 240 ms plus
  * a tenth of the time waited so far, so a job is seen done at most about 10%
  * of its length plus 250 ms after it completes, and a 60 s job costs about
  * 35 polls (measured by `deno task bench`, line 4).
@@ -33,13 +33,15 @@ export interface PollOptions {
  *
  * @example
  * ```ts
- * import { backoff } from "./sleep.ts";
- * const waits = backoff({ initialDelay: 250, maxDelay: 1000, factor: 2 });
+ * import { pollDelays } from "./poll_schedule.ts";
+ * const waits = pollDelays({ initialDelay: 250, maxDelay: 1000, factor: 2 });
  * [waits.next().value, waits.next().value, waits.next().value, waits.next().value];
  * // [250, 500, 1000, 1000]
  * ```
  */
-export function* backoff(options: PollOptions = {}): Generator<number, never> {
+export function* pollDelays(
+  options: PollOptions = {},
+): Generator<number, never> {
   const max = Math.max(0, options.maxDelay ?? 5000);
   const factor = Math.max(1, options.factor ?? 1.1);
   let delay = Math.min(max, Math.max(0, options.initialDelay ?? 240));
