@@ -24,8 +24,10 @@ const quick: Partial<TrainingParams> = {
   max_interactions: 2,
   estimators: 1,
 };
+// One configuration (no inner-validation search), so two fits differ only
+// by the hyperparameter under test.
 const fit = (p: Partial<TrainingParams>, d = churn.data) =>
-  train(d, { ...quick, ...p });
+  train(d, { ...quick, ...p }, { search: false });
 const base = fit({});
 const mains = (m: EbmModel) => m.terms.filter((t) => t.features.length === 1);
 const zeroCells = (m: EbmModel) =>

@@ -45,6 +45,7 @@ import {
 import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
+import { linearStart } from "./linear.ts";
 import { createRng, shuffle } from "./rng.ts";
 import type { EbmModel, FeatureBins, Term, TrainingMetrics } from "./types.ts";
 
@@ -89,6 +90,13 @@ export interface FitOptions {
    * with `metrics.stopReason === "deadline"`.
    */
   maximumRuntimeSeconds?: number;
+  /**
+   * Whether training may compare configurations by inner validation (see
+   * {@link selectionAxes}); default true. false: one fit, with the
+   * configuration a large table gets (no linear start, `bins`, and
+   * {@link FEW_PAIRS} pairs unless `max_interactions` is given).
+   */
+  search?: boolean;
 }
 
 type Bins = Uint8Array | Uint16Array;
@@ -140,8 +148,254 @@ export function* trainSteps(
   data: EncodedDataset,
   input: Partial<TrainingParams>,
   shouldStop: () => boolean,
+  search = true,
 ): Generator<TrainProgress, EbmModel, void> {
-  const p = resolveParams(input as Record<string, unknown>).params;
+  const p = resolveParams(input).params;
+  const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
+  const target = data.encoder.target;
+  const axes = selectionAxes(
+    p,
+    input,
+    search ? nTrain : Infinity,
+    data.encoder.features.length,
+    isRegressionTarget(target) || target.classes.length === 2,
+  );
+  const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0);
+  let chosen: Candidate = {
+    bins: p.bins,
+    max_interactions: p.max_interactions,
+    linear: false,
+  };
+  for (const axis of axes) chosen = withAxis(chosen, axis, 0);
+  // Inner validation, one axis at a time from the first values: every
+  // candidate trains the same bags (same seed, same rows) and is judged by
+  // each bag's loss on its own held-out rows. A more complex alternative
+  // (finer shapes, more pairs) must win by more than the standard error of
+  // the bags' paired differences; a neutral one (the linear start), by any
+  // margin. The learning curve reported is the winner's.
+  let best: Fitted | null = null;
+  let bestLogged: LoggedRound[] = [];
+  let stopped = false;
+  let tried = 0;
+  const tries = function* (): Generator<[Candidate, boolean]> {
+    yield [chosen, false];
+    for (const axis of axes) {
+      for (let v = 1; v < axis.values.length; v++) {
+        const next = withAxis(chosen, axis, v);
+        // Finer shapes or more pairs than the incumbent's are more complex.
+        yield [
+          next,
+          axis.name !== "linear" && next[axis.name] > chosen[axis.name],
+        ];
+      }
+    }
+  };
+  for (const [candidate, complex] of tries()) {
+    if (stopped) break;
+    const from = tried / fits, to = (tried + 1) / fits;
+    tried++;
+    const logged: LoggedRound[] = [];
+    const steps = fitOnce(
+      data,
+      {
+        ...p,
+        bins: candidate.bins,
+        max_interactions: candidate.max_interactions,
+      },
+      candidate.linear,
+      () => (stopped ||= shouldStop()),
+    );
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) {
+      if (fits === 1) {
+        yield r.value;
+        continue;
+      }
+      if (r.value.logged) logged.push(r.value.logged);
+      yield {
+        fraction: Math.min(0.97, from + (to - from) * r.value.fraction),
+        stage: r.value.stage,
+      };
+    }
+    if (!best || improves(best.heldOut, r.value.heldOut, complex)) {
+      best = r.value;
+      chosen = candidate;
+      bestLogged = logged;
+    }
+  }
+  if (fits > 1) {
+    for (const l of bestLogged) {
+      yield { fraction: 0.97, stage: l.stage, logged: l };
+    }
+    yield { fraction: 1, stage: "finalizing" };
+  }
+  const model = best!.model;
+  model.metrics.candidates = tried;
+  model.metrics.linearStart = chosen.linear;
+  return model;
+}
+
+/**
+ * Whether a candidate's held-out losses (one per bag, paired with the
+ * incumbent's by bag) beat the incumbent's: by any margin, or for a more
+ * `complex` candidate by more than the standard error of the paired
+ * differences (the one-standard-error rule).
+ *
+ * @example
+ * ```ts
+ * import { improves } from "./ebm.ts";
+ *
+ * if (!improves([1, 1], [0.9, 0.9], true)) throw new Error("example failed");
+ * if (improves([1, 1], [0.7, 1.2], true) || !improves([1, 1], [0.7, 1.2], false)) throw new Error("example failed");
+ * ```
+ */
+export function improves(
+  incumbent: readonly number[],
+  candidate: readonly number[],
+  complex: boolean,
+): boolean {
+  const B = Math.min(incumbent.length, candidate.length);
+  const d = Array.from({ length: B }, (_, b) => incumbent[b] - candidate[b]);
+  if (!d.every(Number.isFinite) || B === 0) return false;
+  const mean = d.reduce((x, y) => x + y, 0) / B;
+  if (!complex || B < 2) return mean > 0;
+  const sd = Math.sqrt(d.reduce((x, y) => x + (y - mean) ** 2, 0) / (B - 1));
+  return mean > sd / Math.sqrt(B);
+}
+
+/** One configuration that training compares by inner validation. */
+export interface Candidate {
+  bins: number;
+  max_interactions: number;
+  /** Whether boosting starts from the linear fit (see linear.ts). */
+  linear: boolean;
+}
+
+/**
+ * One axis of the inner-validation search: its values, the first tried
+ * first. More bins or more pairs than the incumbent's make a more complex
+ * model.
+ */
+export type SelectionAxis =
+  | { name: "bins" | "max_interactions"; values: number[] }
+  | { name: "linear"; values: boolean[] };
+
+function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
+  return axis.name === "linear"
+    ? { ...c, linear: axis.values[i] }
+    : { ...c, [axis.name]: axis.values[i] };
+}
+
+/** A trained candidate and its loss on the bags' held-out rows. */
+interface Fitted {
+  model: EbmModel;
+  /**
+   * Every bag's validation loss (scaled as for early stopping) on its own
+   * held-out rows; Infinity without validation rows.
+   */
+  heldOut: number[];
+}
+
+/**
+ * The mean of a numeric feature's values over the given rows in every bin
+ * (bin 0, missing, and empty bins: the overall mean); zeros for a
+ * categorical feature.
+ */
+function meanPerBin(
+  f: FeatureBins,
+  column: ArrayLike<number>,
+  bins: ArrayLike<number>,
+  rows: Uint32Array,
+): Float64Array {
+  const sum = new Float64Array(f.nBins), count = new Float64Array(f.nBins);
+  if (f.kind !== "numeric") return sum;
+  let total = 0, seen = 0;
+  for (const r of rows) {
+    const b = bins[r];
+    if (b === 0) continue;
+    sum[b] += column[r];
+    count[b]++;
+    total += column[r];
+    seen++;
+  }
+  const overall = seen ? total / seen : 0;
+  return sum.map((v, b) => (count[b] ? v / count[b] : overall));
+}
+
+/**
+ * Most training rows for which training searches its shapes by inner
+ * validation (see {@link selectionAxes}); beyond it one fit runs with fine
+ * shapes and few pairs, since on large data fine shapes are what the data
+ * supports and each candidate is a full training.
+ */
+export const SELECTION_ROWS = 20_000;
+
+/**
+ * The axes training searches by inner validation, one at a time from the
+ * first values: whether to start from the linear fit (binary and regression
+ * only), smooth or fine shapes ({@link SMOOTH_BINS} or `bins`), few or many
+ * pairs ({@link FEW_PAIRS} or `max_interactions`). A parameter given in
+ * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
+ * without validation rows, there is one candidate: no linear start, `bins`,
+ * and few pairs unless `max_interactions` is given.
+ *
+ * @example
+ * ```ts
+ * import { resolveParams } from "./params.ts";
+ * import { selectionAxes } from "./ebm.ts";
+ *
+ * const p = resolveParams({}).params;
+ * const small = selectionAxes(p, {}, 1_000, 8, true);
+ * if (small.map((a) => a.values.join("|")).join() !== "false|true,16|64,10|28") throw new Error("example failed");
+ * const given = selectionAxes(p, { bins: 32 }, 1_000, 8, false);
+ * if (given.map((a) => a.values.length).join() !== "1,1,2") throw new Error("example failed");
+ * const large = selectionAxes(p, {}, 500_000, 8, true);
+ * if (large.map((a) => a.values.join("|")).join() !== "false,64,10") throw new Error("example failed");
+ * ```
+ */
+export function selectionAxes(
+  p: TrainingParams,
+  input: Partial<TrainingParams>,
+  nTrain: number,
+  nFeatures: number,
+  oneScoreColumn: boolean,
+): SelectionAxis[] {
+  const search = nTrain <= SELECTION_ROWS && p.validation_size > 0;
+  const possiblePairs = p.max_interaction_degree >= 2
+    ? (nFeatures * (nFeatures - 1)) / 2
+    : 0;
+  const bins = input.bins !== undefined
+    ? [p.bins]
+    : search
+    ? [...new Set([Math.min(p.bins, SMOOTH_BINS), p.bins])]
+    : [p.bins];
+  const fewPairs = Math.min(p.max_interactions, FEW_PAIRS, possiblePairs);
+  const pairs = input.max_interactions !== undefined
+    ? [p.max_interactions]
+    : search
+    ? [...new Set([fewPairs, Math.min(p.max_interactions, possiblePairs)])]
+    : [fewPairs];
+  const linear = search && oneScoreColumn ? [false, true] : [false];
+  return [
+    { name: "linear", values: linear },
+    { name: "bins", values: bins },
+    { name: "max_interactions", values: pairs },
+  ];
+}
+
+/** Numeric bins of the smooth-shape candidate of {@link selectionAxes}. */
+export const SMOOTH_BINS = 16;
+
+/** Pair terms of the few-pairs candidate of {@link selectionAxes}. */
+export const FEW_PAIRS = 10;
+
+/** One fit with fixed parameters: the model and its held-out loss. */
+function* fitOnce(
+  data: EncodedDataset,
+  p: TrainingParams,
+  withLinearStart: boolean,
+  shouldStop: () => boolean,
+): Generator<TrainProgress, Fitted, void> {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
   const K = regression || classes.length === 2 ? 1 : classes.length;
@@ -175,6 +429,14 @@ export function* trainSteps(
   const binsAll: Bins[] = features.map((b, j) =>
     binColumn(b, data.features[j])
   );
+  // The linear start (binary and regression): the mean training value of
+  // every numeric bin.
+  const linear = withLinearStart && K === 1;
+  const binMeans = linear
+    ? features.map((f, j) =>
+      meanPerBin(f, data.features[j], binsAll[j], trRows)
+    )
+    : [];
   const bagOf = (tr: Uint32Array, va: Uint32Array): Bag => {
     const yTr = gather(data.labels, tr), yVa = gather(data.labels, va);
     const vTr = regression ? gather(data.values!, tr) : new Float64Array(0);
@@ -271,6 +533,7 @@ export function* trainSteps(
   // The pairs are chosen once, by bag 0 (the dataset's split).
   let pairs: [number, number][] = [];
   const bagTerms: RawTerm[][] = [];
+  const heldOut: number[] = [];
   let mainRounds = 0, mainStop = "max_rounds";
   let pairRounds = 0, pairStop = "none";
   // Progress: bag b owns [0.92 b / bags, 0.92 (b + 1) / bags]; inside it,
@@ -283,6 +546,31 @@ export function* trainSteps(
   });
   for (let b = 0; b < bags && (b === 0 || !stopped.deadline); b++) {
     const bag = bagData(b);
+    const nVa = bag.objective.yVa.length;
+    // The linear start's scores are outside the boosting stage (its base);
+    // its tables join the main terms' afterwards.
+    const start = linear
+      ? linearStart({
+        kinds: features.map((f) => f.kind),
+        nBins: features.map((f) => f.nBins),
+        binMeans,
+        bins: bag.trBins,
+        target: {
+          kind: regression ? "squared" : "logistic",
+          values: bag.vTr,
+          labels: bag.yTr,
+        },
+        base: intercept[0],
+      })
+      : null;
+    const startTr = constant(bag.nTrain, intercept);
+    const startVa = constant(nVa, intercept);
+    if (start) {
+      start.tables.forEach((t, j) => {
+        addScores(startTr, bag.trBins[j], t, 1);
+        addScores(startVa, bag.vaBins[j], t, 1);
+      });
+    }
     const mainTerms: StageTerm[] = features.map((f, j) => {
       const step = new Float64Array(f.nBins);
       return {
@@ -313,8 +601,8 @@ export function* trainSteps(
       bag,
       rate(bag.nTrain),
       mainTerms,
-      constant(bag.nTrain, intercept),
-      constant(bag.objective.yVa.length, intercept),
+      startTr,
+      startVa,
       {
         stage: "training",
         ...span(b, 0, mainPart),
@@ -324,6 +612,7 @@ export function* trainSteps(
     );
     mainRounds = Math.max(mainRounds, main.rounds);
     if (b === 0) mainStop = main.stop;
+    if (start) mainTerms.forEach((t, j) => addInto(t.table, start.tables[j]));
     const own: RawTerm[] = mainTerms.map((t, j) => ({
       features: [j],
       scores: t.table,
@@ -401,6 +690,17 @@ export function* trainSteps(
         );
       }
     }
+    if (nVa > 0) {
+      heldOut.push(bag.objective.scale(
+        bag.objective.validationLoss(scoreTerms(
+          own,
+          cellsOf(features, own, bag.vaBins),
+          intercept,
+          K,
+          new Float64Array(nVa * K),
+        )),
+      ));
+    } else heldOut.push(Infinity);
     bagTerms.push(own);
   }
   const terms: RawTerm[] = bagTerms[0].map((t, i) => {
@@ -454,7 +754,7 @@ export function* trainSteps(
     },
   );
   yield { fraction: 1, stage: "finalizing" };
-  return model;
+  return { model, heldOut };
 }
 
 /**
@@ -1411,7 +1711,7 @@ export function train(
 ): EbmModel {
   const { abort, deadline } = stopChecks(options);
   abort();
-  const steps = trainSteps(data, params, deadline);
+  const steps = trainSteps(data, params, deadline, options.search);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -1446,7 +1746,7 @@ export async function trainAsync(
 ): Promise<EbmModel> {
   const { abort, deadline } = stopChecks(options);
   abort();
-  const steps = trainSteps(data, params, deadline);
+  const steps = trainSteps(data, params, deadline, options.search);
   let slice = Date.now();
   for (;;) {
     const r = steps.next();

@@ -107,7 +107,12 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
     training_size: 0.85,
     /** Used. Fraction after the training part used for early stopping (default 0.15; 0 = no early stopping). */
     validation_size: 0.15,
-    /** Used. Maximum bins per numeric feature, 2..254 (default 64); the missing bin comes on top. */
+    /**
+     * Used. Maximum bins per numeric feature, 2..254 (default 64); the
+     * missing bin comes on top. When not given, training with up to 20,000
+     * training rows also tries smoother shapes of 16 bins and keeps what
+     * inner validation prefers (see `shapeCandidates` in ebm.ts).
+     */
     bins: 64,
     /** Used. Rounds without validation loss improvement (or with less than a relative 1e-4 over them) before stopping (default 20). */
     early_stopping_patience: 20,
@@ -140,8 +145,13 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
     max_depth_momentum: 0,
     /** Used. 1 = single-feature terms only, 2 = also pairwise terms (default 2); more is an error. */
     max_interaction_degree: 2,
-    /** Used. Maximum number of pairwise terms, chosen by a FAST interaction score (default 10). */
-    max_interactions: 10,
+    /**
+     * Used. Maximum number of pairwise terms, chosen by a FAST interaction
+     * score (default 30). When not given, training with up to 20,000
+     * training rows compares 10 and 30 pairs by inner validation (held-out
+     * rows of its bags, see `shapeCandidates` in ebm.ts); beyond that, 10.
+     */
+    max_interactions: 30,
     /** Unused (default 100): no inner iterative solver, every step is closed-form. */
     max_iterations: 100,
     /** Unused (default 1): an additive model of binned shape functions has no polynomial terms. */

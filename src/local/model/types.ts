@@ -70,6 +70,13 @@ export interface TrainingMetrics {
   stopReason: string;
   /** Bags trained and averaged (see `estimators`); absent on older models = 1. */
   estimators?: number;
+  /**
+   * Configurations compared by inner validation before this one was kept
+   * (see `selectionAxes` in ebm.ts; 1 = no search); absent on older models.
+   */
+  candidates?: number;
+  /** Whether boosting started from the linear fit (see linear.ts); absent on older models = false. */
+  linearStart?: boolean;
   /** Log loss on the training rows (null for regression). */
   trainLogLoss: number | null;
   /** Validation metrics, null when validation_size is 0 (and for regression). */
