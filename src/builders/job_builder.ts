@@ -17,10 +17,11 @@ import type { BuilderClient, Creatable } from "./builder_client.ts";
 import {
   type BodySchema,
   type BuilderSpec,
+  type Created,
   type CreateKey,
   SpecBuilder,
 } from "./spec.ts";
-import type { Typed } from "./types.ts";
+import type { RefLike, Typed } from "./types.ts";
 
 /** Options every job builder takes besides its own. */
 export interface JobControl {
@@ -28,6 +29,16 @@ export interface JobControl {
   progress?: ProgressOption;
   /** Poll schedule (default 250 ms growing to 5 s). */
   poll?: PollOptions;
+}
+
+/** Options of the jobs that make an artifact: ingestion, onboarding and training. */
+export interface ProcessingJobOptions extends JobControl {
+  /** Job name (default: named after what it makes, `ingest-<datasourceName>`, `onboard-...`, `train-...`). */
+  name?: string;
+  /** Its configuration (or its id). */
+  configuration: RefLike;
+  /** The compute configuration it runs on (or its id): `PROCESSING` to ingest and onboard, `TRAINING` to train. */
+  compute: RefLike;
 }
 
 /**
@@ -40,44 +51,54 @@ export type JobSteps<J extends JobSnapshot, T> = Omit<
   "start" | "progress" | "poll"
 >;
 
+/** The route families whose `create` answers with a job (or a deployment to follow). */
+export type JobKey = {
+  [K in CreateKey]: Created<K> extends JobSnapshot ? K : never;
+}[CreateKey];
+
+/** The snapshot a job of family `K` is followed by: what its `create` and `get` answer. */
+export type SnapshotOf<K extends JobKey> = Created<K> extends JobSnapshot
+  ? Created<K>
+  : never;
+
 /** A job builder's definition: its {@linkcode BuilderSpec} and how the job is followed. */
-export interface JobBuilderSpec<
-  K extends CreateKey,
-  O,
-  J extends JobSnapshot,
-  T,
-> extends BuilderSpec<K, O> {
+export interface JobBuilderSpec<K extends JobKey, O, T>
+  extends BuilderSpec<K, O> {
   /** How the job is retrieved, resolved and cancelled once started. */
-  readonly steps: (client: BuilderClient) => JobSteps<J, T>;
+  readonly steps: (client: BuilderClient) => JobSteps<SnapshotOf<K>, T>;
 }
 
 /** A builder whose `create()` starts a job. Immutable; awaitable. */
 export abstract class JobBuilder<
-  K extends CreateKey,
+  K extends JobKey,
   O extends JobControl,
-  J extends JobSnapshot,
   T,
-> extends SpecBuilder<K, O, Job<J, T>, T> {
+> extends SpecBuilder<K, O, Job<SnapshotOf<K>, T>, T> {
   /** The builder's definition. */
-  protected abstract override readonly spec: JobBuilderSpec<K, O, J, T>;
+  protected abstract override readonly spec: JobBuilderSpec<K, O, T>;
 
   /** Types a subclass's spec (see `SpecBuilder.define`). */
   protected override define(
-    spec: JobBuilderSpec<K, O, J, T>,
-  ): JobBuilderSpec<K, O, J, T> {
+    spec: JobBuilderSpec<K, O, T>,
+  ): JobBuilderSpec<K, O, T> {
     return spec;
+  }
+
+  /** Every job's `compute` is its `compute_configuration_id`. */
+  protected override wireNames(): Readonly<Record<string, string | null>> {
+    return { compute: "compute_configuration_id", ...super.wireNames() };
   }
 
   /**
    * The validated job definition (`start`, `retrieve`, `resolve`) without
    * starting anything; for helpers that compose several steps into one Job.
    */
-  toDefinition(options?: CreateOptions): JobDefinition<J, T> {
+  toDefinition(options?: CreateOptions): JobDefinition<SnapshotOf<K>, T> {
     const body = this.body();
     const client = this.requireClient("start a job");
     const jobs = client[this.spec.route] as unknown as Creatable<
       z.output<BodySchema<K>>,
-      J
+      SnapshotOf<K>
     >;
     return {
       ...this.spec.steps(client),
@@ -91,7 +112,7 @@ export abstract class JobBuilder<
    * Validates the body (throwing before any request), then starts the job:
    * what `create()` does the first time.
    */
-  protected make(options?: CreateOptions): Job<J, T> {
+  protected make(options?: CreateOptions): Job<SnapshotOf<K>, T> {
     return new Job(this.toDefinition(options));
   }
 }
