@@ -396,9 +396,7 @@ export function predictedVsActualChart(
   predicted: ArrayLike<unknown>,
   options: RegressionChartOptions = {},
 ): Chart {
-  const target = options.target ?? "target";
-  const fit = regressionFit(actual, predicted);
-  const points = numericPairs(actual, predicted);
+  const { target, fit, points } = regression(actual, predicted, options);
   let lo = Infinity, hi = -Infinity;
   for (const p of points) {
     lo = Math.min(lo, p.actual, p.predicted);
@@ -413,29 +411,10 @@ export function predictedVsActualChart(
     width: 360,
     height: 360,
     layer: [
-      {
-        data: { values: points },
-        mark: { type: "point", filled: true, opacity: 0.6 },
-        encoding: {
-          x: {
-            field: "actual",
-            type: "quantitative",
-            title: `actual ${target}`,
-            scale,
-          },
-          y: {
-            field: "predicted",
-            type: "quantitative",
-            title: `predicted ${target}`,
-            scale,
-          },
-          tooltip: [
-            { field: "row" },
-            { field: "actual", format: ".4~g" },
-            { field: "predicted", format: ".4~g" },
-          ],
-        },
-      },
+      pointsLayer(points, {
+        x: axis("actual", `actual ${target}`, scale),
+        y: axis("predicted", `predicted ${target}`, scale),
+      }),
       {
         data: {
           values: [{ actual: lo, predicted: lo }, {
@@ -471,9 +450,12 @@ export function residualChart(
   predicted: ArrayLike<unknown>,
   options: RegressionChartOptions = {},
 ): Chart {
-  const target = options.target ?? "target";
-  const fit = regressionFit(actual, predicted);
-  const points = numericPairs(actual, predicted).map((p) => ({
+  const { target, fit, points: pairs } = regression(
+    actual,
+    predicted,
+    options,
+  );
+  const points = pairs.map((p) => ({
     ...p,
     residual: p.actual - p.predicted,
   }));
@@ -485,33 +467,15 @@ export function residualChart(
     width: 420,
     height: 280,
     layer: [
-      {
-        data: { values: points },
-        mark: { type: "point", filled: true, opacity: 0.6 },
-        encoding: {
-          x: {
-            field: "predicted",
-            type: "quantitative",
-            title: `predicted ${target}`,
-            scale: { zero: false },
-          },
-          y: {
-            field: "residual",
-            type: "quantitative",
-            title: "residual (actual - predicted)",
-          },
-          color: {
-            condition: { test: "datum.residual >= 0", value: UP },
-            value: DOWN,
-          },
-          tooltip: [
-            { field: "row" },
-            { field: "actual", format: ".4~g" },
-            { field: "predicted", format: ".4~g" },
-            { field: "residual", format: ".4~g" },
-          ],
+      pointsLayer(points, {
+        x: axis("predicted", `predicted ${target}`, { zero: false }),
+        y: axis("residual", "residual (actual - predicted)"),
+        color: {
+          condition: { test: "datum.residual >= 0", value: UP },
+          value: DOWN,
         },
-      },
+        tooltip: ["residual"],
+      }),
       {
         data: { values: [{ residual: 0 }] },
         mark: { type: "rule", color: "#71717a", strokeDash: [4, 4] },
@@ -519,4 +483,55 @@ export function residualChart(
       },
     ],
   }, title);
+}
+
+// What both regression charts show: the target's name, the fit and the rows
+// with a numeric actual and prediction.
+function regression(
+  actual: ArrayLike<unknown>,
+  predicted: ArrayLike<unknown>,
+  options: RegressionChartOptions,
+) {
+  return {
+    target: options.target ?? "target",
+    fit: regressionFit(actual, predicted),
+    points: numericPairs(actual, predicted),
+  };
+}
+
+// A quantitative axis of the regression charts.
+function axis(
+  field: string,
+  title: string,
+  scale?: Record<string, unknown>,
+): Record<string, unknown> {
+  return { field, type: "quantitative", title, ...(scale ? { scale } : {}) };
+}
+
+// The points of a regression chart: one dot per row, its row number, actual
+// and predicted values (and any `tooltip` fields) shown on hover.
+function pointsLayer(
+  values: object[],
+  encoding: {
+    x: Record<string, unknown>;
+    y: Record<string, unknown>;
+    color?: Record<string, unknown>;
+    tooltip?: string[];
+  },
+): Record<string, unknown> {
+  const { tooltip = [], ...axes } = encoding;
+  return {
+    data: { values },
+    mark: { type: "point", filled: true, opacity: 0.6 },
+    encoding: {
+      ...axes,
+      tooltip: [
+        { field: "row" },
+        ...["actual", "predicted", ...tooltip].map((field) => ({
+          field,
+          format: ".4~g",
+        })),
+      ],
+    },
+  };
 }
