@@ -30,7 +30,7 @@ import {
   type LocalPlatform,
 } from "../src/local/local_platform.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
-import { type Route, routes } from "../src/schemas/mod.ts";
+import { isKind, type Route, routes } from "../src/schemas/mod.ts";
 
 /** What a fuzz run saw. */
 export interface FuzzFigure {
@@ -599,7 +599,7 @@ export async function fuzz(options: {
     const store = await openSqliteStore(dataDir);
     try {
       for (const [group, ids] of Object.entries(final)) {
-        const stored = store.all(group).map((r) => r.id);
+        const stored = isKind(group) ? store.all(group).map((r) => r.id) : [];
         if (
           JSON.stringify([...stored].sort()) !== JSON.stringify([...ids].sort())
         ) {

@@ -26,7 +26,7 @@ import { TokenService } from "./http/auth.ts";
 import type { PlatformContext } from "./context.ts";
 import { FaultInjector } from "./http/faults.ts";
 import { JobRunner } from "./jobs/runner.ts";
-import { JOB_KINDS } from "./kinds.ts";
+import { JOB_KINDS, KINDS } from "../schemas/routes.ts";
 import { Operations } from "./http/operations.ts";
 import {
   type LocalPlatformOptions,
@@ -35,7 +35,7 @@ import {
   resolveLimits,
   resolveOperator,
 } from "./options.ts";
-import { updateRecord } from "./store/records.ts";
+import { idOf, updateRecord } from "./store/records.ts";
 import { Serving } from "./deployments/serving.ts";
 import { openSqliteStore } from "./store/sqlite_store.ts";
 import { MemoryStore, type Store } from "./store/store.ts";
@@ -198,19 +198,13 @@ function recover(ctx: PlatformContext): void {
         continue;
       }
       updateRecord(ctx.store, kind, job.id, { status: "FAILED", message });
-      for (
-        const [artifactKind, key] of [["datasources", "datasource"], [
-          "datasets",
-          "dataset",
-        ], ["models", "model"]]
-      ) {
-        const ref = job.body[key] as { id: string } | undefined;
-        const artifact = ref && ctx.store.get(artifactKind, ref.id);
-        if (ref && artifact?.body.status === "PENDING") {
-          updateRecord(ctx.store, artifactKind, ref.id, { status: "FAILED" }, {
-            failure: message,
-          });
-        }
+      const produces = KINDS[kind].produces;
+      const ref = idOf(job.body[produces.field]);
+      const artifact = ref ? ctx.store.get(produces.kind, ref) : undefined;
+      if (ref && artifact?.body.status === "PENDING") {
+        updateRecord(ctx.store, produces.kind, ref, { status: "FAILED" }, {
+          failure: message,
+        });
       }
     }
   }

@@ -46,6 +46,7 @@ import {
 } from "./training.ts";
 import { SplitTableSchema, ViewsRequestSchema } from "./views.ts";
 import { WorkspaceCreateSchema, WorkspaceSchema } from "./workspaces.ts";
+import type { DependantType } from "./errors.ts";
 import {
   DatasetSchema,
   DatasourceSchema,
@@ -80,35 +81,214 @@ export interface Route {
   readonly spec?: number;
   /** One line for the OpenAPI document. */
   readonly summary: string;
+  /** The noun of the resource it answers with, for messages and displays ("ingestion job"). */
+  readonly noun?: string;
+}
+
+/** What a job produces: the body field naming the artifact, and its kind. */
+export interface Produces {
+  /** Body field of the job holding the artifact's `{ id, name }`. */
+  readonly field: string;
+  /** The artifact's resource kind. */
+  readonly kind: string;
+}
+
+/** One resource kind (a collection of the API) and what is said of it. */
+export interface Kind {
+  /** Collection path (`/storage-connectors`). */
+  readonly path: string;
+  /** Singular noun for messages and displays ("ingestion job"). */
+  readonly noun: string;
+  /** The noun as SPEC.md words it, in the OpenAPI summaries. */
+  readonly title: string;
+  /** Prefix of the ids the local platform gives (`sc_...`). */
+  readonly prefix: string;
+  /** SPEC.md `dependant_type` of this kind. */
+  readonly type: DependantType;
+  /**
+   * For jobs: the artifact the job creates (a job never blocks deleting
+   * what it produced, nor the other way round: it is its history).
+   */
+  readonly produces?: Produces;
+}
+
+/**
+ * Every resource kind, keyed like the route table's groups: the one place
+ * that names collections, their paths, id prefixes, dependant types and
+ * what each job produces.
+ *
+ * @example
+ * ```ts
+ * import { KINDS } from "./routes.ts";
+ * if (KINDS.trainingJobs.produces.kind !== "models") throw new Error();
+ * ```
+ */
+export const KINDS = {
+  storageConnectors: {
+    path: "/storage-connectors",
+    noun: "storage connector",
+    title: "storage connector",
+    prefix: "sc",
+    type: "STORAGE_CONNECTOR",
+  },
+  computeConfigurations: {
+    path: "/compute-configurations",
+    noun: "compute configuration",
+    title: "compute configuration",
+    prefix: "cc",
+    type: "COMPUTE_CONFIGURATION",
+  },
+  dataSchemas: {
+    path: "/data-schemas",
+    noun: "data schema",
+    title: "data schema",
+    prefix: "dsch",
+    type: "DATA_SCHEMA",
+  },
+  ingestionConfigurations: {
+    path: "/data-processing-ingestion-configurations",
+    noun: "ingestion configuration",
+    title: "data processing ingestion configuration",
+    prefix: "ic",
+    type: "DATA_PROCESSING_INGESTION_CONFIGURATION",
+  },
+  ingestionJobs: {
+    path: "/data-processing-ingestion-jobs",
+    noun: "ingestion job",
+    title: "data processing ingestion job",
+    prefix: "ij",
+    type: "DATA_PROCESSING_INGESTION_JOB",
+    produces: { field: "datasource", kind: "datasources" },
+  },
+  onboardingConfigurations: {
+    path: "/data-processing-onboarding-configurations",
+    noun: "onboarding configuration",
+    title: "data processing onboarding configuration",
+    prefix: "oc",
+    type: "DATA_PROCESSING_ONBOARDING_CONFIGURATION",
+  },
+  onboardingJobs: {
+    path: "/data-processing-onboarding-jobs",
+    noun: "onboarding job",
+    title: "data processing onboarding job",
+    prefix: "oj",
+    type: "DATA_PROCESSING_ONBOARDING_JOB",
+    produces: { field: "dataset", kind: "datasets" },
+  },
+  workspaces: {
+    path: "/workspaces",
+    noun: "workspace",
+    title: "workspace",
+    prefix: "ws",
+    type: "WORKSPACE",
+  },
+  trainingConfigurations: {
+    path: "/training-configurations",
+    noun: "training configuration",
+    title: "training configuration",
+    prefix: "tc",
+    type: "TRAINING_CONFIGURATION",
+  },
+  trainingJobs: {
+    path: "/training-jobs",
+    noun: "training job",
+    title: "training job",
+    prefix: "tj",
+    type: "TRAINING_JOB",
+    produces: { field: "model", kind: "models" },
+  },
+  deploymentConfigurations: {
+    path: "/deployment-configurations",
+    noun: "deployment configuration",
+    title: "deployment configuration",
+    prefix: "dc",
+    type: "DEPLOYMENT_CONFIGURATION",
+  },
+  deployedModels: {
+    path: "/deployed-models",
+    noun: "deployed model",
+    title: "deployed model",
+    prefix: "dm",
+    type: "DEPLOYED_MODEL",
+  },
+  datasources: {
+    path: "/datasources",
+    noun: "datasource",
+    title: "datasource",
+    prefix: "src",
+    type: "DATASOURCE",
+  },
+  datasets: {
+    path: "/datasets",
+    noun: "dataset",
+    title: "dataset",
+    prefix: "dset",
+    type: "DATASET",
+  },
+  models: {
+    path: "/models",
+    noun: "model",
+    title: "model",
+    prefix: "mdl",
+    type: "MODEL",
+  },
+} as const satisfies Record<string, Kind>;
+
+/** A resource kind's name (a route-table group other than auth and accounts). */
+export type KindName = keyof typeof KINDS;
+
+/** The kinds whose resources are jobs (their work runs in the background). */
+export type JobKindName = {
+  [K in KindName]: typeof KINDS[K] extends { produces: Produces } ? K : never;
+}[KindName];
+
+/** Job kinds, in pipeline order. */
+export const JOB_KINDS = [
+  "ingestionJobs",
+  "onboardingJobs",
+  "trainingJobs",
+] as const satisfies readonly JobKindName[];
+
+/**
+ * Whether a name is a resource kind of {@linkcode KINDS}.
+ *
+ * @example
+ * ```ts
+ * import { isKind } from "./routes.ts";
+ * if (!isKind("models") || isKind("accounts")) throw new Error();
+ * ```
+ */
+export function isKind(name: string): name is KindName {
+  return Object.hasOwn(KINDS, name);
 }
 
 /**
  * `POST {path}/{id}/cancel`: our extension of SPEC.md for jobs. A running
  * job stops and ends `CANCELLED`; a job that already ended is a 409.
  */
-function cancelRoute<R extends z.ZodType>(
-  path: string,
-  noun: string,
+function cancelRoute<K extends Kind, R extends z.ZodType>(
+  kind: K,
   response: R,
 ) {
   return {
     method: "POST",
-    path: `${path}/{id}/cancel`,
+    path: `${kind.path}/{id}/cancel`,
     status: 200,
     response,
+    noun: kind.noun,
     summary:
-      `Cancel a ${noun}: it stops and ends CANCELLED (extension of SPEC.md; 409 once it has ended)`,
+      `Cancel a ${kind.title}: it stops and ends CANCELLED (extension of SPEC.md; 409 once it has ended)`,
   } as const;
 }
 
 /** A collection with create, get, list and delete (DESIGN.md). */
-function crud<C extends z.ZodType, R extends z.ZodType>(
-  path: string,
-  noun: string,
+function crud<K extends Kind, C extends z.ZodType, R extends z.ZodType>(
+  kind: K,
   body: C,
   response: R,
   spec: { create?: number; delete?: number } = {},
 ) {
+  const { path, title: noun } = kind;
   return {
     create: {
       method: "POST",
@@ -117,6 +297,7 @@ function crud<C extends z.ZodType, R extends z.ZodType>(
       body,
       response,
       spec: spec.create,
+      noun: kind.noun,
       summary: `Create a ${noun}`,
     },
     get: {
@@ -124,6 +305,7 @@ function crud<C extends z.ZodType, R extends z.ZodType>(
       path: `${path}/{id}`,
       status: 200,
       response,
+      noun: kind.noun,
       summary: `Retrieve a ${noun}`,
     },
     list: {
@@ -132,6 +314,7 @@ function crud<C extends z.ZodType, R extends z.ZodType>(
       status: 200,
       response: listOf(response),
       list: true,
+      noun: kind.noun,
       summary: `List ${noun}s`,
     },
     delete: {
@@ -139,18 +322,18 @@ function crud<C extends z.ZodType, R extends z.ZodType>(
       path: `${path}/{id}`,
       status: 204,
       spec: spec.delete,
+      noun: kind.noun,
       summary: `Delete a ${noun}`,
     },
   } as const satisfies Record<string, Route>;
 }
 
 /** A read-only collection: get and list (created by jobs), and delete. */
-function readOnly<R extends z.ZodType>(
-  path: string,
-  noun: string,
+function readOnly<K extends Kind, R extends z.ZodType>(
+  kind: K,
   response: R,
 ) {
-  const { get, list, delete: del } = crud(path, noun, response, response);
+  const { get, list, delete: del } = crud(kind, response, response);
   return { get, list, delete: del } as const;
 }
 
@@ -175,6 +358,7 @@ export const routes = {
       response: AccountListSchema,
       list: true,
       spec: 2,
+      noun: "account",
       summary: "List the accounts these credentials see",
     },
     get: {
@@ -183,119 +367,90 @@ export const routes = {
       status: 200,
       response: AccountListSchema,
       spec: 3,
+      noun: "account",
       summary: "Retrieve one account (in the list envelope)",
     },
   },
   storageConnectors: crud(
-    "/storage-connectors",
-    "storage connector",
+    KINDS.storageConnectors,
     StorageConnectorCreateSchema,
     StorageConnectorSchema,
   ),
   computeConfigurations: crud(
-    "/compute-configurations",
-    "compute configuration",
+    KINDS.computeConfigurations,
     ComputeConfigurationCreateSchema,
     ComputeConfigurationSchema,
   ),
   dataSchemas: crud(
-    "/data-schemas",
-    "data schema",
+    KINDS.dataSchemas,
     DataSchemaCreateSchema,
     DataSchemaSchema,
     { create: 4 },
   ),
   ingestionConfigurations: crud(
-    "/data-processing-ingestion-configurations",
-    "data processing ingestion configuration",
+    KINDS.ingestionConfigurations,
     IngestionConfigurationCreateSchema,
     IngestionConfigurationSchema,
     { create: 5 },
   ),
   ingestionJobs: {
-    ...crud(
-      "/data-processing-ingestion-jobs",
-      "data processing ingestion job",
-      IngestionJobCreateSchema,
-      IngestionJobSchema,
-      { create: 6 },
-    ),
-    cancel: cancelRoute(
-      "/data-processing-ingestion-jobs",
-      "data processing ingestion job",
-      IngestionJobSchema,
-    ),
+    ...crud(KINDS.ingestionJobs, IngestionJobCreateSchema, IngestionJobSchema, {
+      create: 6,
+    }),
+    cancel: cancelRoute(KINDS.ingestionJobs, IngestionJobSchema),
   },
   onboardingConfigurations: crud(
-    "/data-processing-onboarding-configurations",
-    "data processing onboarding configuration",
+    KINDS.onboardingConfigurations,
     OnboardingConfigurationCreateSchema,
     OnboardingConfigurationSchema,
     { create: 7, delete: 9 },
   ),
   onboardingJobs: {
     ...crud(
-      "/data-processing-onboarding-jobs",
-      "data processing onboarding job",
+      KINDS.onboardingJobs,
       OnboardingJobCreateSchema,
       OnboardingJobSchema,
       { create: 8 },
     ),
-    cancel: cancelRoute(
-      "/data-processing-onboarding-jobs",
-      "data processing onboarding job",
-      OnboardingJobSchema,
-    ),
+    cancel: cancelRoute(KINDS.onboardingJobs, OnboardingJobSchema),
   },
-  workspaces: crud(
-    "/workspaces",
-    "workspace",
-    WorkspaceCreateSchema,
-    WorkspaceSchema,
-  ),
+  workspaces: crud(KINDS.workspaces, WorkspaceCreateSchema, WorkspaceSchema),
   trainingConfigurations: crud(
-    "/training-configurations",
-    "training configuration",
+    KINDS.trainingConfigurations,
     TrainingConfigurationCreateSchema,
     TrainingConfigurationSchema,
   ),
   trainingJobs: {
-    ...crud(
-      "/training-jobs",
-      "training job",
-      TrainingJobCreateSchema,
-      TrainingJobSchema,
-    ),
+    ...crud(KINDS.trainingJobs, TrainingJobCreateSchema, TrainingJobSchema),
     create: {
       method: "POST",
-      path: "/training-jobs",
+      path: KINDS.trainingJobs.path,
       status: 201,
       body: TrainingJobCreateSchema,
       response: TrainingJobSchema,
       workspace: true,
       spec: 10,
+      noun: KINDS.trainingJobs.noun,
       summary: "Start a training job in the active workspace",
     },
-    cancel: cancelRoute("/training-jobs", "training job", TrainingJobSchema),
+    cancel: cancelRoute(KINDS.trainingJobs, TrainingJobSchema),
   },
   deploymentConfigurations: crud(
-    "/deployment-configurations",
-    "deployment configuration",
+    KINDS.deploymentConfigurations,
     DeploymentConfigurationCreateSchema,
     DeploymentConfigurationSchema,
     { create: 11 },
   ),
   deployedModels: {
     ...crud(
-      "/deployed-models",
-      "deployed model",
+      KINDS.deployedModels,
       DeployedModelCreateSchema,
       DeployedModelSchema,
       { create: 12 },
     ),
     views: {
       method: "POST",
-      path: "/deployed-models/{id}/views",
+      path: `${KINDS.deployedModels.path}/{id}/views`,
       status: 200,
       body: ViewsRequestSchema,
       response: SplitTableSchema,
@@ -304,13 +459,13 @@ export const routes = {
       summary: "Predictions and explanations from a running deployed model",
     },
   },
-  datasources: readOnly("/datasources", "datasource", DatasourceSchema),
-  datasets: readOnly("/datasets", "dataset", DatasetSchema),
+  datasources: readOnly(KINDS.datasources, DatasourceSchema),
+  datasets: readOnly(KINDS.datasets, DatasetSchema),
   models: {
-    ...readOnly("/models", "model", ModelSchema),
+    ...readOnly(KINDS.models, ModelSchema),
     explanation: {
       method: "GET",
-      path: "/models/{id}/explanation",
+      path: `${KINDS.models.path}/{id}/explanation`,
       status: 200,
       response: GlobalExplanationSchema,
       summary: "Global explanation: each term's importance and shape",

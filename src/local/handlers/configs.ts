@@ -8,30 +8,41 @@
 import { checkBucket } from "../store/buckets.ts";
 import { invalidField } from "../http/http_errors.ts";
 import { createRecord, findOwned, refOf } from "../store/records.ts";
-import { timestamp } from "../ids.ts";
-import { newId } from "../ids.ts";
+import { newId, timestamp } from "../ids.ts";
 import { ModelParamError } from "../model/errors.ts";
 import { resolveParams } from "../model/params.ts";
 import { hyperparameterShape } from "../../schemas/mod.ts";
-import type { CreateHandler } from "./types.ts";
+import type { Op, Reply } from "./types.ts";
+
+/** A created record's answer: its body. */
+function created<B>(record: { body: B }): Reply<B> {
+  return { body: record.body };
+}
 
 /** `POST /storage-connectors`: the bucket must be one this platform serves. */
-export const createStorageConnector: CreateHandler = (ctx, caller, body) => {
+export const createStorageConnector: Op<"storageConnectors", "create"> = (
+  { ctx, caller, body },
+) => {
   checkBucket(ctx.buckets, body.bucket_name);
-  return createRecord(ctx.store, caller, "storageConnectors", {
+  return created(createRecord(ctx.store, caller, "storageConnectors", {
     name: body.name,
     bucket_name: body.bucket_name,
-  });
+  }));
 };
 
 /** `POST /compute-configurations`. */
-export const createComputeConfiguration: CreateHandler = (ctx, caller, body) =>
-  createRecord(ctx.store, caller, "computeConfigurations", { ...body });
+export const createComputeConfiguration: Op<"computeConfigurations", "create"> =
+  ({ ctx, caller, body }) =>
+    created(
+      createRecord(ctx.store, caller, "computeConfigurations", { ...body }),
+    );
 
 /** `POST /data-schemas`: every field gets an id and its response-only fields. */
-export const createDataSchema: CreateHandler = (ctx, caller, body) => {
+export const createDataSchema: Op<"dataSchemas", "create"> = (
+  { ctx, caller, body },
+) => {
   const created_at = timestamp();
-  const fields = (body.fields as Record<string, unknown>[]).map((f) => ({
+  const fields = body.fields.map((f) => ({
     id: newId("fld"),
     ...f,
     dimension: null,
@@ -41,22 +52,21 @@ export const createDataSchema: CreateHandler = (ctx, caller, body) => {
     updated_at: null,
     created_by: { ...caller.user },
   }));
-  return createRecord(ctx.store, caller, "dataSchemas", {
+  return created(createRecord(ctx.store, caller, "dataSchemas", {
     name: body.name,
     fields,
     friendly_names: [],
     category_friendly_names: [],
     data_anchors: [],
     data_protections: [],
-  });
+  }));
 };
 
 /** `POST /data-processing-ingestion-configurations`. */
-export const createIngestionConfiguration: CreateHandler = (
-  ctx,
-  caller,
-  body,
-) => {
+export const createIngestionConfiguration: Op<
+  "ingestionConfigurations",
+  "create"
+> = ({ ctx, caller, body }) => {
   const schema = findOwned(
     ctx.store,
     caller.account.id,
@@ -64,10 +74,10 @@ export const createIngestionConfiguration: CreateHandler = (
     body.data_schema_id,
     "data_schema_id",
   );
-  return createRecord(ctx.store, caller, "ingestionConfigurations", {
+  return created(createRecord(ctx.store, caller, "ingestionConfigurations", {
     name: body.name,
     data_schema: refOf(schema),
-    // SPEC.md lists these as strings without values; ours describe a CSV read row by row.
+    // SPEC.md lists these (strings) without values; ours describe a CSV read row by row.
     observation_specification: {
       observation_type: "TABULAR",
       observation_source: "CSV",
@@ -78,34 +88,39 @@ export const createIngestionConfiguration: CreateHandler = (
       observation_mask_file_index: "none",
       observation_increment_index: "none",
     },
-  });
+  }));
 };
 
 /** `POST /data-processing-onboarding-configurations` (defaults from the schema). */
-export const createOnboardingConfiguration: CreateHandler = (
-  ctx,
-  caller,
-  body,
-) => createRecord(ctx.store, caller, "onboardingConfigurations", { ...body });
+export const createOnboardingConfiguration: Op<
+  "onboardingConfigurations",
+  "create"
+> = ({ ctx, caller, body }) =>
+  created(
+    createRecord(ctx.store, caller, "onboardingConfigurations", { ...body }),
+  );
 
 /** `POST /workspaces`. */
-export const createWorkspace: CreateHandler = (ctx, caller, body) =>
-  createRecord(ctx.store, caller, "workspaces", { name: body.name });
+export const createWorkspace: Op<"workspaces", "create"> = (
+  { ctx, caller, body },
+) =>
+  created(createRecord(ctx.store, caller, "workspaces", { name: body.name }));
 
 /**
  * `POST /training-configurations`: hyperparameters resolved against the
  * model's defaults (echoed), the ones the model ignores listed in
  * `unused_parameters`.
  */
-export const createTrainingConfiguration: CreateHandler = (
-  ctx,
-  caller,
-  body,
-) => {
+export const createTrainingConfiguration: Op<
+  "trainingConfigurations",
+  "create"
+> = ({ ctx, caller, body }) => {
   const given: Record<string, unknown> = {};
+  const sent = new Map(Object.entries(body));
   for (const key of Object.keys(hyperparameterShape)) {
-    if (body[key] !== undefined) {
-      given[key === "random_seed" ? "seed" : key] = body[key];
+    const value = sent.get(key);
+    if (value !== undefined) {
+      given[key === "random_seed" ? "seed" : key] = value;
     }
   }
   let resolved;
@@ -118,11 +133,8 @@ export const createTrainingConfiguration: CreateHandler = (
     }
     throw error;
   }
-  const { seed, ...params } = resolved.params as unknown as Record<
-    string,
-    unknown
-  >;
-  return createRecord(
+  const { seed, ...params } = resolved.params;
+  return created(createRecord(
     ctx.store,
     caller,
     "trainingConfigurations",
@@ -141,12 +153,14 @@ export const createTrainingConfiguration: CreateHandler = (
       ),
     },
     { params: resolved.params },
-  );
+  ));
 };
 
 /** `POST /deployment-configurations`. */
-export const createDeploymentConfiguration: CreateHandler = (
-  ctx,
-  caller,
-  body,
-) => createRecord(ctx.store, caller, "deploymentConfigurations", { ...body });
+export const createDeploymentConfiguration: Op<
+  "deploymentConfigurations",
+  "create"
+> = ({ ctx, caller, body }) =>
+  created(
+    createRecord(ctx.store, caller, "deploymentConfigurations", { ...body }),
+  );

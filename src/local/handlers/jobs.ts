@@ -6,28 +6,37 @@
  *
  * @module
  */
-import { readDataFile, resolveDataPath } from "../store/buckets.ts";
+import {
+  isKind,
+  type JobKindName,
+  type KindName,
+  KINDS,
+} from "../../schemas/routes.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import type { OnboardingConfiguration } from "../../schemas/mod.ts";
 import { conflict, invalidField } from "../http/http_errors.ts";
-import type { JobOutcome } from "../jobs/runner.ts";
+import type { JobOutcome, JobWork } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
 import { trainWork } from "../jobs/train.ts";
-import type { SchemaField } from "../model/encoding.ts";
-import type { TrainingParams } from "../model/params.ts";
-import type { KindName } from "../kinds.ts";
+import { readDataFile, resolveDataPath } from "../store/buckets.ts";
 import {
   assertUniqueName,
   createRecord,
   findOwned,
+  idOf,
+  type NewFields,
   newRecord,
   refOf,
   updateRecord,
 } from "../store/records.ts";
-import type { StoredRecord } from "../store/store.ts";
-import type { CreateHandler } from "./types.ts";
+import type {
+  Internal,
+  RecordInput,
+  Resources,
+  StoredRecord,
+} from "../store/store.ts";
+import type { Op, Reply, SharedInput } from "./types.ts";
 
 /** Fields every new job carries (SPEC.md: progress 0, stage `initializing`). */
 function newJobFields(ctx: PlatformContext) {
@@ -42,23 +51,20 @@ function newJobFields(ctx: PlatformContext) {
 }
 
 /** Finds the caller's `kind` whose id the body's `field` holds. */
-type Lookup = (kind: KindName, field: string) => StoredRecord;
-
-/** A {@linkcode Lookup} in `body`: an unknown or foreign id is a 404 naming the field. */
 function lookupIn(
   ctx: PlatformContext,
   caller: Caller,
-  body: Record<string, string>,
-): Lookup {
-  return (kind, field) =>
-    findOwned(ctx.store, caller.account.id, kind, body[field], field);
+  body: Record<string, unknown>,
+) {
+  return <K extends KindName>(kind: K, field: string): StoredRecord<K> =>
+    findOwned(ctx.store, caller.account.id, kind, String(body[field]), field);
 }
 
 /** The `compute_configuration_id` of the body, which must be of `type`. */
 function computeOf(
-  owned: Lookup,
+  owned: ReturnType<typeof lookupIn>,
   type: "PROCESSING" | "TRAINING",
-): StoredRecord {
+): StoredRecord<"computeConfigurations"> {
   const cc = owned("computeConfigurations", "compute_configuration_id");
   if (cc.body.compute_type !== type) {
     throw invalidField(
@@ -71,7 +77,7 @@ function computeOf(
 
 /** Refuses an input artifact that is not READY (409 saying what to wait for). */
 function requireReady(
-  record: StoredRecord,
+  record: StoredRecord<ArtifactKind>,
   noun: string,
   producer: string,
 ): void {
@@ -86,23 +92,95 @@ function requireReady(
   );
 }
 
+/** The kind of what a job of kind `J` produces. */
+type ArtifactOf<J extends JobKindName> = typeof KINDS[J]["produces"]["kind"];
+/** The kinds jobs produce (datasources, datasets, models). */
+type ArtifactKind = ArtifactOf<JobKindName>;
+
 /**
  * Marks an artifact READY with `patch`, or FAILED / CANCELLED (as its job
  * ended) with the job's message.
  */
 function finishArtifact(
   ctx: PlatformContext,
-  kind: string,
+  kind: ArtifactKind,
   id: string,
   failure: string | null,
-  patch: Record<string, unknown>,
+  patch: Partial<Resources[ArtifactKind]>,
   outcome: JobOutcome = failure ? "FAILED" : "COMPLETED",
 ): void {
   if (outcome === "COMPLETED") {
-    updateRecord(ctx.store, kind, id, { status: "READY", ...patch });
+    updateRecord(ctx.store, kind, id, { ...patch, status: "READY" });
   } else {
     updateRecord(ctx.store, kind, id, { status: outcome }, { failure });
   }
+}
+
+/** What one job-create handler decides; {@linkcode launchJob} does the rest. */
+interface JobPlan<J extends JobKindName> {
+  /** The job's kind. */
+  kind: J;
+  /** The job's name (checked free before anything is built). */
+  name: string;
+  /** The artifact's fields (`status: "PENDING"`); checked free by name. */
+  artifact: NewFields<ArtifactOf<J>>;
+  /** The artifact's server-only fields. */
+  internal?: Internal;
+  /** The job's fields, given the artifact's `{ id, name }`; checked free by name. */
+  job: (artifact: { id: string; name: string }) => NewFields<J>;
+  /** Links the two records before they are stored (the model names its job). */
+  link?: (artifact: StoredRecord<ArtifactOf<J>>, job: StoredRecord<J>) => void;
+  /** The job's work, given the artifact's id. */
+  work: (artifactId: string) => JobWork;
+  /** The artifact's fields once the work succeeded. */
+  result: () => Partial<Resources[ArtifactOf<J>]>;
+}
+
+/**
+ * The job-create skeleton every job shares, in one synchronous step after
+ * the handler's checks: both names free, the artifact `PENDING` and the job
+ * `STARTING` built, both stored together (all or none), the work started in
+ * the background, and the artifact finished as the job ends.
+ */
+function launchJob<J extends JobKindName>(
+  ctx: PlatformContext,
+  caller: Caller,
+  plan: JobPlan<J>,
+): Reply<Resources[J]> {
+  const account = caller.account.id;
+  const artifactKind: ArtifactOf<J> = KINDS[plan.kind].produces.kind;
+  assertUniqueName(ctx.store, plan.kind, account, plan.name);
+  const artifact = newRecord(
+    ctx.store,
+    caller,
+    artifactKind,
+    plan.artifact,
+    plan.internal,
+  );
+  const job = newRecord(
+    ctx.store,
+    caller,
+    plan.kind,
+    plan.job(refOf(artifact)),
+  );
+  plan.link?.(artifact, job);
+  ctx.store.putMany([artifact, job]);
+  ctx.runner.start(
+    plan.kind,
+    job.id,
+    ctx.settings.maximumRuntimeSeconds,
+    plan.work(artifact.id),
+    (failure, outcome) =>
+      finishArtifact(
+        ctx,
+        artifactKind,
+        artifact.id,
+        failure,
+        outcome === "COMPLETED" ? plan.result() : {},
+        outcome,
+      ),
+  );
+  return { body: job.body };
 }
 
 /**
@@ -112,8 +190,9 @@ function finishArtifact(
  * concurrent delete of a referenced resource either wins (this create is a
  * 404) or loses (the delete is a 409 naming this job).
  */
-export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
-  const account = caller.account.id;
+export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
+  { ctx, caller, body },
+) => {
   const references = () => {
     const owned = lookupIn(ctx, caller, body);
     const cc = computeOf(owned, "PROCESSING");
@@ -124,9 +203,9 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
     const sc = owned("storageConnectors", "storage_connector_id");
     const schema = findOwned(
       ctx.store,
-      account,
+      caller.account.id,
       "dataSchemas",
-      (ic.body.data_schema as { id: string }).id,
+      ic.body.data_schema.id,
     );
     return { cc, ic, sc, schema, bucket: String(sc.body.bucket_name) };
   };
@@ -137,61 +216,51 @@ export const createIngestionJob: CreateHandler = async (ctx, caller, body) => {
   );
   // From here to the inserts: no await.
   const { cc, ic, sc, schema, bucket } = references();
-  assertUniqueName(ctx.store, "ingestionJobs", account, body.name);
-  assertUniqueName(ctx.store, "datasources", account, body.datasource_name);
-  const fields = (schema.body.fields as SchemaField[]).map((
+  const fields = schema.body.fields.map((
     { name, data_type, designation, semantic_type },
-  ) => ({
-    name,
-    data_type,
-    designation,
-    semantic_type,
-  }));
-  const datasource = newRecord(ctx.store, caller, "datasources", {
-    name: body.datasource_name,
-    status: "PENDING",
-    data_schema: refOf(schema),
-    storage_connector: refOf(sc),
-    data_path: body.data_path,
-    row_count: null,
-    columns: fields.map((f) => f.name),
-  }, { fields });
-  const job = newRecord(ctx.store, caller, "ingestionJobs", {
-    job_type: body.job_type,
-    name: body.name,
-    compute_configuration: refOf(cc),
-    data_processing_configuration: refOf(ic),
-    storage_connector: refOf(sc),
-    datasource: refOf(datasource),
-    data_path: body.data_path,
-    ...newJobFields(ctx),
-  });
-  ctx.store.putMany([datasource, job]);
+  ) => ({ name, data_type, designation, semantic_type }));
   let rows = 0;
-  ctx.runner.start(
-    "ingestionJobs",
-    job.id,
-    ctx.settings.maximumRuntimeSeconds,
-    ingestWork(ctx.store, {
-      file,
-      // Opened again at read time, checked on the opened handle (no window).
-      read: (signal) =>
-        readDataFile(ctx.buckets, bucket, body.data_path, signal),
-      display: `"${body.data_path}" in bucket "${bucket}"`,
-      fields,
-      datasourceId: datasource.id,
-    }, (n) => (rows = n)),
-    (failure, outcome) =>
-      finishArtifact(ctx, "datasources", datasource.id, failure, {
-        row_count: rows,
-      }, outcome),
-  );
-  return job;
+  return launchJob(ctx, caller, {
+    kind: "ingestionJobs",
+    name: body.name,
+    artifact: {
+      name: body.datasource_name,
+      status: "PENDING",
+      data_schema: refOf(schema),
+      storage_connector: refOf(sc),
+      data_path: body.data_path,
+      row_count: null,
+      columns: fields.map((f) => f.name),
+    },
+    internal: { fields },
+    job: (datasource) => ({
+      job_type: body.job_type,
+      name: body.name,
+      compute_configuration: refOf(cc),
+      data_processing_configuration: refOf(ic),
+      storage_connector: refOf(sc),
+      datasource,
+      data_path: body.data_path,
+      ...newJobFields(ctx),
+    }),
+    work: (datasourceId) =>
+      ingestWork(ctx.store, {
+        file,
+        // Opened again at read time, checked on the opened handle (no window).
+        read: (signal) =>
+          readDataFile(ctx.buckets, bucket, body.data_path, signal),
+        display: `"${body.data_path}" in bucket "${bucket}"`,
+        fields,
+        datasourceId,
+      }, (n) => (rows = n)),
+    result: () => ({ row_count: rows }),
+  });
 };
 
 /** `POST /data-processing-onboarding-jobs`: targets checked against the schema now. */
-export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
-  const account = caller.account.id;
+export const createOnboardingJob: Op<"onboardingJobs", "create"> = (
+  { ctx, caller, body },
+) => {
   const owned = lookupIn(ctx, caller, body);
   const cc = computeOf(owned, "PROCESSING");
   const oc = owned(
@@ -200,9 +269,10 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
   );
   const source = owned("datasources", "datasource_id");
   requireReady(source, "datasource", "ingestion job");
-  const fields = source.internal.fields as SchemaField[];
-  const targets = oc.body.targets as string[];
-  const where = `onboarding configuration "${oc.body.name}"`;
+  const fields = source.internal.fields ?? [];
+  const c = oc.body;
+  const targets = c.targets;
+  const where = `onboarding configuration "${c.name}"`;
   if (targets.length !== 1) {
     throw invalidField(
       "data_processing_configuration_id",
@@ -223,7 +293,7 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
     );
   }
   if (
-    oc.body.prediction_type === "CLASSIFICATION" &&
+    c.prediction_type === "CLASSIFICATION" &&
     target.semantic_type !== "CATEGORICAL"
   ) {
     throw invalidField(
@@ -231,67 +301,57 @@ export const createOnboardingJob: CreateHandler = (ctx, caller, body) => {
       `target "${target.name}" is ${target.semantic_type}; CLASSIFICATION needs a CATEGORICAL target (fix the schema or the targets of ${where})`,
     );
   }
-  assertUniqueName(ctx.store, "onboardingJobs", account, body.name);
-  assertUniqueName(ctx.store, "datasets", account, body.dataset_name);
-  const dataset = newRecord(ctx.store, caller, "datasets", {
-    name: body.dataset_name,
-    status: "PENDING",
-    datasource: refOf(source),
-    data_processing_configuration: refOf(oc),
-    row_count: null,
-    targets,
-  });
-  const job = newRecord(ctx.store, caller, "onboardingJobs", {
-    job_type: body.job_type,
+  let patch: Partial<Resources["datasets"]> = {};
+  return launchJob(ctx, caller, {
+    kind: "onboardingJobs",
     name: body.name,
-    compute_configuration: refOf(cc),
-    data_processing_configuration: refOf(oc),
-    datasource: refOf(source),
-    dataset: refOf(dataset),
-    ...newJobFields(ctx),
-  });
-  ctx.store.putMany([dataset, job]);
-  let patch: Record<string, unknown> = {};
-  const c = oc.body as OnboardingConfiguration;
-  ctx.runner.start(
-    "onboardingJobs",
-    job.id,
-    ctx.settings.maximumRuntimeSeconds,
-    onboardWork(ctx.store, {
-      datasourceId: source.id,
-      datasetId: dataset.id,
-      fields,
-      options: {
-        targets,
-        prediction_type: c.prediction_type,
-        one_hot_encoding_max_categories: c.one_hot_encoding_max_categories,
-        infrequency_threshold: c.infrequency_threshold,
-        strip_categories: c.strip_categories,
-        handle_unseen_categories: c.handle_unseen_categories,
-        impute: c.impute,
-      },
-    }, (s) => {
-      patch = {
-        row_count: s.rows,
-        dropped_rows: s.droppedRows,
-        features: s.features,
-        classes: { [s.target]: s.classes },
-      };
+    artifact: {
+      name: body.dataset_name,
+      status: "PENDING",
+      datasource: refOf(source),
+      data_processing_configuration: refOf(oc),
+      row_count: null,
+      targets,
+    },
+    job: (dataset) => ({
+      job_type: body.job_type,
+      name: body.name,
+      compute_configuration: refOf(cc),
+      data_processing_configuration: refOf(oc),
+      datasource: refOf(source),
+      dataset,
+      ...newJobFields(ctx),
     }),
-    (failure, outcome) =>
-      finishArtifact(ctx, "datasets", dataset.id, failure, patch, outcome),
-  );
-  return job;
+    work: (datasetId) =>
+      onboardWork(ctx.store, {
+        datasourceId: source.id,
+        datasetId,
+        fields,
+        options: {
+          targets,
+          prediction_type: c.prediction_type,
+          one_hot_encoding_max_categories: c.one_hot_encoding_max_categories,
+          infrequency_threshold: c.infrequency_threshold,
+          strip_categories: c.strip_categories,
+          handle_unseen_categories: c.handle_unseen_categories,
+          impute: c.impute,
+        },
+      }, (s) => {
+        patch = {
+          row_count: s.rows,
+          dropped_rows: s.droppedRows,
+          features: s.features,
+          classes: { [s.target]: s.classes },
+        };
+      }),
+    result: () => patch,
+  });
 };
 
 /** `POST /training-jobs` (header `X-Active-Workspace`). */
-export const createTrainingJob: CreateHandler = (
-  ctx,
-  caller,
-  body,
-  request,
+export const createTrainingJob: Op<"trainingJobs", "create"> = (
+  { ctx, caller, body, request },
 ) => {
-  const account = caller.account.id;
   const workspaceId = request.headers.get("X-Active-Workspace")?.trim();
   if (!workspaceId) {
     throw invalidField(
@@ -301,7 +361,7 @@ export const createTrainingJob: CreateHandler = (
   }
   const ws = findOwned(
     ctx.store,
-    account,
+    caller.account.id,
     "workspaces",
     workspaceId,
     "X-Active-Workspace",
@@ -311,70 +371,69 @@ export const createTrainingJob: CreateHandler = (
   requireReady(dataset, "dataset", "onboarding job");
   const tc = owned("trainingConfigurations", "training_configuration_id");
   const cc = computeOf(owned, "TRAINING");
-  assertUniqueName(ctx.store, "trainingJobs", account, body.name);
-  assertUniqueName(ctx.store, "models", account, body.model_name);
-  const model = newRecord(ctx.store, caller, "models", {
-    name: body.model_name,
-    status: "PENDING",
-    dataset: refOf(dataset),
-    training_configuration: refOf(tc),
-    workspace: refOf(ws),
-    model_training_type: tc.body.model_training_type,
-  });
-  const job = newRecord(ctx.store, caller, "trainingJobs", {
+  let patch: Partial<Resources["models"]> = {};
+  return launchJob(ctx, caller, {
+    kind: "trainingJobs",
     name: body.name,
-    dataset: refOf(dataset),
-    workspace: refOf(ws),
-    training_configuration: refOf(tc),
-    compute_configuration: refOf(cc),
-    model: refOf(model),
-    managed_spot_training: body.managed_spot_training,
-    maximum_wait_time_seconds: 3600,
-    model_constraints: [],
-    model_constraint_groups: [],
-    ...newJobFields(ctx),
-  });
-  // The model points back at its job; both are stored together.
-  model.body.training_job = refOf(job);
-  ctx.store.putMany([model, job]);
-  let patch: Record<string, unknown> = {};
-  ctx.runner.start(
-    "trainingJobs",
-    job.id,
-    ctx.settings.maximumRuntimeSeconds,
-    trainWork(ctx.store, {
-      datasetId: dataset.id,
-      modelId: model.id,
-      params: tc.internal.params as Partial<TrainingParams>,
-    }, (m, curve) => {
-      patch = {
-        features: m.features.map((f) => f.name),
-        targets: [m.target],
-        classes: { [m.target]: m.classes },
-        terms: m.terms.map((t) => t.name),
-        metrics: {
-          validation_auc: m.metrics.validationAuc,
-          validation_accuracy: m.metrics.validationAccuracy,
-          validation_log_loss: m.metrics.validationLogLoss,
-          train_log_loss: m.metrics.trainLogLoss,
-          train_rows: m.metrics.trainRows,
-          validation_rows: m.metrics.validationRows,
-          validation_rmse: m.metrics.validationRmse ?? null,
-          validation_mae: m.metrics.validationMae ?? null,
-          validation_r2: m.metrics.validationR2 ?? null,
-        },
-        stop_reason: m.metrics.stopReason,
-        learning_curve: curve,
-      };
+    artifact: {
+      name: body.model_name,
+      status: "PENDING",
+      dataset: refOf(dataset),
+      training_configuration: refOf(tc),
+      workspace: refOf(ws),
+      model_training_type: tc.body.model_training_type,
+    },
+    job: (model) => ({
+      name: body.name,
+      dataset: refOf(dataset),
+      workspace: refOf(ws),
+      training_configuration: refOf(tc),
+      compute_configuration: refOf(cc),
+      model,
+      managed_spot_training: body.managed_spot_training,
+      maximum_wait_time_seconds: 3600,
+      model_constraints: [],
+      model_constraint_groups: [],
+      ...newJobFields(ctx),
     }),
-    (failure, outcome) =>
-      finishArtifact(ctx, "models", model.id, failure, patch, outcome),
-  );
-  return job;
+    // The model points back at its job; both are stored together.
+    link: (model, job) => {
+      model.body.training_job = refOf(job);
+    },
+    work: (modelId) =>
+      trainWork(ctx.store, {
+        datasetId: dataset.id,
+        modelId,
+        params: tc.internal.params ?? {},
+      }, (m, curve) => {
+        patch = {
+          features: m.features.map((f) => f.name),
+          targets: [m.target],
+          classes: { [m.target]: m.classes },
+          terms: m.terms.map((t) => t.name),
+          metrics: {
+            validation_auc: m.metrics.validationAuc,
+            validation_accuracy: m.metrics.validationAccuracy,
+            validation_log_loss: m.metrics.validationLogLoss,
+            train_log_loss: m.metrics.trainLogLoss,
+            train_rows: m.metrics.trainRows,
+            validation_rows: m.metrics.validationRows,
+            validation_rmse: m.metrics.validationRmse ?? null,
+            validation_mae: m.metrics.validationMae ?? null,
+            validation_r2: m.metrics.validationR2 ?? null,
+          },
+          stop_reason: m.metrics.stopReason,
+          learning_curve: curve,
+        };
+      }),
+    result: () => patch,
+  });
 };
 
 /** `POST /deployed-models`: the model must be READY; it loads in the background. */
-export const createDeployedModel: CreateHandler = (ctx, caller, body) => {
+export const createDeployedModel: Op<"deployedModels", "create"> = (
+  { ctx, caller, body },
+) => {
   const owned = lookupIn(ctx, caller, body);
   const model = owned("models", "model_id");
   requireReady(model, "model", "training job");
@@ -388,7 +447,7 @@ export const createDeployedModel: CreateHandler = (ctx, caller, body) => {
     message: null,
   });
   ctx.serving.deploy(record.id);
-  return record;
+  return { body: record.body };
 };
 
 /** Statuses after which a job does not change any more. */
@@ -398,48 +457,60 @@ const ENDED = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
  * `POST /{job collection}/{id}/cancel` (our extension of SPEC.md): stops a
  * STARTING or RUNNING job, which ends `CANCELLED` with a message, and its
  * datasource, dataset or model with it; a job that has ended is a 409.
+ *
+ * @example
+ * ```ts
+ * import { cancelJob } from "./jobs.ts";
+ * const cancelIngestion = cancelJob("ingestionJobs");
+ * if (typeof cancelIngestion !== "function") throw new Error();
+ * ```
  */
-export async function cancelJob(
-  ctx: PlatformContext,
-  caller: Caller,
-  kind: "ingestionJobs" | "onboardingJobs" | "trainingJobs",
-  id: string,
-): Promise<StoredRecord> {
-  const record = findOwned(ctx.store, caller.account.id, kind, id);
-  const status = String(record.body.status);
-  if (ENDED.has(status)) {
-    throw conflict(
-      `The job ${id} has already ended (${status}); only a STARTING or RUNNING job can be cancelled.`,
-    );
-  }
-  const message = `Cancelled at ${
-    new Date().toISOString()
-  } by a client request; start a new job to run it again.`;
-  if (!await ctx.runner.cancel(kind, id, message)) {
-    // Not running in this process (left over from a previous run): end it here.
-    updateRecord(ctx.store, kind, id, { status: "CANCELLED", message });
-    const output = OUTPUTS[kind];
-    const ref = record.body[output.field] as { id: string } | undefined;
-    if (ref) {
-      finishArtifact(ctx, output.kind, ref.id, message, {}, "CANCELLED");
+export function cancelJob<J extends JobKindName>(
+  kind: J,
+): (input: SharedInput<{ id: string }>) => Promise<Reply<Resources[J]>> {
+  return async ({ ctx, caller, params: { id } }) => {
+    const record = findOwned(ctx.store, caller.account.id, kind, id);
+    const status = String(record.body.status);
+    if (ENDED.has(status)) {
+      throw conflict(
+        `The job ${id} has already ended (${status}); only a STARTING or RUNNING job can be cancelled.`,
+      );
     }
-  }
-  return findOwned(ctx.store, caller.account.id, kind, id);
+    const message = `Cancelled at ${
+      new Date().toISOString()
+    } by a client request; start a new job to run it again.`;
+    if (!await ctx.runner.cancel(kind, id, message)) {
+      // Not running in this process (left over from a previous run): end it here.
+      const jobKind: JobKindName = kind;
+      updateRecord(ctx.store, jobKind, id, { status: "CANCELLED", message });
+      const produces = KINDS[kind].produces;
+      const ref = idOf(record.body[produces.field]);
+      if (ref) {
+        finishArtifact(ctx, produces.kind, ref, message, {}, "CANCELLED");
+      }
+    }
+    return { body: findOwned(ctx.store, caller.account.id, kind, id).body };
+  };
 }
 
-/** What each kind of job produces: the field naming it and its collection. */
-const OUTPUTS = {
-  ingestionJobs: { field: "datasource", kind: "datasources" },
-  onboardingJobs: { field: "dataset", kind: "datasets" },
-  trainingJobs: { field: "model", kind: "models" },
-} as const;
-
-/** A running job cannot be deleted (409 saying to wait). */
+/**
+ * A running job cannot be deleted (409 saying to wait).
+ *
+ * @example
+ * ```ts
+ * import { refuseRunningJob } from "./jobs.ts";
+ * const ctx = { runner: { isRunning: () => true } };
+ * const record = { kind: "trainingJobs", id: "tj_1", account: "a", body: { status: "RUNNING" }, internal: {} };
+ * let status = 0;
+ * try { refuseRunningJob(ctx as never, record); } catch (e) { status = e instanceof Error && "status" in e ? Number(e.status) : 0; }
+ * if (status !== 409) throw new Error();
+ * ```
+ */
 export function refuseRunningJob(
   ctx: PlatformContext,
-  record: StoredRecord,
+  record: RecordInput,
 ): void {
-  if (ctx.runner.isRunning(record.kind, record.id)) {
+  if (isKind(record.kind) && ctx.runner.isRunning(record.kind, record.id)) {
     throw conflict(
       `The job ${record.id} is ${record.body.status}; wait until it is COMPLETED or FAILED, then delete it.`,
     );

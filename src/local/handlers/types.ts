@@ -1,26 +1,138 @@
 /**
- * Signatures shared by the per-resource handlers of the local platform.
+ * The server's contract, derived from the route table: for every operation
+ * of `routes`, the handler receives the body its route's schema parsed, the
+ * path parameters its path template names, and answers the body its route's
+ * response schema describes. {@linkcode Handlers} maps the whole table, so
+ * the handlers object that `satisfies` it is checked by the compiler: a
+ * missing operation, a misspelt one, or a handler answering the wrong shape
+ * does not compile.
  *
  * @module
  */
+import type { z } from "zod";
+import type { Route, Routes } from "../../schemas/routes.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import type { StoredRecord } from "../store/store.ts";
 
-/** Creates a resource from a request body already parsed by the route's schema. */
-export type CreateHandler = (
-  ctx: PlatformContext,
-  caller: Caller,
-  // The route table's body schema has parsed (and defaulted) it already.
-  // deno-lint-ignore no-explicit-any
-  body: any,
-  request: Request,
-) => StoredRecord | Promise<StoredRecord>;
+/**
+ * The `{param}` placeholders of a path template as an object of strings:
+ * `PathParams<"/models/{id}/explanation">` is `{ id: string }`.
+ */
+export type PathParams<P extends string> = P extends
+  `${string}{${infer K}}${infer Rest}` ? { [_ in K]: string } & PathParams<Rest>
+  : Record<never, string>;
 
-/** Extra steps around the generic delete. */
-export interface DeleteHooks {
-  /** Refuses the delete (throws) when the resource is busy. */
-  before?: (ctx: PlatformContext, record: StoredRecord) => void;
-  /** Cleans up what the resource owned (blobs, loaded models). */
-  after?: (ctx: PlatformContext, record: StoredRecord) => void;
+/** The parsed (defaulted) request body of route `R`, or undefined without one. */
+export type BodyOf<R> = R extends { body: infer S extends z.ZodType }
+  ? z.output<S>
+  : undefined;
+
+/** The success body of route `R`, or undefined for a 204. */
+export type ResponseOf<R> = R extends { response: infer S extends z.ZodType }
+  ? z.output<S>
+  : undefined;
+
+/** What a handler receives. */
+export interface OperationInput<R extends Route> {
+  /** The platform's shared state. */
+  ctx: PlatformContext;
+  /** Who calls (the token call, which is public, has none). */
+  caller: R extends { public: true } ? undefined : Caller;
+  /** The path parameters. */
+  params: PathParams<R["path"]>;
+  /** The body, parsed by the route's schema. */
+  body: BodyOf<R>;
+  /** The query string's parameters. */
+  query: Record<string, string>;
+  /** The request itself (headers such as `X-Active-Workspace`). */
+  request: Request;
 }
+
+/** A handler's answer: the route's success body (its status is the route's). */
+export interface Reply<T> {
+  /** The success body. */
+  body: T;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The answer of an operation whose result comes later: the app answers
+ * 202 + `Location`, and `GET /operations/{id}` answers the result once
+ * `later` settles.
+ */
+export interface Accepted<T = unknown> {
+  /** The result to come. */
+  later: Promise<Reply<T>>;
+}
+
+/** The handler of route `R`. */
+export type Operation<R extends Route> = (
+  input: OperationInput<R>,
+) =>
+  | Reply<ResponseOf<R>>
+  | Accepted<ResponseOf<R>>
+  | Promise<Reply<ResponseOf<R>> | Accepted<ResponseOf<R>>>;
+
+/** One handler for every operation of the route table, typed by its route. */
+export type Handlers = {
+  [G in keyof Routes]: {
+    [N in keyof Routes[G]]: Routes[G][N] extends Route ? Operation<Routes[G][N]>
+      : never;
+  };
+};
+
+/**
+ * What a handler shared by several routes of signed-in callers receives
+ * (a handler written for one kind of route takes {@linkcode OperationInput}).
+ */
+export interface SharedInput<P> {
+  /** The platform's shared state. */
+  ctx: PlatformContext;
+  /** Who calls. */
+  caller: Caller;
+  /** The path parameters. */
+  params: P;
+  /** The query string's parameters. */
+  query: Record<string, string>;
+  /** The body (none for the shared operations). */
+  body: unknown;
+  /** The request itself. */
+  request: Request;
+}
+
+/** What the app's mounting loop gives any handler (the route is known only at run time). */
+export interface AnyInput {
+  /** The platform's shared state. */
+  ctx: PlatformContext;
+  /** Who calls; undefined for a public route. */
+  caller: Caller | undefined;
+  /** The path parameters. */
+  params: Record<string, string>;
+  /** The body, parsed by the route's schema (undefined without one). */
+  body: unknown;
+  /** The query string's parameters. */
+  query: Record<string, string>;
+  /** The request itself. */
+  request: Request;
+}
+
+/**
+ * Any handler, as the mounting loop calls it. Declared as a method so that
+ * each typed {@linkcode Operation} is one (parameters compare both ways):
+ * the loop pairs each route with its own handler, whose types the
+ * {@linkcode Handlers} check has already fixed.
+ */
+export interface AnyOperation {
+  /** Answers one request. */
+  run(
+    input: AnyInput,
+  ): Reply<unknown> | Accepted | Promise<Reply<unknown> | Accepted>;
+}
+
+/** The handlers object seen by the mounting loop: group, then operation name. */
+export type HandlerTable = Record<string, Record<string, AnyOperation["run"]>>;
+
+/** The handler of operation `N` of route group `G`: `Op<"models", "get">`. */
+export type Op<G extends keyof Routes, N extends keyof Routes[G]> =
+  Routes[G][N] extends Route ? Operation<Routes[G][N]> : never;

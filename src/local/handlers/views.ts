@@ -18,9 +18,9 @@ import { macrotask } from "../jobs/yield.ts";
 import { modelBlobKey } from "../jobs/train.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
+  contributionTable,
   globalExplanation,
   type SplitTable,
-  contributionTable,
 } from "../model/explain.ts";
 import type { EbmModel } from "../model/types.ts";
 import { findOwned } from "../store/records.ts";

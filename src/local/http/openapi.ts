@@ -60,6 +60,136 @@ function pathParameters(path: string): Json[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, p]) => parameter(p, "path"));
 }
 
+/** Which side of a schema: what a client sends, or what the server answers. */
+type IO = "input" | "output";
+
+const JSON_SCHEMA = {
+  target: "draft-2020-12",
+  unrepresentable: "any",
+} as const;
+
+/**
+ * The document's named schemas, made by zod's `z.toJSONSchema` from a
+ * registry: every schema carrying a `.meta({ id })` becomes a component
+ * that the others reference through the registry's `uri`, so no `$ref` is
+ * rewritten afterwards. A schema used both in requests and in answers whose
+ * two sides differ (defaults) gets a second component, `<id>_input`.
+ */
+class Components {
+  #used: { schema: z.ZodType; io: IO; key: string; slot: Json }[] = [];
+  #named = new Map<string, z.ZodType>();
+  /** On which sides each named schema is used. */
+  #sides = new Map<string, Set<IO>>();
+  #inputNames = new Set<string>();
+
+  /**
+   * A schema's place in the document: an object filled by
+   * {@linkcode Components.schemas} with a `$ref` (named schemas) or the
+   * schema inline, once every schema of the document is known.
+   */
+  use(schema: z.ZodType, io: IO): Json {
+    const slot: Json = {};
+    this.#used.push({ schema, io, key: `used_${this.#used.length}`, slot });
+    this.#collect(schema, io);
+    return slot;
+  }
+
+  /** Finds the named schemas `schema` holds (zod calls `override` on each). */
+  #collect(schema: z.ZodType, io: IO): void {
+    z.toJSONSchema(schema, {
+      ...JSON_SCHEMA,
+      io,
+      override: ({ zodSchema }) => {
+        const id = z.globalRegistry.get(zodSchema)?.id;
+        if (typeof id === "string" && zodSchema instanceof z.ZodType) {
+          this.#named.set(id, zodSchema);
+          const sides = this.#sides.get(id) ?? new Set();
+          this.#sides.set(id, sides.add(io));
+        }
+      },
+    });
+  }
+
+  #resolve(
+    schema: z.ZodType,
+    io: IO,
+    key: string,
+    built: Record<IO, Record<string, Json>>,
+  ): Json {
+    const id = z.globalRegistry.get(schema)?.id;
+    if (typeof id === "string") return { $ref: uri(this.#name(id, io)) };
+    return built[io][key];
+  }
+
+  #name(id: string, io: IO): string {
+    return io === "input" && this.#inputNames.has(id) ? `${id}_input` : id;
+  }
+
+  /** Every schema, both sides, with input-only names settled. */
+  #build(): Record<IO, Record<string, Json>> {
+    const generate = (io: IO) => {
+      const registry = z.registry<{ id: string }>();
+      for (const [id, schema] of this.#named) registry.add(schema, { id });
+      for (const used of this.#used) {
+        if (used.io === io && !z.globalRegistry.get(used.schema)?.id) {
+          registry.add(used.schema, { id: used.key });
+        }
+      }
+      const { schemas } = z.toJSONSchema(registry, {
+        ...JSON_SCHEMA,
+        io,
+        uri: (id) => uri(this.#name(id, io)),
+      });
+      const out: Record<string, Json> = {};
+      for (const [id, json] of Object.entries(schemas)) {
+        const { $id: _id, $schema: _schema, ...rest } = json;
+        out[id] = rest;
+      }
+      return out;
+    };
+    const output = generate("output");
+    // An input side that differs from the output side gets its own name;
+    // repeat until no reference changes what differs.
+    let input = generate("input");
+    for (;;) {
+      const before = this.#inputNames.size;
+      for (const id of this.#named.keys()) {
+        const both = this.#sides.get(id)?.size === 2;
+        if (both && JSON.stringify(input[id]) !== JSON.stringify(output[id])) {
+          this.#inputNames.add(id);
+        }
+      }
+      if (this.#inputNames.size === before) break;
+      input = generate("input");
+    }
+    return { input, output };
+  }
+
+  /**
+   * Fills every place {@linkcode Components.use} gave out, and returns the
+   * components section: each named schema on the side it is used on (the
+   * output side when used on both), then the differing input sides.
+   */
+  schemas(): Record<string, Json> {
+    const built = this.#build();
+    for (const { schema, io, key, slot } of this.#used) {
+      Object.assign(slot, this.#resolve(schema, io, key, built));
+    }
+    const out: Record<string, Json> = {};
+    for (const id of this.#named.keys()) {
+      out[id] = this.#sides.get(id)?.has("output")
+        ? built.output[id]
+        : built.input[id];
+    }
+    for (const id of this.#inputNames) out[`${id}_input`] = built.input[id];
+    return out;
+  }
+}
+
+function uri(name: string): string {
+  return `#/components/schemas/${name}`;
+}
+
 /**
  * Builds (once per origin) the OpenAPI 3.1 document.
  *
@@ -69,39 +199,9 @@ export function openApiDocument(
   origin = "http://localhost:8787",
 ): OpenApiDocument {
   if (cached?.origin === origin) return cached.doc;
-  const components: Record<string, Json> = {};
-  // Turns a zod schema into JSON Schema with refs into components.
-  const schemaOf = (schema: z.ZodType, io: "input" | "output"): Json => {
-    const json = z.toJSONSchema(schema, {
-      target: "draft-2020-12",
-      io,
-      unrepresentable: "any",
-    }) as Json;
-    const defs = (json.$defs ?? {}) as Record<string, Json>;
-    delete json.$defs;
-    delete json.$schema;
-    // Input and output of one schema can differ (defaults): name each variant.
-    const rename: Record<string, string> = {};
-    for (const [id, def] of Object.entries(defs)) {
-      const text = JSON.stringify(def);
-      const existing = components[id];
-      rename[id] = existing && JSON.stringify(existing) !== text
-        ? `${id}_${io}`
-        : id;
-    }
-    const fix = (value: Json): Json =>
-      JSON.parse(
-        JSON.stringify(value).replace(
-          /"#\/\$defs\/([^"]+)"/g,
-          (_, id: string) => `"#/components/schemas/${rename[id] ?? id}"`,
-        ),
-      );
-    for (const [id, def] of Object.entries(defs)) {
-      components[rename[id]] ??= fix(def);
-    }
-    return fix(json);
-  };
-
+  const components = new Components();
+  const schemaOf = (schema: z.ZodType, io: IO): Json =>
+    components.use(schema, io);
   const errorResponse = (description: string, schema: z.ZodType) => ({
     description,
     content: { "application/json": { schema: schemaOf(schema, "output") } },
@@ -145,13 +245,20 @@ export function openApiDocument(
   };
 
   // page and items_per_page, with the bounds and defaults of the schema.
-  const listParameters = Object.entries(
-    schemaOf(ListQuerySchema, "input").properties as Record<string, Json>,
-  ).map(([name, schema]) => parameter(name, "query", { schema }));
+  const listParameters = Object.entries(ListQuerySchema.shape).map(
+    ([name, field]) => {
+      const { $schema: _, ...schema } = z.toJSONSchema(field, {
+        ...JSON_SCHEMA,
+        io: "input",
+      });
+      return parameter(name, "query", { schema });
+    },
+  );
 
   const paths: OpenApiDocument["paths"] = {};
-  for (const [group, ops] of Object.entries(routes)) {
-    for (const [name, route] of Object.entries(ops as Record<string, Route>)) {
+  const table: Record<string, Record<string, Route>> = routes;
+  for (const [group, ops] of Object.entries(table)) {
+    for (const [name, route] of Object.entries(ops)) {
       const parameters = pathParameters(route.path);
       if (route.list) parameters.push(...listParameters);
       if (route.workspace) {
@@ -254,7 +361,7 @@ export function openApiDocument(
     servers: [{ url: origin }],
     paths,
     components: {
-      schemas: components,
+      schemas: components.schemas(),
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
       },

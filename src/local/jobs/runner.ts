@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { JobKindName, KindName } from "../../schemas/routes.ts";
 import { updateRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 
@@ -103,7 +104,7 @@ export class JobRunner {
    * if (new JobRunner(new MemoryStore(), () => {}).isRunning("trainingJobs", "x")) throw new Error();
    * ```
    */
-  isRunning(kind: string, id: string): boolean {
+  isRunning(kind: KindName, id: string): boolean {
     return this.#running.has(`${kind}/${id}`);
   }
 
@@ -125,7 +126,7 @@ export class JobRunner {
    * ```
    */
   start(
-    kind: string,
+    kind: JobKindName,
     id: string,
     maximumRuntimeSeconds: number,
     work: JobWork,
@@ -238,7 +239,7 @@ export class JobRunner {
    * ```
    */
   async cancel(
-    kind: string,
+    kind: JobKindName,
     id: string,
     message?: string,
   ): Promise<boolean> {

@@ -9,11 +9,27 @@
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
 import { conflict, notFound } from "../http/http_errors.ts";
-import { type KindName, KINDS } from "../kinds.ts";
-import type { StoredRecord } from "./store.ts";
+import {
+  isKind,
+  type Kind,
+  type KindName,
+  KINDS,
+  type Produces,
+} from "../../schemas/routes.ts";
+import type {
+  Internal,
+  RecordInput,
+  Resources,
+  StoredRecord,
+} from "./store.ts";
 import { newId, timestamp } from "../ids.ts";
 import type { z } from "zod";
-import type { Dependant, ListQuerySchema, Page, Ref } from "../../schemas/mod.ts";
+import type {
+  Dependant,
+  ListQuerySchema,
+  Page,
+  Ref,
+} from "../../schemas/mod.ts";
 
 /**
  * The `{ id, name }` reference of a record.
@@ -25,7 +41,7 @@ import type { Dependant, ListQuerySchema, Page, Ref } from "../../schemas/mod.ts
  * if (r.id !== "m" || r.name !== "x") throw new Error();
  * ```
  */
-export function refOf(record: StoredRecord): Ref & { name: string } {
+export function refOf(record: RecordInput): Ref & { name: string } {
   return { id: record.id, name: String(record.body.name ?? "") };
 }
 
@@ -75,30 +91,40 @@ export function assertUniqueName(
  * if (!rec.id.startsWith("ws_") || store.get("workspaces", rec.id)) throw new Error();
  * ```
  */
-export function newRecord(
+export function newRecord<K extends KindName>(
   store: PlatformContext["store"],
   caller: Pick<Caller, "account" | "user">,
-  kind: KindName,
-  fields: Record<string, unknown> & { name: string },
-  internal: Record<string, unknown> = {},
-): StoredRecord {
+  kind: K,
+  fields: NewFields<K>,
+  internal: Internal = {},
+): StoredRecord<K> {
   assertUniqueName(store, kind, caller.account.id, fields.name);
   const id = newId(KINDS[kind].prefix);
-  return {
-    kind,
+  const common: CommonFields = {
     id,
-    account: caller.account.id,
-    body: {
-      id,
-      account: { id: caller.account.id, name: caller.account.name },
-      created_at: timestamp(),
-      updated_at: null,
-      created_by: { ...caller.user },
-      ...fields,
-    },
-    internal,
+    account: { id: caller.account.id, name: caller.account.name },
+    created_at: timestamp(),
+    updated_at: null,
+    created_by: { ...caller.user },
   };
+  // The one place a body is assembled: the common fields plus the kind's own.
+  const body = { ...common, ...fields } as Resources[K];
+  return { kind, id, account: caller.account.id, body, internal };
 }
+
+/** The fields every resource carries, filled by {@linkcode newRecord}. */
+interface CommonFields {
+  id: string;
+  account: { id: string; name: string };
+  created_at: string;
+  updated_at: null;
+  created_by: { id: string; name: string };
+}
+
+/** What a handler gives {@linkcode newRecord}: the kind's body less the common fields. */
+export type NewFields<K extends KindName> =
+  & Omit<Resources[K], keyof CommonFields>
+  & { name: string };
 
 /**
  * Builds and stores a new resource ({@linkcode newRecord}, then `put`).
@@ -113,13 +139,13 @@ export function newRecord(
  * if (!rec.id.startsWith("ws_") || rec.body.created_by === undefined) throw new Error();
  * ```
  */
-export function createRecord(
+export function createRecord<K extends KindName>(
   store: PlatformContext["store"],
   caller: Pick<Caller, "account" | "user">,
-  kind: KindName,
-  fields: Record<string, unknown> & { name: string },
-  internal: Record<string, unknown> = {},
-): StoredRecord {
+  kind: K,
+  fields: NewFields<K>,
+  internal: Internal = {},
+): StoredRecord<K> {
   const record = newRecord(store, caller, kind, fields, internal);
   store.put(record);
   return record;
@@ -141,13 +167,13 @@ export function createRecord(
  * if (status !== 404) throw new Error();
  * ```
  */
-export function findOwned(
+export function findOwned<K extends KindName>(
   store: PlatformContext["store"],
   account: string,
-  kind: KindName,
+  kind: K,
   id: string,
   field?: string,
-): StoredRecord {
+): StoredRecord<K> {
   const record = store.get(kind, id);
   if (!record || record.account !== account) {
     const e = notFound(KINDS[kind].noun, id);
@@ -170,16 +196,16 @@ export function findOwned(
  * if (store.get("models", "m")?.body.status !== "READY") throw new Error();
  * ```
  */
-export function updateRecord(
+export function updateRecord<K extends KindName>(
   store: PlatformContext["store"],
-  kind: string,
+  kind: K,
   id: string,
-  patch: Record<string, unknown>,
-  internal?: Record<string, unknown>,
-): StoredRecord | undefined {
+  patch: Partial<Resources[K]>,
+  internal?: Internal,
+): StoredRecord<K> | undefined {
   const record = store.get(kind, id);
   if (!record) return undefined; // deleted meanwhile: nothing to update
-  const next: StoredRecord = {
+  const next: StoredRecord<K> = {
     ...record,
     body: { ...record.body, ...patch, updated_at: timestamp() },
     internal: internal ? { ...record.internal, ...internal } : record.internal,
@@ -232,36 +258,52 @@ export function pageOf<T>(
  */
 export function dependantsOf(
   store: PlatformContext["store"],
-  record: StoredRecord,
+  record: RecordInput,
 ): Dependant[] {
   const out: Dependant[] = [];
   // A job and its artifact reference each other; neither blocks the other.
-  const own = KINDS[record.kind as KindName] as
-    | { produces?: string }
-    | undefined;
-  const produced = own?.produces
-    ? (record.body[own.produces] as { id?: string } | undefined)?.id
+  const producedField = isKind(record.kind)
+    ? producesOf(record.kind)?.field
     : undefined;
+  const produced = producedField && idOf(record.body[producedField]);
   for (const other of store.inAccount(record.account)) {
     if (
-      other.id === record.id || other.id === produced || !(other.kind in KINDS)
+      other.id === record.id || other.id === produced || !isKind(other.kind)
     ) continue;
-    const kind = KINDS[other.kind as KindName] as {
-      type: Dependant["dependant_type"];
-      produces?: string;
-    };
+    const ownArtifact = producesOf(other.kind)?.field;
     const uses = Object.entries(other.body).some(([key, value]) =>
-      key !== "account" && key !== "created_by" && key !== kind.produces &&
-      typeof value === "object" && value !== null &&
-      (value as { id?: unknown }).id === record.id
+      key !== "account" && key !== "created_by" && key !== ownArtifact &&
+      idOf(value) === record.id
     );
     if (uses) {
       out.push({
         id: other.id,
         name: String(other.body.name ?? ""),
-        dependant_type: kind.type,
+        dependant_type: KINDS[other.kind].type,
       });
     }
   }
   return out;
+}
+
+/** What a job of `kind` produces, or undefined for other kinds. */
+function producesOf(kind: KindName): Produces | undefined {
+  const description: Kind = KINDS[kind];
+  return description.produces;
+}
+
+/**
+ * The `id` of a `{ id }` reference, or undefined for anything else.
+ *
+ * @example
+ * ```ts
+ * import { idOf } from "./records.ts";
+ * if (idOf({ id: "m", name: "x" }) !== "m" || idOf("m") !== undefined) throw new Error();
+ * ```
+ */
+export function idOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || !("id" in value)) {
+    return undefined;
+  }
+  return typeof value.id === "string" ? value.id : undefined;
 }

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { MemoryStore, type Store, type StoredRecord } from "./store.ts";
+import { MemoryStore, type RecordInput, type Store } from "./store.ts";
 
 /** The file the store writes inside the data directory. */
 export const DATABASE_FILE = "mlplatform-local.sqlite";
@@ -128,7 +128,7 @@ class SqliteStore extends MemoryStore {
    * refuses the whole write before anything is stored), then writes them in
    * one transaction; the caller makes them visible in memory only after.
    */
-  protected override persist(records: StoredRecord[]): void {
+  protected override persist(records: RecordInput[]): void {
     if (this.#loading) return;
     const rows = records.map((r) => [
       r.kind,

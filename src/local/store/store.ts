@@ -17,10 +17,33 @@
  *
  * @module
  */
+import type { z } from "zod";
+import type { KindName, Routes } from "../../schemas/routes.ts";
+import type { SchemaField } from "../model/encoding.ts";
+import type { TrainingParams } from "../model/params.ts";
 
-/** One stored resource. */
-export interface StoredRecord {
-  /** Route group of the resource (`storageConnectors`, `trainingJobs`, ...). */
+/** The wire body of each resource kind: its `get` route's response. */
+export type Resources = {
+  [K in KindName]: z.output<Routes[K]["get"]["response"]>;
+};
+
+/** Server-only fields of a record (never answered). */
+export interface Internal {
+  /** Datasources: the data schema's fields the columns were read by. */
+  fields?: SchemaField[];
+  /** Training configurations: the resolved hyperparameters. */
+  params?: TrainingParams;
+  /** Artifacts: why the artifact failed or was cancelled. */
+  failure?: string | null;
+}
+
+/**
+ * What the store is given: any record, as the handlers (through
+ * `newRecord`) or a test built it. The store keeps it as given; reads come
+ * back typed by kind ({@linkcode StoredRecord}).
+ */
+export interface RecordInput {
+  /** Resource kind (`storageConnectors`, `trainingJobs`, ...). */
   kind: string;
   /** Resource id. */
   id: string;
@@ -29,28 +52,54 @@ export interface StoredRecord {
   /** The resource as the API returns it. */
   body: Record<string, unknown>;
   /** Server-only fields (resolved paths, parameters, failure details). */
-  internal: Record<string, unknown>;
+  internal: Internal;
   /** Insertion order, assigned by the store (lists come out in creation order). */
   seq?: number;
+}
+
+/** One stored resource of kind `K`, its body typed as the API answers it. */
+export interface StoredRecord<K extends KindName = KindName>
+  extends RecordInput {
+  /** Resource kind. */
+  kind: K;
+  /** The resource as the API returns it. */
+  body: Resources[K];
+}
+
+/**
+ * Whether `record` is of `kind` (the store's one read-side check).
+ *
+ * @example
+ * ```ts
+ * import { isOfKind } from "./store.ts";
+ * const r = { kind: "models", id: "m", account: "a", body: {}, internal: {} };
+ * if (!isOfKind(r, "models") || isOfKind(r, "datasets")) throw new Error();
+ * ```
+ */
+export function isOfKind<K extends KindName>(
+  record: RecordInput,
+  kind: K,
+): record is StoredRecord<K> {
+  return record.kind === kind;
 }
 
 /** The storage every part of the local platform uses. */
 export interface Store {
   /** One resource, or undefined. */
-  get(kind: string, id: string): StoredRecord | undefined;
+  get<K extends KindName>(kind: K, id: string): StoredRecord<K> | undefined;
   /** Resources of one kind in one account, oldest first. */
-  list(kind: string, account: string): StoredRecord[];
+  list<K extends KindName>(kind: K, account: string): StoredRecord<K>[];
   /** Every resource of an account (any kind), oldest first. */
-  inAccount(account: string): StoredRecord[];
+  inAccount(account: string): RecordInput[];
   /** Every resource of one kind in every account (used at startup). */
-  all(kind: string): StoredRecord[];
+  all<K extends KindName>(kind: K): StoredRecord<K>[];
   /** Inserts or replaces a resource. */
-  put(record: StoredRecord): void;
+  put(record: RecordInput): void;
   /**
    * Inserts or replaces several resources as one step: all of them are
    * stored, or (when one cannot be) none is.
    */
-  putMany(records: StoredRecord[]): void;
+  putMany(records: RecordInput[]): void;
   /** Removes a resource. */
   remove(kind: string, id: string): void;
   /** A blob (any JSON value), or undefined. */
@@ -69,7 +118,7 @@ export interface Store {
 
 /** Everything in memory; lost when the process ends. */
 export class MemoryStore implements Store {
-  #records = new Map<string, StoredRecord>();
+  #records = new Map<string, RecordInput>();
   #blobs = new Map<string, unknown>();
   #meta = new Map<string, unknown>();
   #seq = 0;
@@ -83,8 +132,9 @@ export class MemoryStore implements Store {
    * if (new MemoryStore().get("models", "m_1") !== undefined) throw new Error();
    * ```
    */
-  get(kind: string, id: string): StoredRecord | undefined {
-    return this.#records.get(`${kind}/${id}`);
+  get<K extends KindName>(kind: K, id: string): StoredRecord<K> | undefined {
+    const record = this.#records.get(`${kind}/${id}`);
+    return record && isOfKind(record, kind) ? record : undefined;
   }
 
   /**
@@ -96,7 +146,7 @@ export class MemoryStore implements Store {
    * if (new MemoryStore().list("models", "acc").length !== 0) throw new Error();
    * ```
    */
-  list(kind: string, account: string): StoredRecord[] {
+  list<K extends KindName>(kind: K, account: string): StoredRecord<K>[] {
     return this.all(kind).filter((r) => r.account === account);
   }
 
@@ -109,7 +159,7 @@ export class MemoryStore implements Store {
    * if (new MemoryStore().inAccount("acc").length !== 0) throw new Error();
    * ```
    */
-  inAccount(account: string): StoredRecord[] {
+  inAccount(account: string): RecordInput[] {
     return [...this.#records.values()].filter((r) => r.account === account);
   }
 
@@ -122,8 +172,8 @@ export class MemoryStore implements Store {
    * if (new MemoryStore().all("models").length !== 0) throw new Error();
    * ```
    */
-  all(kind: string): StoredRecord[] {
-    return [...this.#records.values()].filter((r) => r.kind === kind);
+  all<K extends KindName>(kind: K): StoredRecord<K>[] {
+    return [...this.#records.values()].filter((r) => isOfKind(r, kind));
   }
 
   /**
@@ -137,7 +187,7 @@ export class MemoryStore implements Store {
    * if (s.get("models", "m")?.seq !== 1) throw new Error();
    * ```
    */
-  put(record: StoredRecord): void {
+  put(record: RecordInput): void {
     this.putMany([record]);
   }
 
@@ -158,7 +208,7 @@ export class MemoryStore implements Store {
    * if (s.inAccount("a").length !== 2) throw new Error();
    * ```
    */
-  putMany(records: StoredRecord[]): void {
+  putMany(records: RecordInput[]): void {
     let next = this.#seq;
     const placed = records.map((record) => {
       const old = this.#records.get(`${record.kind}/${record.id}`);
@@ -180,9 +230,9 @@ export class MemoryStore implements Store {
    *
    * @example
    * ```ts
-   * import { MemoryStore, type StoredRecord } from "./store.ts";
+   * import { MemoryStore, type RecordInput } from "./store.ts";
    * class Refusing extends MemoryStore {
-   *   protected override persist(_records: StoredRecord[]): void {
+   *   protected override persist(_records: RecordInput[]): void {
    *     throw new Error("disk full");
    *   }
    * }
@@ -198,7 +248,7 @@ export class MemoryStore implements Store {
    * if (s.get("models", "m") !== undefined) throw new Error("half-stored");
    * ```
    */
-  protected persist(_records: StoredRecord[]): void {}
+  protected persist(_records: RecordInput[]): void {}
 
   /**
    * Removes a resource.

@@ -1,0 +1,192 @@
+/**
+ * Every operation of the route table and the function that answers it, in
+ * one object that `satisfies` {@linkcode Handlers}: the compiler checks that
+ * no operation is missing and that each handler takes its route's body and
+ * path parameters and answers its route's response. The app mounts this
+ * object with one loop (http/app.ts).
+ *
+ * To add an operation: add its route to src/schemas/routes.ts, then its
+ * handler here (the compiler names what is missing).
+ *
+ * @module
+ */
+import { type Account, ListQuerySchema } from "../../schemas/mod.ts";
+import type { PlatformContext } from "../context.ts";
+import { forbidden, notFound } from "../http/http_errors.ts";
+import { parseOr400, tokenBody } from "../http/request_body.ts";
+import { datasourceBlobKey } from "../jobs/ingest.ts";
+import { datasetBlobKey } from "../jobs/onboard.ts";
+import { modelBlobKey } from "../jobs/train.ts";
+import { pageOf } from "../store/records.ts";
+import { collection, refusePending } from "./collection.ts";
+import {
+  createComputeConfiguration,
+  createDataSchema,
+  createDeploymentConfiguration,
+  createIngestionConfiguration,
+  createOnboardingConfiguration,
+  createStorageConnector,
+  createTrainingConfiguration,
+  createWorkspace,
+} from "./configs.ts";
+import {
+  cancelJob,
+  createDeployedModel,
+  createIngestionJob,
+  createOnboardingJob,
+  createTrainingJob,
+  refuseRunningJob,
+} from "./jobs.ts";
+import type { Handlers, Op } from "./types.ts";
+import { computeViews, explanationOf, prepareViews } from "./views.ts";
+
+/** `POST /oauth/token`: the form (or JSON) body, read within the limits. */
+const issueToken: Op<"auth", "token"> = async ({ ctx, request }) => {
+  const body = await tokenBody(request, ctx.settings.limits);
+  return {
+    body: await ctx.tokens.issue(body.client_id, body.client_secret),
+    headers: { "Cache-Control": "no-store" },
+  };
+};
+
+/** The one page `GET /accounts/{id}` answers with: the list defaults. */
+const FIRST_PAGE = ListQuerySchema.parse({});
+
+/** `GET /accounts`: the caller's own account. */
+const listAccounts: Op<"accounts", "list"> = ({ ctx, caller, query }) => {
+  const visible = ctx.operator.accounts.filter((a) =>
+    a.id === caller.account.id
+  );
+  return {
+    body: pageOf(visible.map(accountBody), parseOr400(ListQuerySchema, query)),
+  };
+};
+
+/** `GET /accounts/{id}`: 404 for an unknown id, 403 for another account. */
+const getAccount: Op<"accounts", "get"> = ({ ctx, caller, params: { id } }) => {
+  const account = ctx.operator.accounts.find((a) => a.id === id);
+  if (!account) throw notFound("account", id);
+  if (account.id !== caller.account.id) {
+    throw forbidden(
+      `These credentials belong to account ${caller.account.id} and cannot see account ${id}; use that account's credentials.`,
+    );
+  }
+  return { body: pageOf([accountBody(account)], FIRST_PAGE) };
+};
+
+/**
+ * `POST /deployed-models/{id}/views`: answered at once, or 202 + Location
+ * past `viewsAsyncRows` rows.
+ */
+const views: Op<"deployedModels", "views"> = async (
+  { ctx, caller, params: { id }, body },
+) => {
+  const { model, rows, concurrency } = prepareViews(ctx, caller, id, body);
+  const headers = { "Cache-Control": "no-store" };
+  const answer = async () => {
+    const table = await ctx.serving.run(
+      id,
+      concurrency,
+      ctx.settings.viewsQueueSize,
+      () => computeViews(model, body, rows),
+    );
+    // The model's table, as the wire's (open) split table.
+    return { body: { ...table }, headers };
+  };
+  if (rows > ctx.settings.viewsAsyncRows) return { later: answer() };
+  return await answer();
+};
+
+/** `GET /models/{id}/explanation`. */
+const explanation: Op<"models", "explanation"> = (
+  { ctx, caller, params: { id } },
+) => ({ body: explanationOf(ctx, caller, id) });
+
+/** Removes a blob a deleted artifact owned. */
+const deleteBlob = (key: (id: string) => string) =>
+(
+  ctx: PlatformContext,
+  record: { id: string },
+) => ctx.store.deleteBlob(key(record.id));
+
+/** Every operation of the route table, answered. */
+export const handlers = {
+  auth: { token: issueToken },
+  accounts: { list: listAccounts, get: getAccount },
+  storageConnectors: {
+    ...collection("storageConnectors"),
+    create: createStorageConnector,
+  },
+  computeConfigurations: {
+    ...collection("computeConfigurations"),
+    create: createComputeConfiguration,
+  },
+  dataSchemas: { ...collection("dataSchemas"), create: createDataSchema },
+  ingestionConfigurations: {
+    ...collection("ingestionConfigurations"),
+    create: createIngestionConfiguration,
+  },
+  ingestionJobs: {
+    ...collection("ingestionJobs", { before: refuseRunningJob }),
+    create: createIngestionJob,
+    cancel: cancelJob("ingestionJobs"),
+  },
+  onboardingConfigurations: {
+    ...collection("onboardingConfigurations"),
+    create: createOnboardingConfiguration,
+  },
+  onboardingJobs: {
+    ...collection("onboardingJobs", { before: refuseRunningJob }),
+    create: createOnboardingJob,
+    cancel: cancelJob("onboardingJobs"),
+  },
+  workspaces: { ...collection("workspaces"), create: createWorkspace },
+  trainingConfigurations: {
+    ...collection("trainingConfigurations"),
+    create: createTrainingConfiguration,
+  },
+  trainingJobs: {
+    ...collection("trainingJobs", { before: refuseRunningJob }),
+    create: createTrainingJob,
+    cancel: cancelJob("trainingJobs"),
+  },
+  deploymentConfigurations: {
+    ...collection("deploymentConfigurations"),
+    create: createDeploymentConfiguration,
+  },
+  deployedModels: {
+    ...collection("deployedModels", {
+      after: (ctx, record) => ctx.serving.undeploy(record.id),
+    }),
+    create: createDeployedModel,
+    views,
+  },
+  datasources: collection("datasources", {
+    before: refusePending,
+    after: deleteBlob(datasourceBlobKey),
+  }),
+  datasets: collection("datasets", {
+    before: refusePending,
+    after: deleteBlob(datasetBlobKey),
+  }),
+  models: {
+    ...collection("models", {
+      before: refusePending,
+      after: deleteBlob(modelBlobKey),
+    }),
+    explanation,
+  },
+} satisfies Handlers;
+
+function accountBody(
+  a: PlatformContext["operator"]["accounts"][number],
+): Account {
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    organisation: a.organisation,
+    created_at: a.created_at,
+    updated_at: null,
+  };
+}

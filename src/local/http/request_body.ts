@@ -1,0 +1,162 @@
+/**
+ * Reading a request body within the platform's limits: JSON bodies need a
+ * JSON `Content-Type` (415), are held to a size (413) and a nesting depth
+ * (400) before they are parsed, and are then parsed by their route's schema
+ * (400 naming each offending path). The token call's form body is read
+ * here too.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { TokenRequestSchema } from "../../schemas/mod.ts";
+import type { PlatformSettings } from "../context.ts";
+import {
+  fromZodError,
+  invalidField,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "./http_errors.ts";
+
+/** `value` parsed by `schema`, or a 400 naming each offending path. */
+export function parseOr400<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw fromZodError(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * Whether a `Content-Type` names JSON: `application/json` (or a `+json`
+ * type), with no charset or UTF-8.
+ */
+function isJsonType(type: string | null): boolean {
+  if (!type) return false;
+  const [mime, ...params] = type.split(";").map((p) => p.trim().toLowerCase());
+  if (
+    mime !== "application/json" && !/^application\/[\w.-]+\+json$/.test(mime)
+  ) {
+    return false;
+  }
+  const charset = params.find((p) => p.startsWith("charset="));
+  return !charset || /^charset="?utf-8"?$/.test(charset);
+}
+
+/**
+ * The request body as UTF-8 text, read with the size limit: a declared or
+ * actual size over `limits.maxBodyBytes` is a 413 before anything is parsed.
+ */
+async function bodyText(
+  request: Request,
+  limits: PlatformSettings["limits"],
+): Promise<string> {
+  const max = limits.maxBodyBytes;
+  if (Number(request.headers.get("Content-Length")) > max) {
+    throw payloadTooLarge(max);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge(max);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidField(
+      "",
+      "the body is not valid UTF-8 text; send JSON encoded as UTF-8",
+    );
+  }
+}
+
+/**
+ * Refuses (400) JSON text nesting arrays and objects deeper than `max`,
+ * counted on the text before it is parsed (brackets inside strings ignored).
+ */
+function checkDepth(text: string, max: number): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) {
+        throw invalidField(
+          "",
+          `the body nests arrays and objects deeper than ${max} levels (limits.maxJsonDepth); send a flatter body`,
+        );
+      }
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
+  }
+}
+
+/**
+ * Reads and validates a JSON body: 415 without a JSON `Content-Type`, 413
+ * over the size limit, 400 for nesting over the depth limit, malformed JSON
+ * or a body its schema refuses (naming the path).
+ */
+export async function jsonBody(
+  request: Request,
+  schema: z.ZodType,
+  limits: PlatformSettings["limits"],
+): Promise<unknown> {
+  const type = request.headers.get("Content-Type");
+  if (!isJsonType(type)) throw unsupportedMediaType(type);
+  const text = await bodyText(request, limits);
+  checkDepth(text, limits.maxJsonDepth);
+  let value: unknown;
+  try {
+    value = text.trim() === "" ? {} : JSON.parse(text);
+  } catch (error) {
+    throw invalidField(
+      "",
+      `the body is not valid JSON (${
+        (error as Error).message
+      }); send a JSON object with Content-Type: application/json`,
+    );
+  }
+  return parseOr400(schema, value);
+}
+
+/** Reads the token call's form (or JSON) body, within the limits. */
+export async function tokenBody(
+  request: Request,
+  limits: PlatformSettings["limits"],
+) {
+  const type = request.headers.get("Content-Type");
+  const text = await bodyText(request, limits);
+  let raw: Record<string, unknown>;
+  if (isJsonType(type)) {
+    checkDepth(text, limits.maxJsonDepth);
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw invalidField("", "the body is not valid JSON");
+    }
+  } else {
+    raw = Object.fromEntries(new URLSearchParams(text));
+  }
+  return parseOr400(TokenRequestSchema, raw);
+}
