@@ -38,7 +38,6 @@ export class ComputeBuilder
   /** Its definition. */
   protected readonly spec = this.define({
     route: "computeConfigurations",
-    what: "compute configuration",
     defaults: () => ({
       machineType: DEFAULT_MACHINE_TYPE,
       computeType: "PROCESSING",

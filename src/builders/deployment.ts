@@ -148,7 +148,6 @@ export class DeployedModelBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "deployedModels",
-    what: "deployed model",
     wire: {
       model: "model_id",
       configuration: "deployment_configuration_id",

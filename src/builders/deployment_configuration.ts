@@ -34,8 +34,5 @@ export class DeploymentConfigurationBuilder extends ResourceBuilder<
   DeploymentConfigurationOptions
 > {
   /** Its definition. */
-  protected readonly spec = this.define({
-    route: "deploymentConfigurations",
-    what: "deployment configuration",
-  });
+  protected readonly spec = this.define({ route: "deploymentConfigurations" });
 }

@@ -11,9 +11,9 @@ import type {
   IngestionJob,
 } from "../schemas/ingestion.ts";
 import {
+  followJob,
   JobBuilder,
   type ProcessingJobOptions,
-  producing,
   type ProducingSteps,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
@@ -51,7 +51,6 @@ export class IngestionConfigurationBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "ingestionConfigurations",
-    what: "ingestion configuration",
     wire: { schema: "data_schema_id" },
   });
 }
@@ -99,7 +98,6 @@ export class IngestionJobBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "ingestionJobs",
-    what: "ingestion job",
     wire: {
       configuration: "data_processing_configuration_id",
       storage: "storage_connector_id",
@@ -115,4 +113,6 @@ export class IngestionJobBuilder<
  * its datasource, cancelled. Shared by the builder and `ml.attach`.
  */
 export const ingestionSteps: ProducingSteps<IngestionJob, Datasource> =
-  producing("ingestionJobs", "ingestion job", "datasources", "datasource");
+  followJob(
+    "ingestionJobs",
+  );

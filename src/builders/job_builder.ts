@@ -13,7 +13,8 @@ import type { ProgressOption } from "../jobs/progress.ts";
 import type { PollOptions } from "../jobs/poll_schedule.ts";
 import type { JobSnapshot } from "../jobs/status.ts";
 import type { CreateOptions } from "./base.ts";
-import type { BuilderClient, Creatable } from "./builder_client.ts";
+import { type JobKindName, KINDS } from "../schemas/routes.ts";
+import type { BuilderClient, Creatable, Readable } from "./builder_client.ts";
 import {
   type BodySchema,
   type BuilderSpec,
@@ -85,7 +86,9 @@ export abstract class JobBuilder<
   }
 
   /** Every job's `compute` is its `compute_configuration_id`. */
-  protected override wireNames(): Readonly<Record<string, string | null>> {
+  protected override wireNames(): Readonly<
+    Record<string, string | null | undefined>
+  > {
     return { compute: "compute_configuration_id", ...super.wireNames() };
   }
 
@@ -117,13 +120,14 @@ export abstract class JobBuilder<
   }
 }
 
-/** The collections a job's artifact is read from. */
-type ArtifactKey = "datasources" | "datasets" | "models";
-/** The collections of the jobs that make an artifact. */
-type ProducingKey = "ingestionJobs" | "onboardingJobs" | "trainingJobs";
 /** What a collection's `get` resolves to. */
 type Item<K extends keyof BuilderClient> = Awaited<
   ReturnType<BuilderClient[K]["get"]>
+>;
+
+/** The artifact a job of family `J` makes, as its collection reads it. */
+type ArtifactOf<J extends JobKindName> = Item<
+  typeof KINDS[J]["produces"]["kind"]
 >;
 
 /** How a job that makes an artifact is followed, typed by the artifact's column names. */
@@ -133,45 +137,43 @@ export type ProducingSteps<J extends JobSnapshot, A> = <
 >(client: BuilderClient) => JobSteps<J, Typed<A, F, T>>;
 
 /**
- * How a job of `jobs` is followed once it exists: retrieved, cancelled, and
- * resolved to the artifact it names in `field`, read from `artifacts`.
- * Shared by the job builders and `ml.attach`.
+ * How a job of family `jobs` is followed once it exists: retrieved,
+ * cancelled, and resolved to the artifact it makes, all read from the route
+ * table (`KINDS[jobs].produces`: the job's field naming the artifact, and
+ * the artifact's collection). Shared by the job builders and `ml.attach`.
  *
  * @example
  * ```ts
- * import { producing } from "./job_builder.ts";
- * const steps = producing("trainingJobs", "training job", "models", "model");
+ * import { followJob } from "./job_builder.ts";
  * const calls: string[] = [];
  * const client = {
  *   trainingJobs: { get: (id: string) => (calls.push(`job ${id}`), Promise.resolve({})) },
  *   models: { get: (id: string) => (calls.push(`model ${id}`), Promise.resolve({ id })) },
  * };
- * const followed = steps(client as never);
+ * const followed = followJob("trainingJobs")(client as never);
  * await followed.resolve({ model: { id: "m_1" } } as never, {});
  * if (followed.kind !== "training job" || calls[0] !== "model m_1") throw new Error(calls.join());
  * ```
  */
-export function producing<J extends ProducingKey, A extends ArtifactKey>(
+export function followJob<J extends JobKindName>(
   jobs: J,
-  kind: string,
-  artifacts: A,
-  field: keyof Item<J> & string,
-): ProducingSteps<Item<J>, Item<A>> {
+): ProducingSteps<Item<J>, ArtifactOf<J>> {
+  const { noun, produces } = KINDS[jobs];
   return <F extends string, T extends string>(client: BuilderClient) => {
     const collection = client[jobs] as unknown as Pick<
       BuilderClient["trainingJobs"],
       "get" | "cancel"
     >;
-    const made = client[artifacts] as unknown as {
-      get: BuilderClient[A]["get"];
-    };
+    const made = client[produces.kind] as unknown as Readable<ArtifactOf<J>>;
     return {
-      kind,
+      kind: noun,
       retrieve: (id, o) => collection.get(id, o) as Promise<Item<J>>,
-      resolve: (job, o) =>
-        made.get((job[field] as { id: string }).id, o) as Promise<
-          Typed<Item<A>, F, T>
-        >,
+      resolve: (job, o) => {
+        const ref = (job as unknown as Record<string, { id: string }>)[
+          produces.field
+        ];
+        return made.get(ref.id, o) as Promise<Typed<ArtifactOf<J>, F, T>>;
+      },
       cancel: (id, o) => collection.cancel(id, o) as Promise<Item<J>>,
     };
   };

@@ -12,9 +12,9 @@ import type {
   OnboardingJob,
 } from "../schemas/onboarding.ts";
 import {
+  followJob,
   JobBuilder,
   type ProcessingJobOptions,
-  producing,
   type ProducingSteps,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
@@ -94,7 +94,6 @@ export class OnboardingConfigurationBuilder<T extends string = string>
   /** Its definition. */
   protected readonly spec = this.define({
     route: "onboardingConfigurations",
-    what: "onboarding configuration",
     wire: { schemaTargets: null },
     defaults: () => ({ targets: [] }),
   });
@@ -157,7 +156,6 @@ export class OnboardingJobBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "onboardingJobs",
-    what: "onboarding job",
     wire: {
       datasource: "datasource_id",
       configuration: "data_processing_configuration_id",
@@ -172,4 +170,6 @@ export class OnboardingJobBuilder<
  * its dataset, cancelled. Shared by the builder and `ml.attach`.
  */
 export const onboardingSteps: ProducingSteps<OnboardingJob, Dataset> =
-  producing("onboardingJobs", "onboarding job", "datasets", "dataset");
+  followJob(
+    "onboardingJobs",
+  );

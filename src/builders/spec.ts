@@ -3,15 +3,16 @@
  * Builders from one definition: a {@linkcode BuilderSpec} names the route
  * family a builder creates in, and the route table (`schemas/routes.ts`)
  * gives the rest: the body's zod schema (its `create` route's), the client
- * collection it is sent through, and the wire names of the options, which
- * are their snake_case unless the spec renames them. The shape every
+ * collection it is sent through, the noun its messages use (`KINDS`), and
+ * the wire names of the options, which are their snake_case unless the
+ * spec renames them. The shape every
  * builder shares (options to body, field names in messages, validation,
  * `create()` once, awaiting) is written once, here and in `base.ts`.
  *
  * @module
  */
 import type { z } from "zod";
-import { type Routes, routes } from "../schemas/routes.ts";
+import { KINDS, type Routes, routes } from "../schemas/routes.ts";
 import { ClientBuilder, type CreateOptions, snakeCase } from "./base.ts";
 import type { BuilderClient, Creatable } from "./builder_client.ts";
 import { idOf, type RefLike } from "./types.ts";
@@ -43,10 +44,8 @@ export type Created<K extends CreateKey> = Awaited<
  * id (`compute: cpu` sends `compute_configuration_id: cpu.id`).
  */
 export interface BuilderSpec<K extends CreateKey, O> {
-  /** The route family created in (`"storageConnectors"`): schema and client collection. */
+  /** The route family created in (`"storageConnectors"`): schema, client collection and noun. */
   readonly route: K;
-  /** What is built, for messages: `"storage connector"`. */
-  readonly what: string;
   /** Options whose wire field is not their snake_case; `null` keeps one off the wire. */
   readonly wire?: { readonly [P in keyof O]?: WireField<K> | null };
   /** Values for the options not given, which may follow from the given ones. */
@@ -101,9 +100,9 @@ export abstract class SpecBuilder<
     return spec;
   }
 
-  /** What is built. */
+  /** What is built, for messages: the route family's noun (`"storage connector"`). */
   get what(): string {
-    return this.spec.what;
+    return KINDS[this.spec.route].noun;
   }
 
   /** The body schema: the create route's, from the route table. */
@@ -124,7 +123,7 @@ export abstract class SpecBuilder<
   }
 
   /** Option -> wire name where it is not the option's snake_case (`null`: not sent). */
-  protected wireNames(): Readonly<Record<string, string | null>> {
+  protected wireNames(): Readonly<Record<string, string | null | undefined>> {
     return this.spec.wire ?? {};
   }
 
@@ -176,7 +175,7 @@ export abstract class SpecBuilder<
  * ```ts
  * import { ResourceBuilder } from "./spec.ts";
  * class TeamSpace extends ResourceBuilder<"workspaces", { name: string }> {
- *   protected readonly spec = { route: "workspaces", what: "workspace" } as const;
+ *   protected readonly spec = this.define({ route: "workspaces" });
  * }
  * const body = new TeamSpace(undefined, { name: "research" }).body();
  * if (body.name !== "research") throw new Error("unexpected body");

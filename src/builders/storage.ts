@@ -29,7 +29,6 @@ export class StorageConnectorBuilder
   /** Its definition. */
   protected readonly spec = this.define({
     route: "storageConnectors",
-    what: "storage connector",
     wire: { bucket: "bucket_name" },
   });
 }

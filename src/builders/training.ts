@@ -11,9 +11,9 @@ import type { TrainingJob } from "../schemas/training.ts";
 import type { CreateOptions } from "./base.ts";
 import type { Hyperparameters } from "./hyperparameters.ts";
 import {
+  followJob,
   JobBuilder,
   type ProcessingJobOptions,
-  producing,
   type ProducingSteps,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
@@ -53,7 +53,6 @@ export class TrainingConfigurationBuilder extends ResourceBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "trainingConfigurations",
-    what: "training configuration",
   });
 
   /** The body as given; the capabilities' own fields in snake_case too. */
@@ -110,7 +109,6 @@ export class TrainingJobBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "trainingJobs",
-    what: "training job",
     wire: {
       dataset: "dataset_id",
       configuration: "training_configuration_id",
@@ -135,9 +133,6 @@ export class TrainingJobBuilder<
  * How a training job is followed once it exists: retrieved, resolved to
  * its model, cancelled. Shared by the builder and `ml.attach`.
  */
-export const trainingSteps: ProducingSteps<TrainingJob, Model> = producing(
+export const trainingSteps: ProducingSteps<TrainingJob, Model> = followJob(
   "trainingJobs",
-  "training job",
-  "models",
-  "model",
 );

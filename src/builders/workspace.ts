@@ -25,8 +25,5 @@ export interface WorkspaceOptions {
 export class WorkspaceBuilder
   extends ResourceBuilder<"workspaces", WorkspaceOptions> {
   /** Its definition. */
-  protected readonly spec = this.define({
-    route: "workspaces",
-    what: "workspace",
-  });
+  protected readonly spec = this.define({ route: "workspaces" });
 }
