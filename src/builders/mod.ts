@@ -42,14 +42,16 @@
  *
  * ## Adding a resource builder
  *
- * 1. Give its route family a `create` route in `schemas/routes.ts` and its
- *    collection a place in {@linkcode BuilderClient}.
+ * 1. Give its route family a `create` route in `schemas/routes.ts` (and a
+ *    noun in `KINDS`), and its collection a place in {@linkcode BuilderClient}.
  * 2. Write its options interface (camelCase, documented).
- * 3. Extend `ResourceBuilder<"family", Options>` (or `JobBuilder` with a
- *    `steps` entry for a job) with `protected readonly spec =
- *    this.define({ route: "family", what: "noun" })`, adding `wire` only for
- *    options whose wire field is not their snake_case name (fields ending in
- *    `_id` take a resource or its id) and `defaults` for derived values.
+ * 3. Extend `ResourceBuilder<"family", Options>` with
+ *    `protected readonly spec = this.define({ route: "family" })`; add
+ *    `wire` only for options whose wire field is not their snake_case name
+ *    (fields ending in `_id` take a resource or its id) and `defaults` for
+ *    derived values. A job extends `JobBuilder<"family", Options, Result>`
+ *    and adds `steps` (`followJob("family")` when `KINDS` says what it
+ *    produces).
  * 4. Add a method to `MLPlatform` that returns `new YourBuilder(this, options)`.
  *
  * @module

@@ -20,6 +20,7 @@ import {
   type SchemaFieldCreate,
 } from "../schemas/data_schemas.ts";
 import { ConfigurationError } from "../http/errors.ts";
+import { KINDS } from "../schemas/routes.ts";
 import { BodyBuilder, type CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import { category, type FieldType } from "./fields.ts";
@@ -92,8 +93,8 @@ export interface ReviewNote {
  */
 export class SchemaBuilder<F extends string = never, T extends string = never>
   extends BodyBuilder<typeof DataSchemaCreateSchema> {
-  /** What is built. */
-  readonly what = "data schema";
+  /** What is built: the route table's noun. */
+  readonly what = KINDS.dataSchemas.noun;
   /** The zod schema of the body. */
   protected readonly schema = DataSchemaCreateSchema;
   /** The schema's name. */

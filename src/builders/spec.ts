@@ -5,9 +5,9 @@
  * gives the rest: the body's zod schema (its `create` route's), the client
  * collection it is sent through, the noun its messages use (`KINDS`), and
  * the wire names of the options, which are their snake_case unless the
- * spec renames them. The shape every
- * builder shares (options to body, field names in messages, validation,
- * `create()` once, awaiting) is written once, here and in `base.ts`.
+ * spec renames them. The shape every builder shares (options to body,
+ * field names in messages, validation, `create()` once, awaiting) is
+ * written once, here and in `base.ts`.
  *
  * @module
  */
