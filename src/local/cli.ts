@@ -17,6 +17,7 @@
  * @module
  */
 import { type Listen, startLocalServer } from "./http/cli_args.ts";
+import { messageOf } from "./error_message.ts";
 
 export { type CliOptions, parseCli } from "./http/cli_args.ts";
 
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
 
 if (import.meta.main) {
   main().catch((error) => {
-    console.error(`error: ${(error as Error).message}`);
+    console.error(`error: ${messageOf(error)}`);
     Deno.exit(1);
   });
 }

@@ -100,12 +100,14 @@ function start(
   o: LocalPlatformOptions,
   store: Store,
 ): LocalPlatform {
+  const stored = store.getMeta("operator");
   const operator = stableOperator(
     resolveOperator(o),
-    store.getMeta("operator") as Operator | undefined,
+    isOperator(stored) ? stored : undefined,
   );
   store.setMeta("operator", operator);
-  let keyHex = store.getMeta("signing_key") as string | undefined;
+  const storedKey = store.getMeta("signing_key");
+  let keyHex = typeof storedKey === "string" ? storedKey : undefined;
   if (!keyHex) {
     keyHex = randomHex(32);
     store.setMeta("signing_key", keyHex);
@@ -217,7 +219,16 @@ function recover(ctx: PlatformContext): void {
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(o).filter(([, v]) => v !== undefined),
-  ) as Partial<T>;
+  const out: Partial<T> = { ...o };
+  for (const [key, value] of Object.entries(out)) {
+    if (value === undefined) Reflect.deleteProperty(out, key);
+  }
+  return out;
+}
+
+/** Whether a stored setting is an operator setup (written by an earlier start). */
+function isOperator(value: unknown): value is Operator {
+  return typeof value === "object" && value !== null &&
+    "accounts" in value && Array.isArray(value.accounts) &&
+    "organisations" in value && Array.isArray(value.organisations);
 }

@@ -75,8 +75,17 @@ export async function createLocalClient<C extends object>(
           : new Request(input, init),
       ),
   });
-  return Object.defineProperty(client, "platform", {
+  attachPlatform(client, platform);
+  return client;
+}
+
+/** Gives `client` its platform, not enumerable (spreads and JSON leave it out). */
+function attachPlatform<C extends object>(
+  client: C,
+  platform: LocalPlatform,
+): asserts client is LocalClient<C> {
+  Object.defineProperty(client, "platform", {
     value: platform,
     enumerable: false,
-  }) as LocalClient<C>;
+  });
 }

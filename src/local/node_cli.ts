@@ -14,6 +14,7 @@
 import process from "node:process";
 import { startLocalServer } from "./http/cli_args.ts";
 import { serveNode } from "./http/node_serve.ts";
+import { messageOf } from "./error_message.ts";
 
 try {
   const server = await startLocalServer(
@@ -27,13 +28,13 @@ try {
   );
   const stop = () => {
     server.stop().then(() => process.exit(0), (error) => {
-      console.error(`error: ${(error as Error).message}`);
+      console.error(`error: ${messageOf(error)}`);
       process.exit(1);
     });
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 } catch (error) {
-  console.error(`error: ${(error as Error).message}`);
+  console.error(`error: ${messageOf(error)}`);
   process.exit(1);
 }

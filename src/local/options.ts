@@ -14,8 +14,9 @@
  */
 import type { FaultOptions } from "./http/faults.ts";
 import { randomHex, timestamp } from "./ids.ts";
+import { messageOf } from "./error_message.ts";
 
-/** One credential pair and the user it acts as (`created_by`). */
+/** One credential pair and the user it acts for (`created_by`). */
 export interface CredentialConfig {
   /** The `client_id` of the token call. */
   clientId: string;
@@ -145,7 +146,7 @@ export interface Credential {
   clientId: string;
   /** The client secret (`client_secret` of the token call). */
   clientSecret: string;
-  /** The user the credentials act as (`created_by` of what they create). */
+  /** The user the credentials act for (`created_by` of what they create). */
   user: { id: string; name: string };
 }
 
@@ -270,18 +271,17 @@ export async function readConfigFile(
   } catch (cause) {
     throw new Error(
       `Cannot read the config file "${path}": ${
-        (cause as Error).message
+        messageOf(cause)
       }. Check the path.`,
       { cause },
     );
   }
   try {
-    return JSON.parse(text) as LocalPlatformOptions;
+    const options: LocalPlatformOptions = JSON.parse(text);
+    return options;
   } catch (cause) {
     throw new Error(
-      `The config file "${path}" is not valid JSON: ${
-        (cause as Error).message
-      }.`,
+      `The config file "${path}" is not valid JSON: ${messageOf(cause)}.`,
       { cause },
     );
   }

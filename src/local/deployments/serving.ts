@@ -15,11 +15,12 @@
  * @module
  */
 import { rateLimited } from "../http/http_errors.ts";
-import { modelBlobKey } from "../jobs/train.ts";
+import { modelBlobs } from "../jobs/train.ts";
 import { updateRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
+import { messageOf } from "../error_message.ts";
 
 interface Slot {
   active: number;
@@ -79,15 +80,15 @@ export class Serving {
       await this.#gate?.(id).catch(() => {});
       const record = this.#store.get("deployedModels", id);
       if (!record) return;
-      const modelId = (record.body.model as { id: string }).id;
+      const modelId = record.body.model.id;
       try {
-        const stored = this.#store.getBlob(modelBlobKey(modelId));
+        const stored = modelBlobs.read(this.#store, modelId);
         if (!stored) {
           throw new Error(
             `The model ${modelId} has no trained parameters (was it deleted?); deploy a COMPLETED model.`,
           );
         }
-        const model = structuredClone(stored) as EbmModel;
+        const model = structuredClone(stored);
         // Warm-up: one all-missing row exercises binning and scoring once.
         contributionTable(
           model,
@@ -102,7 +103,7 @@ export class Serving {
         this.#log(`loading the model of deployed model ${id} failed`, error);
         updateRecord(this.#store, "deployedModels", id, {
           status: "FAILED",
-          message: `Loading the model failed: ${(error as Error).message}`,
+          message: `Loading the model failed: ${messageOf(error)}`,
         });
       }
     })();

@@ -15,8 +15,8 @@ import type { PlatformContext } from "../context.ts";
 import { forbidden, notFound } from "../http/http_errors.ts";
 import { parseOr400, tokenBody } from "../http/request_body.ts";
 import { datasourceBlobKey } from "../jobs/ingest.ts";
-import { datasetBlobKey } from "../jobs/onboard.ts";
-import { modelBlobKey } from "../jobs/train.ts";
+import { datasetBlobs } from "../jobs/onboard.ts";
+import { modelBlobs } from "../jobs/train.ts";
 import { pageOf } from "../store/records.ts";
 import { collection, refusePending } from "./collection.ts";
 import {
@@ -167,12 +167,12 @@ export const handlers = {
   }),
   datasets: collection("datasets", {
     before: refusePending,
-    after: deleteBlob(datasetBlobKey),
+    after: deleteBlob(datasetBlobs.key),
   }),
   models: {
     ...collection("models", {
       before: refusePending,
-      after: deleteBlob(modelBlobKey),
+      after: deleteBlob(modelBlobs.key),
     }),
     explanation,
   },

@@ -15,7 +15,7 @@ import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
 import { conflict, invalidField } from "../http/http_errors.ts";
 import { macrotask } from "../jobs/yield.ts";
-import { modelBlobKey } from "../jobs/train.ts";
+import { modelBlobs } from "../jobs/train.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
   contributionTable,
@@ -69,7 +69,7 @@ export function prepareViews(
   }
   const dc = ctx.store.get(
     "deploymentConfigurations",
-    (dm.body.deployment_configuration as { id: string }).id,
+    dm.body.deployment_configuration.id,
   );
   const rows = Object.values(body.query)[0]?.length ?? 0;
   return {
@@ -151,7 +151,7 @@ export function explanationOf(
   id: string,
 ): GlobalExplanation {
   const record = findOwned(ctx.store, caller.account.id, "models", id);
-  const model = ctx.store.getBlob(modelBlobKey(id)) as EbmModel | undefined;
+  const model = modelBlobs.read(ctx.store, id);
   if (record.body.status !== "READY" || !model) {
     throw conflict(
       `The model ${id} is ${record.body.status}, not READY: wait until its training job is COMPLETED.`,

@@ -26,7 +26,7 @@ import type { Credential, Operator, OperatorAccount } from "../options.ts";
 export interface Caller {
   /** The account the credentials belong to. */
   account: OperatorAccount;
-  /** The user the credentials act as (`created_by`). */
+  /** The user the credentials act for (`created_by`). */
   user: { id: string; name: string };
   /** The client id (never the secret). */
   clientId: string;

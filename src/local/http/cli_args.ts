@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { parseFaults } from "./faults.ts";
 import type { LocalPlatformOptions } from "../options.ts";
 import { createLocalPlatform, type LocalPlatform } from "../local_platform.ts";
+import { messageOf } from "../error_message.ts";
 
 /** Options read from the command line. */
 export interface CliOptions {
@@ -84,7 +85,7 @@ export function parseCli(
       strict: true,
     }));
   } catch (error) {
-    throw new Error(`${(error as Error).message}\n${USAGE}`);
+    throw new Error(`${messageOf(error)}\n${USAGE}`);
   }
   if (values.help) throw new Error(USAGE);
   const port = Number(values.port);

@@ -13,16 +13,32 @@
  * @module
  */
 import { escapeHtml as escape } from "../../html.ts";
-import type { OpenApiDocument } from "./openapi.ts";
+import type { Json, OpenApiDocument } from "./openapi.ts";
 
-/** Names the schema a `{ $ref }` (or anything else) points at. */
-function schemaName(schema: unknown): string {
-  const ref = (schema as { $ref?: string } | undefined)?.$ref;
-  if (ref) return ref.split("/").at(-1)!;
-  const items =
-    (schema as { properties?: { data?: { items?: { $ref?: string } } } })
-      ?.properties?.data?.items?.$ref;
-  if (items) return `list of ${items.split("/").at(-1)}`;
+/** The JSON object under `key`, or undefined. */
+function child(value: Json | undefined, key: string): Json | undefined {
+  const found = value?.[key];
+  return isObject(found) ? found : undefined;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The name a `{ $ref }` points at, or undefined. */
+function refName(schema: Json | undefined): string | undefined {
+  const ref = schema?.$ref;
+  return typeof ref === "string" ? ref.split("/").at(-1) : undefined;
+}
+
+/** Names the schema a `{ $ref }` (or a list page of one, or anything else) points at. */
+function schemaName(schema: Json | undefined): string {
+  const own = refName(schema);
+  if (own) return own;
+  const items = refName(
+    child(child(child(schema, "properties"), "data"), "items"),
+  );
+  if (items) return `list of ${items}`;
   return schema ? "object" : "";
 }
 
@@ -34,33 +50,23 @@ export function renderDocs(doc: OpenApiDocument): string {
   const rows: string[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      const params = ((op.parameters ?? []) as {
-        name: string;
-        in: string;
-        required?: boolean;
-      }[])
+      const params = (op.parameters ?? [])
         .map((p) =>
           `<code>${escape(p.name)}</code> (${p.in}${
             p.required ? ", required" : ""
           })`
         ).join(", ");
-      const content = (op.requestBody as
-        | { content?: Record<string, { schema: unknown }> }
-        | undefined)?.content;
+      const content = op.requestBody?.content;
       const body = content
         ? Object.entries(content).map(([type, c]) =>
           `${escape(schemaName(c.schema))} <small>${type}</small>`
         ).join("")
         : "";
-      const responses = op.responses as Record<
-        string,
-        { content?: Record<string, { schema: unknown }> }
-      >;
-      const [status, success] = Object.entries(responses)[0];
+      const [status, success] = Object.entries(op.responses)[0];
       const out = success.content
         ? schemaName(success.content["application/json"].schema)
         : "no body";
-      const auth = (op.security as unknown[]).length ? "bearer" : "public";
+      const auth = op.security.length ? "bearer" : "public";
       rows.push(
         `<tr id="${
           escape(op.operationId)

@@ -173,7 +173,7 @@ export function conflict(message: string): HttpError {
  * const e = integrityError("data schema", "sch_1", [
  *   { id: "ic_1", name: "ingest", dependant_type: "DATA_PROCESSING_INGESTION_CONFIGURATION" },
  * ]);
- * if ((e.body.dependants as unknown[]).length !== 1) throw new Error();
+ * if (!("dependants" in e.body) || e.body.dependants?.length !== 1) throw new Error();
  * ```
  */
 export function integrityError(
@@ -210,7 +210,7 @@ export function rateLimited(
 
 /** `error_code` of a 413: the request body is larger than the platform accepts. */
 export const PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE";
-/** `error_code` of a 415: the request body is not sent as JSON. */
+/** `error_code` of a 415: the request body is not JSON (by its `Content-Type`). */
 export const UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE";
 
 /**

@@ -22,10 +22,13 @@ async function toRequest(
     if (!raw[i].startsWith(":")) headers.append(raw[i], raw[i + 1]);
   }
   const method = incoming.method ?? "GET";
-  let body: Uint8Array | undefined;
+  let body: Uint8Array<ArrayBuffer> | undefined;
   if (method !== "GET" && method !== "HEAD") {
     const chunks: Uint8Array[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Uint8Array);
+    for await (const chunk of incoming) {
+      // node:http gives Buffers (Uint8Arrays) when no encoding is set.
+      if (chunk instanceof Uint8Array) chunks.push(chunk);
+    }
     const size = chunks.reduce((n, c) => n + c.byteLength, 0);
     body = new Uint8Array(size);
     let at = 0;
@@ -37,7 +40,7 @@ async function toRequest(
   return new Request(new URL(incoming.url ?? "/", origin), {
     method,
     headers,
-    body: body as BodyInit | undefined,
+    body,
     signal,
   });
 }

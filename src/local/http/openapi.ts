@@ -26,16 +26,71 @@ import {
   ValidationErrorBodySchema,
 } from "../../schemas/mod.ts";
 
-type Json = Record<string, unknown>;
+/** A JSON object (schemas and the parts of the document left open). */
+export type Json = Record<string, unknown>;
 
-/** The document's shape (loosely typed: it is plain JSON). */
-export interface OpenApiDocument {
-  openapi: string;
-  info: Json;
-  servers: Json[];
-  paths: Record<string, Record<string, Json>>;
-  components: { schemas: Record<string, Json>; securitySchemes: Json };
+/** One parameter of an operation. */
+export interface OpenApiParameter {
+  /** Its name. */
+  name: string;
+  /** Where it goes. */
+  in: "path" | "query" | "header";
+  /** Whether it must be sent. */
+  required?: boolean;
+  /** Its JSON Schema. */
+  schema: Json;
+  /** Description, example, ... */
   [key: string]: unknown;
+}
+
+/** A body of one media type. */
+export interface OpenApiContent {
+  /** Its JSON Schema. */
+  schema: Json;
+}
+
+/** One answer of an operation. */
+export interface OpenApiResponse {
+  /** What it means. */
+  description: string;
+  /** Its body by media type (none for a 204). */
+  content?: Record<string, OpenApiContent>;
+  /** Headers it carries. */
+  headers?: Json;
+}
+
+/** One operation (a method of a path). */
+export interface OpenApiOperation {
+  /** `<group>_<name>` of the route table. */
+  operationId: string;
+  /** One line. */
+  summary: string;
+  /** The route group. */
+  tags: string[];
+  /** Where SPEC.md shows it. */
+  description?: string;
+  /** Path, query and header parameters. */
+  parameters?: OpenApiParameter[];
+  /** Empty for the public token call, bearer otherwise. */
+  security: Json[];
+  /** The request body, when there is one. */
+  requestBody?: { required: boolean; content: Record<string, OpenApiContent> };
+  /** Answers by status. */
+  responses: Record<string, OpenApiResponse>;
+}
+
+/** The document's shape. */
+export interface OpenApiDocument {
+  /** OpenAPI version. */
+  openapi: string;
+  /** Title, version, description. */
+  info: { title: string; version: string; description: string };
+  /** The server's URL. */
+  servers: Json[];
+  /** Operations by path, then method. */
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  /** Named schemas and the security scheme. */
+  components: { schemas: Record<string, Json>; securitySchemes: Json };
 }
 
 let cached: { origin: string; doc: OpenApiDocument } | undefined;
@@ -45,7 +100,7 @@ function parameter(
   name: string,
   where: "path" | "query" | "header",
   extra: Json = {},
-): Json {
+): OpenApiParameter {
   return {
     name,
     in: where,
@@ -56,7 +111,7 @@ function parameter(
 }
 
 /** The path parameters of a route template (`{id}`). */
-function pathParameters(path: string): Json[] {
+function pathParameters(path: string): OpenApiParameter[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, p]) => parameter(p, "path"));
 }
 
@@ -277,7 +332,7 @@ export function openApiDocument(
           }),
         );
       }
-      const success: Json = route.response
+      const success: OpenApiResponse = route.response
         ? {
           description: "Success",
           content: {
@@ -285,7 +340,7 @@ export function openApiDocument(
           },
         }
         : { description: "Deleted (no body)" };
-      const operation: Json = {
+      const operation: OpenApiOperation = {
         operationId: `${group}_${name}`,
         summary: route.summary,
         tags: [group],

@@ -16,8 +16,21 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from "./http_errors.ts";
+import { messageOf } from "../error_message.ts";
 
-/** `value` parsed by `schema`, or a 400 naming each offending path. */
+/**
+ * `value` parsed by `schema`, or a 400 naming each offending path.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { parseOr400 } from "./request_body.ts";
+ * if (parseOr400(z.object({ n: z.number() }), { n: 1 }).n !== 1) throw new Error();
+ * let status = 0;
+ * try { parseOr400(z.object({ n: z.number() }), {}); } catch (e) { status = e instanceof Error && "status" in e ? Number(e.status) : 0; }
+ * if (status !== 400) throw new Error(String(status));
+ * ```
+ */
 export function parseOr400<S extends z.ZodType>(
   schema: S,
   value: unknown,
@@ -44,7 +57,7 @@ function isJsonType(type: string | null): boolean {
 }
 
 /**
- * The request body as UTF-8 text, read with the size limit: a declared or
+ * The request body decoded from UTF-8, read with the size limit: a declared or
  * actual size over `limits.maxBodyBytes` is a 413 before anything is parsed.
  */
 async function bodyText(
@@ -116,12 +129,26 @@ function checkDepth(text: string, max: number): void {
  * Reads and validates a JSON body: 415 without a JSON `Content-Type`, 413
  * over the size limit, 400 for nesting over the depth limit, malformed JSON
  * or a body its schema refuses (naming the path).
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { jsonBody } from "./request_body.ts";
+ * const limits = { maxBodyBytes: 1024, maxJsonDepth: 8 };
+ * const request = new Request("http://x/", {
+ *   method: "POST",
+ *   headers: { "Content-Type": "application/json" },
+ *   body: JSON.stringify({ name: "lab" }),
+ * });
+ * const body = await jsonBody(request, z.object({ name: z.string() }), limits);
+ * if (body.name !== "lab") throw new Error();
+ * ```
  */
-export async function jsonBody(
+export async function jsonBody<S extends z.ZodType>(
   request: Request,
-  schema: z.ZodType,
+  schema: S,
   limits: PlatformSettings["limits"],
-): Promise<unknown> {
+): Promise<z.output<S>> {
   const type = request.headers.get("Content-Type");
   if (!isJsonType(type)) throw unsupportedMediaType(type);
   const text = await bodyText(request, limits);
@@ -133,14 +160,27 @@ export async function jsonBody(
     throw invalidField(
       "",
       `the body is not valid JSON (${
-        (error as Error).message
+        messageOf(error)
       }); send a JSON object with Content-Type: application/json`,
     );
   }
   return parseOr400(schema, value);
 }
 
-/** Reads the token call's form (or JSON) body, within the limits. */
+/**
+ * Reads the token call's form (or JSON) body, within the limits.
+ *
+ * @example
+ * ```ts
+ * import { tokenBody } from "./request_body.ts";
+ * const request = new Request("http://x/oauth/token", {
+ *   method: "POST",
+ *   body: new URLSearchParams({ grant_type: "client_credentials", client_id: "a", client_secret: "b" }),
+ * });
+ * const body = await tokenBody(request, { maxBodyBytes: 1024, maxJsonDepth: 8 });
+ * if (body.client_id !== "a") throw new Error();
+ * ```
+ */
 export async function tokenBody(
   request: Request,
   limits: PlatformSettings["limits"],

@@ -15,6 +15,7 @@ import type { SchemaField } from "../model/encoding.ts";
 import type { Store } from "../store/store.ts";
 import type { JobWork } from "./runner.ts";
 import { macrotask } from "./yield.ts";
+import { messageOf } from "../error_message.ts";
 
 /** Blob key of a datasource's columns. */
 export const datasourceBlobKey = (id: string): string => `datasource:${id}`;
@@ -77,7 +78,7 @@ export function ingestWork(
       if (job.signal.aborted) throw job.signal.reason;
       throw new Error(
         `Cannot read ${input.display}: ${
-          (error as Error).message
+          messageOf(error)
         }. Check that the file is still in the bucket.`,
       );
     }
@@ -99,10 +100,10 @@ export function ingestWork(
       if (job.signal.aborted) throw job.signal.reason;
       if (error instanceof CsvError) {
         throw new Error(
-          `${input.display} is not valid CSV: ${(error as Error).message}`,
+          `${input.display} is not valid CSV: ${messageOf(error)}`,
         );
       }
-      throw new Error(`${input.display}: ${(error as Error).message}`);
+      throw new Error(`${input.display}: ${messageOf(error)}`);
     }
     job.report("parsing", 1, 0.9);
     await macrotask();

@@ -21,9 +21,12 @@ import type { Store } from "../store/store.ts";
 import { datasourceBlobKey } from "./ingest.ts";
 import { macrotask } from "./yield.ts";
 import type { JobWork } from "./runner.ts";
+import { type BlobKind, blobKind } from "../store/blobs.ts";
 
-/** Blob key of a dataset's encoding. */
-export const datasetBlobKey = (id: string): string => `dataset:${id}`;
+/** The datasets' encodings, by dataset id. */
+export const datasetBlobs: BlobKind<StoredDataset> = blobKind<StoredDataset>(
+  "dataset",
+);
 
 /** What is stored for a dataset. */
 export interface StoredDataset {
@@ -54,14 +57,12 @@ export interface OnboardSummary {
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
  * import { loadEncoded } from "./onboard.ts";
- * const status = (() => { try { loadEncoded(new MemoryStore(), "none"); } catch (e) { return (e as Error).message; } })();
+ * const status = (() => { try { loadEncoded(new MemoryStore(), "none"); } catch (e) { return e instanceof Error ? e.message : ""; } })();
  * if (!String(status).includes("none")) throw new Error();
  * ```
  */
 export function loadEncoded(store: Store, datasetId: string) {
-  const stored = store.getBlob(datasetBlobKey(datasetId)) as
-    | StoredDataset
-    | undefined;
+  const stored = datasetBlobs.read(store, datasetId);
   const blob = stored && store.getBlob(datasourceBlobKey(stored.datasourceId));
   const columns = blob === undefined ? undefined : asDatasource(blob);
   if (!stored || !columns) {
@@ -139,7 +140,7 @@ export function onboardWork(
       options: input.options,
       encoder: data.encoder,
     };
-    store.putBlob(datasetBlobKey(input.datasetId), stored);
+    datasetBlobs.write(store, input.datasetId, stored);
     onDone({
       rows: data.nRows,
       droppedRows: data.droppedRows,

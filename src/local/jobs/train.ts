@@ -18,9 +18,10 @@ import type { Store } from "../store/store.ts";
 import { macrotask } from "./yield.ts";
 import { loadEncoded } from "./onboard.ts";
 import type { JobWork } from "./runner.ts";
+import { type BlobKind, blobKind } from "../store/blobs.ts";
 
-/** Blob key of a trained model. */
-export const modelBlobKey = (id: string): string => `model:${id}`;
+/** The trained models, by model id. */
+export const modelBlobs: BlobKind<EbmModel> = blobKind<EbmModel>("model");
 
 /** Most points a learning curve keeps (see {@linkcode curveRecorder}). */
 export const MAX_CURVE_POINTS = 1000;
@@ -115,7 +116,7 @@ export function trainWork(
       },
     });
     job.report("storing", 0, 0.95);
-    store.putBlob(modelBlobKey(input.modelId), model);
+    modelBlobs.write(store, input.modelId, model);
     job.report("storing", 1, 1);
     onDone(model, curve.points());
   };

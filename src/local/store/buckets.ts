@@ -142,7 +142,7 @@ const notAFile = (bucket: string, dataPath: string) =>
   );
 
 /**
- * Reads `dataPath` of `bucket` as UTF-8 text, with the containment check and
+ * Reads `dataPath` of `bucket` (UTF-8 text), with the containment check and
  * the read as one operation: the file is opened (not following a link in its
  * last component), then the opened handle itself is checked, namely it is a
  * regular file and it is the very file (same device and inode) that the path
@@ -150,7 +150,7 @@ const notAFile = (bucket: string, dataPath: string) =>
  * moment therefore fails with a 400 instead of reading outside the bucket,
  * and the text returned is read from that checked handle.
  *
- * @throws {HttpError} 400 on `data_path` as {@linkcode resolveDataPath}, or
+ * @throws {HttpError} 400 on `data_path` like {@linkcode resolveDataPath}, or
  * when the file changed while it was being opened.
  *
  * @example

@@ -53,9 +53,10 @@ export function refOf(record: RecordInput): Ref & { name: string } {
  * ```ts
  * import { MemoryStore } from "./store.ts";
  * import { assertUniqueName } from "./records.ts";
+ * import { HttpError } from "../http/http_errors.ts";
  * const store = new MemoryStore();
  * store.put({ kind: "workspaces", id: "w", account: "a", body: { name: "x" }, internal: {} });
- * const status = (() => { try { assertUniqueName(store, "workspaces", "a", "x"); } catch (e) { return (e as { status: number }).status; } })();
+ * const status = (() => { try { assertUniqueName(store, "workspaces", "a", "x"); } catch (e) { return e instanceof HttpError ? e.status : 0; } })();
  * if (status !== 409) throw new Error();
  * ```
  */
@@ -161,9 +162,10 @@ export function createRecord<K extends KindName>(
  * ```ts
  * import { MemoryStore } from "./store.ts";
  * import { findOwned } from "./records.ts";
+ * import { HttpError } from "../http/http_errors.ts";
  * const store = new MemoryStore();
  * store.put({ kind: "models", id: "m", account: "other", body: {}, internal: {} });
- * const status = (() => { try { findOwned(store, "mine", "models", "m"); } catch (e) { return (e as { status: number }).status; } })();
+ * const status = (() => { try { findOwned(store, "mine", "models", "m"); } catch (e) { return e instanceof HttpError ? e.status : 0; } })();
  * if (status !== 404) throw new Error();
  * ```
  */
@@ -242,7 +244,7 @@ export function pageOf<T>(
 
 /**
  * The resources of the same account that reference `record` in a top-level
- * `{ id }` field, as SPEC.md's dependants. A job and the artifact it
+ * `{ id }` field: SPEC.md's dependants. A job and the artifact it
  * produced are not each other's dependants (the job is the artifact's history).
  *
  * @example

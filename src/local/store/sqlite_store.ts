@@ -51,9 +51,7 @@ interface Database {
 export async function openSqliteStore(dir: string): Promise<Store> {
   let DatabaseSync: new (path: string) => Database;
   try {
-    ({ DatabaseSync } = await import("node:sqlite") as unknown as {
-      DatabaseSync: new (path: string) => Database;
-    });
+    ({ DatabaseSync } = await import("node:sqlite"));
   } catch (cause) {
     throw new Error(
       "Persistence needs node:sqlite (Deno 2.2+ or Node 22.5+). Upgrade the runtime, or run the local platform without a data directory (state then lives in memory).",
