@@ -10,6 +10,7 @@
  * deno task bench                 # everything (about 5 minutes; the model part is the longest)
  * deno task bench --skip-model    # without the model lines (about 3 minutes)
  * deno task bench --only 1,4      # some lines only (no results file, no BENCHMARKS.md update)
+ * deno task bench --model-from latest  # line 7 from the newest kept model run (bench/results/model/)
  * ```
  *
  * A full run (no `--only`) also replaces the table between the markers in
@@ -29,10 +30,9 @@ import {
 } from "../bench/lib/figures.ts";
 import { overheadLine } from "../bench/lines/overhead.ts";
 import { framesLine } from "../bench/lines/frames.ts";
-import { batchLine } from "../bench/lines/batch.ts";
 import { loadLine } from "../bench/lines/load.ts";
 import { startupLine } from "../bench/lines/startup.ts";
-import { modelLine } from "../bench/lines/model.ts";
+import { modelLine, modelLineFrom } from "../bench/lines/model.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const RESULTS_DIR = `${ROOT}bench/results`;
@@ -41,22 +41,26 @@ const TABLE_START = "<!-- bench:table:start -->";
 const TABLE_END = "<!-- bench:table:end -->";
 
 const USAGE =
-  "Usage: deno task bench [--skip-model] [--only 1,2,...] [--no-save]";
+  "Usage: deno task bench [--skip-model] [--model-from latest|<file>] [--only 1,2,...] [--no-save]";
 
 async function git(...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", { args, cwd: ROOT }).output();
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-/** Runs line 4 in its own process (it sleeps most of its minute). */
-function startJobWait(): Promise<LineResult> {
+/**
+ * Runs a line file in its own process (it prints its `LineResult` as JSON):
+ * line 4, which sleeps most of its minute, beside the others; line 3, whose
+ * peak memory must not include what earlier lines left in the heap.
+ */
+function lineProcess(file: string, line: number): Promise<LineResult> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}bench/lines/job_wait.ts`],
+    args: ["run", "-A", "--v8-flags=--expose-gc", `${ROOT}bench/lines/${file}`],
     stdout: "piped",
     stderr: "inherit",
   }).output();
   return child.then((out) => {
-    if (!out.success) throw new Error("the job-waiting line (4) failed");
+    if (!out.success) throw new Error(`line ${line} (${file}) failed`);
     return JSON.parse(new TextDecoder().decode(out.stdout));
   });
 }
@@ -121,6 +125,7 @@ if (import.meta.main) {
     args: Deno.args,
     options: {
       "skip-model": { type: "boolean" },
+      "model-from": { type: "string" },
       only: { type: "string" },
       "no-save": { type: "boolean" },
       help: { type: "boolean" },
@@ -163,14 +168,21 @@ if (import.meta.main) {
     } (the machine is shared: figures are medians of interleaved samples)`,
   );
 
-  const jobWait = wanted(4) ? startJobWait() : undefined;
+  const jobWait = wanted(4) ? lineProcess("job_wait.ts", 4) : undefined;
   const lines: [number, string, () => Promise<LineResult>][] = [
     [1, "client overhead", () => overheadLine()],
     [2, "conversions", () => framesLine()],
-    [3, "batch scoring", () => batchLine()],
+    [3, "batch scoring (own process)", () => lineProcess("batch.ts", 3)],
     [5, "local platform under load", () => loadLine()],
     [6, "start-up", () => startupLine()],
-    [7, "model (deno task bench:model)", () => modelLine()],
+    [
+      7,
+      "model (deno task bench:model)",
+      () =>
+        values["model-from"]
+          ? modelLineFrom(values["model-from"])
+          : modelLine({ commit: `${sha}${dirty ? "+dirty" : ""}` }),
+    ],
   ];
   const results: LineResult[] = [];
   for (const [n, name, run] of lines) {
@@ -226,7 +238,11 @@ if (import.meta.main) {
     } UTC at ${record.commit} (\`bench/results/${name}\`), load average ${
       machine.loadAverage.map((x) => x.toFixed(2)).join(" ")
     } on ${machine.cores} shared cores${
-      values["skip-model"] ? ", model lines skipped" : ""
+      values["skip-model"]
+        ? ", model lines skipped"
+        : values["model-from"]
+        ? ", model lines from a kept model run (see the notes)"
+        : ""
     }:`;
     if (await updateDoc(table, notes, header)) {
       console.log("BENCHMARKS.md: table updated");

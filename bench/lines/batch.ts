@@ -9,7 +9,11 @@
  * memory of the client process (concurrent/sequential) and, to say where
  * the time goes, the CPU time each process used per second of wall-clock
  * time (1.0 = one core busy the whole run; the machine has 2 cores, and the
- * local platform scores on one JavaScript thread).
+ * local platform scores on one JavaScript thread), and the cores the whole
+ * machine kept busy (other processes included: the machine is shared).
+ *
+ * `deno task bench` runs this line in a process of its own, so the client's
+ * peak memory is this line's, not what earlier lines left in the heap.
  *
  * @module
  */
@@ -137,18 +141,23 @@ export async function batchLine(
     ];
     const serverBusy = median(c.serverCpu);
     const clientBusy = median(c.clientCpu);
+    const machineBusy = median(c.machine);
     const notes = [
       `Line 3: while scoring concurrently the server process used ${
         serverBusy.toFixed(2)
       } cores and the client ${
         clientBusy.toFixed(2)
-      } (of 2, shared with ${"the other processes on the machine"}). ${
+      } (of 2), and the whole machine ${
+        machineBusy.toFixed(2)
+      } cores, other processes included. ${
         serverBusy >= 0.85
           ? "The server's single scoring thread is the bottleneck: concurrency can only overlap the client's work and the network with it."
           : serverBusy + clientBusy >= 1.7
           ? "Both cores are busy: the machine, not either side alone, is the bound."
           : clientBusy >= 0.85
           ? "The client is the bottleneck."
+          : machineBusy >= 1.7
+          ? "Other processes kept the machine's cores busy: neither side got a core to itself, so this run measured the shared machine more than either side."
           : "Neither side keeps a core busy: waiting (latency) bounds it."
       }`,
     ];
@@ -156,4 +165,8 @@ export async function batchLine(
   } finally {
     await target.close();
   }
+}
+
+if (import.meta.main) {
+  console.log(JSON.stringify(await batchLine()));
 }

@@ -12,6 +12,13 @@
  * Figures read from print have no noise (the model benchmark does not print
  * one), so the comparison with an earlier run skips them.
  *
+ * A full model run takes many minutes (the 1,000,000-row table goes through
+ * the whole local pipeline), so each run's figures are also kept in
+ * `bench/results/model/<date>-<short sha>.json`, and `deno task bench
+ * --model-from latest` (or a file name) takes line 7 from such a file
+ * instead of running the model benchmark again; the table's notes say which
+ * file and when it was measured.
+ *
  * @module
  */
 import type { Figure, LineResult } from "../lib/figures.ts";
@@ -123,10 +130,59 @@ export function figuresFromReport(report: string): Figure[] {
   return figures;
 }
 
+/** Where each model run's figures are kept. */
+export const MODEL_RESULTS_DIR = `${ROOT}bench/results/model`;
+
+/** A kept model run: `{ time, commit, figures }`. */
+interface ModelRecord {
+  time: string;
+  commit: string;
+  figures: Figure[];
+  notes: string[];
+}
+
 /**
- * Runs `deno task bench:model` and returns its figures as line 7.
+ * Line 7 from a kept model run: `from` is `"latest"` (the newest file of
+ * `bench/results/model/`) or a file path.
  */
-export async function modelLine(): Promise<LineResult> {
+export async function modelLineFrom(from: string): Promise<LineResult> {
+  let path = from;
+  if (from === "latest") {
+    const names: string[] = [];
+    for await (const e of Deno.readDir(MODEL_RESULTS_DIR)) {
+      if (e.isFile && e.name.endsWith(".json")) names.push(e.name);
+    }
+    const dated = await Promise.all(names.map(async (name) => ({
+      name,
+      time: (JSON.parse(
+        await Deno.readTextFile(`${MODEL_RESULTS_DIR}/${name}`),
+      ) as ModelRecord).time,
+    })));
+    const newest = dated.sort((a, b) => a.time < b.time ? 1 : -1)[0];
+    if (!newest) throw new Error(`no model results in ${MODEL_RESULTS_DIR}`);
+    path = `${MODEL_RESULTS_DIR}/${newest.name}`;
+  }
+  const record = JSON.parse(await Deno.readTextFile(path)) as ModelRecord;
+  const shown = path.startsWith(ROOT) ? path.slice(ROOT.length) : path;
+  return {
+    figures: record.figures,
+    notes: [
+      `Line 7 was not measured in this run: taken from \`${shown}\`, the \`deno task bench:model\` run of ${
+        record.time.slice(0, 16).replace("T", " ")
+      } UTC at ${record.commit} (\`--model-from\`).`,
+      ...record.notes.filter((n) => !n.startsWith("Line 7 comes from")),
+    ],
+  };
+}
+
+/**
+ * Runs `deno task bench:model` and returns its figures as line 7; the
+ * figures are also kept in `bench/results/model/` (unless `keep` is false).
+ */
+export async function modelLine(
+  options: { keep?: boolean; commit?: string } = {},
+): Promise<LineResult> {
+  const started = new Date().toISOString();
   const json = await Deno.makeTempFile({ suffix: ".json" });
   try {
     await Deno.remove(json);
@@ -170,6 +226,17 @@ export async function modelLine(): Promise<LineResult> {
         `Line 7: no figures could be read from \`deno task bench:model\`; its output began: ${
           JSON.stringify(report.slice(0, 300))
         }`,
+      );
+    }
+    if (options.keep !== false && figures.length) {
+      await Deno.mkdir(MODEL_RESULTS_DIR, { recursive: true });
+      const commit = options.commit ?? "unknown";
+      const record: ModelRecord = { time: started, commit, figures, notes };
+      await Deno.writeTextFile(
+        `${MODEL_RESULTS_DIR}/${started.slice(0, 10)}-${
+          commit.replace(/\W.*/, "")
+        }-${started.slice(11, 19).replaceAll(":", "")}.json`,
+        JSON.stringify(record, null, 1) + "\n",
       );
     }
     return { figures, notes };
