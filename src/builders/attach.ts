@@ -16,10 +16,7 @@ import type { TrainingJob } from "../schemas/training.ts";
 import { Job, type JobRef } from "../jobs/job.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import { type Deployment, deploymentSteps } from "./deployment.ts";
-import { ingestionSteps } from "./ingestion.ts";
-import type { JobControl, JobSteps } from "./job_builder.ts";
-import { onboardingSteps } from "./onboarding.ts";
-import { trainingSteps } from "./training.ts";
+import { followJob, type JobControl, type JobSteps } from "./job_builder.ts";
 import type { Typed } from "./types.ts";
 
 /** The kinds `attach` knows, by their short name. */
@@ -149,8 +146,8 @@ export function attachJob(
 }
 
 const STEPS = {
-  ingestion: ingestionSteps,
-  onboarding: onboardingSteps,
-  training: trainingSteps,
+  ingestion: followJob("ingestionJobs"),
+  onboarding: followJob("onboardingJobs"),
+  training: followJob("trainingJobs"),
   deployment: deploymentSteps,
 } as const;

@@ -5,16 +5,10 @@
  *
  * @module
  */
-import type { Datasource } from "../schemas/artifacts.ts";
-import type {
-  IngestionConfiguration,
-  IngestionJob,
-} from "../schemas/ingestion.ts";
+import type { IngestionConfiguration } from "../schemas/ingestion.ts";
 import {
-  followJob,
-  JobBuilder,
   type ProcessingJobOptions,
-  type ProducingSteps,
+  ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
 import type { RefLike, Typed } from "./types.ts";
@@ -90,10 +84,11 @@ export interface IngestionJobOptions<
 export class IngestionJobBuilder<
   F extends string = string,
   T extends string = string,
-> extends JobBuilder<
+> extends ProducingJobBuilder<
   "ingestionJobs",
   IngestionJobOptions<F, T>,
-  Typed<Datasource, F, T>
+  F,
+  T
 > {
   /** Its definition. */
   protected readonly spec = this.define({
@@ -104,15 +99,5 @@ export class IngestionJobBuilder<
       path: "data_path",
     },
     defaults: nameAfter("ingest", "datasourceName"),
-    steps: ingestionSteps<F, T>,
   });
 }
-
-/**
- * How an ingestion job is followed once it exists: retrieved, resolved to
- * its datasource, cancelled. Shared by the builder and `ml.attach`.
- */
-export const ingestionSteps: ProducingSteps<IngestionJob, Datasource> =
-  followJob(
-    "ingestionJobs",
-  );

@@ -126,7 +126,7 @@ type Item<K extends keyof BuilderClient> = Awaited<
 >;
 
 /** The artifact a job of family `J` makes, as its collection reads it. */
-type ArtifactOf<J extends JobKindName> = Item<
+export type ArtifactOf<J extends JobKindName> = Item<
   typeof KINDS[J]["produces"]["kind"]
 >;
 
@@ -177,4 +177,30 @@ export function followJob<J extends JobKindName>(
       cancel: (id, o) => collection.cancel(id, o) as Promise<Item<J>>,
     };
   };
+}
+
+/**
+ * A builder of a job that makes an artifact (ingestion, onboarding,
+ * training): followed by {@linkcode followJob}, so its spec needs no
+ * `steps`, and awaited it gives the artifact typed with the column names
+ * `F` and `T`.
+ */
+export abstract class ProducingJobBuilder<
+  K extends JobKindName,
+  O extends ProcessingJobOptions,
+  F extends string,
+  T extends string,
+> extends JobBuilder<K, O, Typed<ArtifactOf<K>, F, T>> {
+  /** Types a subclass's spec and follows the job as the route table says. */
+  protected override define(
+    spec: BuilderSpec<K, O>,
+  ): JobBuilderSpec<K, O, Typed<ArtifactOf<K>, F, T>> {
+    // A job's `get` and its `create` answer with the same snapshot.
+    const steps = followJob(spec.route)<F, T> as unknown as JobBuilderSpec<
+      K,
+      O,
+      Typed<ArtifactOf<K>, F, T>
+    >["steps"];
+    return { ...spec, steps };
+  }
 }

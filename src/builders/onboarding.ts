@@ -6,16 +6,12 @@
  * @module
  */
 import type { z } from "zod";
-import type { Dataset } from "../schemas/artifacts.ts";
 import type {
   OnboardingConfigurationCreateSchema,
-  OnboardingJob,
 } from "../schemas/onboarding.ts";
 import {
-  followJob,
-  JobBuilder,
   type ProcessingJobOptions,
-  type ProducingSteps,
+  ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
 import type { Typed } from "./types.ts";
@@ -148,10 +144,11 @@ export interface OnboardingJobOptions<
 export class OnboardingJobBuilder<
   F extends string = string,
   T extends string = string,
-> extends JobBuilder<
+> extends ProducingJobBuilder<
   "onboardingJobs",
   OnboardingJobOptions<F, T>,
-  Typed<Dataset, F, T>
+  F,
+  T
 > {
   /** Its definition. */
   protected readonly spec = this.define({
@@ -161,15 +158,5 @@ export class OnboardingJobBuilder<
       configuration: "data_processing_configuration_id",
     },
     defaults: nameAfter("onboard", "datasetName"),
-    steps: onboardingSteps<F, T>,
   });
 }
-
-/**
- * How an onboarding job is followed once it exists: retrieved, resolved to
- * its dataset, cancelled. Shared by the builder and `ml.attach`.
- */
-export const onboardingSteps: ProducingSteps<OnboardingJob, Dataset> =
-  followJob(
-    "onboardingJobs",
-  );

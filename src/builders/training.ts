@@ -5,16 +5,12 @@
  *
  * @module
  */
-import type { Model } from "../schemas/artifacts.ts";
 import type { TrainingJobCreateOptions } from "../resources/training_jobs.ts";
-import type { TrainingJob } from "../schemas/training.ts";
 import type { CreateOptions } from "./base.ts";
 import type { Hyperparameters } from "./hyperparameters.ts";
 import {
-  followJob,
-  JobBuilder,
   type ProcessingJobOptions,
-  type ProducingSteps,
+  ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
 import { idOf, type RefLike, type Typed } from "./types.ts";
@@ -101,11 +97,7 @@ export interface TrainingJobOptions<
 export class TrainingJobBuilder<
   F extends string = string,
   T extends string = string,
-> extends JobBuilder<
-  "trainingJobs",
-  TrainingJobOptions<F, T>,
-  Typed<Model, F, T>
-> {
+> extends ProducingJobBuilder<"trainingJobs", TrainingJobOptions<F, T>, F, T> {
   /** Its definition. */
   protected readonly spec = this.define({
     route: "trainingJobs",
@@ -115,7 +107,6 @@ export class TrainingJobBuilder<
       workspace: null,
     },
     defaults: nameAfter("train", "modelName"),
-    steps: trainingSteps<F, T>,
   });
 
   /** Sends `workspace` as `X-Active-Workspace`; when not given, the client's applies. */
@@ -128,11 +119,3 @@ export class TrainingJobBuilder<
     return inWorkspace;
   }
 }
-
-/**
- * How a training job is followed once it exists: retrieved, resolved to
- * its model, cancelled. Shared by the builder and `ml.attach`.
- */
-export const trainingSteps: ProducingSteps<TrainingJob, Model> = followJob(
-  "trainingJobs",
-);
