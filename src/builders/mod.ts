@@ -49,9 +49,10 @@
  *    `protected readonly spec = this.define({ route: "family" })`; add
  *    `wire` only for options whose wire field is not their snake_case name
  *    (fields ending in `_id` take a resource or its id) and `defaults` for
- *    derived values. A job extends `JobBuilder<"family", Options, Result>`
- *    and adds `steps` (`followJob("family")` when `KINDS` says what it
- *    produces).
+ *    derived values. A job that makes an artifact extends
+ *    `ProducingJobBuilder<"family", Options, F, T>` and is followed as
+ *    `KINDS` says (`produces`); any other job extends `JobBuilder` and adds
+ *    `steps`.
  * 4. Add a method to `MLPlatform` that returns `new YourBuilder(this, options)`.
  *
  * @module
