@@ -9,9 +9,17 @@
  * as the fault-free run (no create happened twice, none went missing).
  *
  * ```sh
- * deno task chaos               # 100 seeds
+ * deno task chaos               # 100 seeds, the client's default retry limits
  * deno task chaos --seeds=20 --from=100 --concurrency=2 --max-retries=2
  * ```
+ *
+ * The client runs with the library's retry limits (`maxRetries` 10 within
+ * `retryTimeout` 60 s, `src/http/retry.ts`) unless `--max-retries` is given.
+ * Only its delays are shortened (retry backoff 20 ms doubling to 200 ms
+ * instead of 500 ms to 8 s, and 202 polls every 20 ms instead of 1 s) so
+ * that a hundred runs take minutes: that changes how long a retry waits, not
+ * how many are allowed (ten default waits add up to at most 55.5 s, within
+ * the 60 s deadline).
  *
  * It ends with one line, e.g. `chaos: 100 seeded runs, 100 finished, 100
  * answers identical, 0 duplicates`, and exits non-zero when any run failed.
@@ -21,15 +29,13 @@
 import { connect } from "../src/platform.ts";
 import { createLocalPlatform } from "../src/local/local_platform.ts";
 import type { FaultOptions } from "../src/local/http/faults.ts";
-import { routes } from "../src/schemas/mod.ts";
-
-/**
- * Retries per request in the chaos run. A quarter of all attempts fail
- * (500, 429 or a lost answer), so the client default (2) leaves about 1.6%
- * of calls failing after their last retry; 8 makes that about 4 in a million.
- * Waits do not depend on it: they have their own error budget.
- */
-export const CHAOS_MAX_RETRIES = 8;
+import {
+  intArg as arg,
+  listAll,
+  listedCollections,
+  tokenRequest,
+} from "./lib/local_account.ts";
+import { DEFAULT_MAX_RETRIES } from "../src/http/retry.ts";
 
 /** The faults of the issue's chaos run, for one seed. */
 export function chaosFaults(seed: number): FaultOptions {
@@ -115,7 +121,8 @@ export async function chaosRun(
     const ml = connect({
       baseUrl,
       ...platform.credentials,
-      maxRetries: client.maxRetries ?? CHAOS_MAX_RETRIES,
+      // Undefined: the library's default.
+      maxRetries: client.maxRetries,
       pollInterval: 20,
       retryBaseDelay: 20,
       retryMaxDelay: 200,
@@ -163,16 +170,7 @@ async function census(
   };
   const page = async (path: string) => {
     for (let i = 0; i < 500; i++) {
-      const token = await json(
-        new Request(`${platform.baseUrl}/oauth/token`, {
-          method: "POST",
-          body: new URLSearchParams({
-            grant_type: "client_credentials",
-            client_id: platform.credentials.clientId,
-            client_secret: platform.credentials.clientSecret,
-          }),
-        }),
-      );
+      const token = await json(tokenRequest(platform));
       if (!token) continue;
       const body = await json(
         new Request(`${platform.baseUrl}${path}`, {
@@ -185,16 +183,10 @@ async function census(
   };
   const counts: Record<string, number> = {};
   const duplicates: string[] = [];
-  for (const [group, ops] of Object.entries(routes)) {
-    const list = (ops as Record<string, { path: string; list?: boolean }>)
-      .list;
-    if (!list?.list || group === "accounts") continue;
-    const names: string[] = [];
-    for (let n = 1;; n++) {
-      const body = await page(`${list.path}?items_per_page=100&page=${n}`);
-      names.push(...body.data.map((r: { name: string }) => r.name));
-      if (n >= body.pagination.total_pages) break;
-    }
+  for (const { group, path } of listedCollections()) {
+    const names = (await listAll<{ name: string }>(path, page)).map((r) =>
+      r.name
+    );
     counts[group] = names.length;
     const seen = new Set<string>();
     for (const name of names) {
@@ -295,24 +287,19 @@ export function figureLine(f: ChaosFigure): string {
 }
 
 if (import.meta.main) {
-  const arg = (name: string, fallback: number) => {
-    const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
-    const value = hit ? Number(hit.split("=")[1]) : fallback;
-    if (!Number.isInteger(value) || value < 0) {
-      console.error(`--${name} must be a non-negative integer`);
-      Deno.exit(2);
-    }
-    return value;
-  };
   const count = arg("seeds", 100);
   const from = arg("from", 1);
   const concurrency = arg("concurrency", 2);
-  const maxRetries = arg("max-retries", CHAOS_MAX_RETRIES);
+  const maxRetries = Deno.args.some((a) => a.startsWith("--max-retries="))
+    ? arg("max-retries", 0)
+    : undefined;
   const seeds = Array.from({ length: count }, (_, i) => from + i);
   console.log(
     `chaos: seeds ${from}..${from + count - 1}, faults ${
       JSON.stringify(chaosFaults(0))
-    } (seed varies), token TTL 3 s, maxRetries ${maxRetries}, ${concurrency} at a time`,
+    } (seed varies), token TTL 3 s, maxRetries ${
+      maxRetries ?? `${DEFAULT_MAX_RETRIES} (default)`
+    }, ${concurrency} at a time`,
   );
   const started = performance.now();
   const figure = await chaosFigure(seeds, {

@@ -62,6 +62,7 @@ import { ConfigurationError } from "./http/errors.ts";
 import { isBrowserLike, readEnv } from "./http/environment.ts";
 import { sleep } from "./abort.ts";
 import { Transport } from "./http/transport.ts";
+import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_TIMEOUT } from "./http/retry.ts";
 import { Accounts } from "./resources/accounts.ts";
 import { Collection, ReadOnlyCollection } from "./resources/collection.ts";
 import { JobCollection } from "./resources/job_collection.ts";
@@ -87,8 +88,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Milliseconds each HTTP attempt may take. Default 60 000. */
   timeout?: number;
-  /** Retries where repeating is safe. Default 2. */
+  /**
+   * Retries of one call where repeating is safe (see `src/http/retry.ts`).
+   * Default 10, within `retryTimeout`.
+   */
   maxRetries?: number;
+  /** Longest total wait between one call's attempts, in ms. Default 60 000. */
+  retryTimeout?: number;
   /** `X-Views-Cache-Control` of views; false to not send it. Default `"no-cache, no-store"`. */
   viewsCacheControl?: string | false;
   /** Default workspace of training jobs (`X-Active-Workspace`). */
@@ -243,7 +249,8 @@ export class Client {
       clientSecret: options.clientSecret,
       fetch: options.fetch,
       timeout: options.timeout ?? 60_000,
-      maxRetries: options.maxRetries ?? 2,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      retryTimeout: options.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
       retryBaseDelay: options.retryBaseDelay ?? 500,
       retryMaxDelay: options.retryMaxDelay ?? 8_000,
       maxRetryAfter: options.maxRetryAfter ?? 60_000,

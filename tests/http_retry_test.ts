@@ -257,3 +257,67 @@ Deno.test("create: a 400 is not repeated; a 500 that lasts ends with ServerError
   );
   assertEquals(server.api.length, 5);
 });
+
+// Fails with the old default (maxRetries 2): a call that fails five times in
+// a row, as one in a thousand calls does when a quarter of all attempts fail
+// (the chaos run), ended the whole awaited workflow.
+Deno.test("default limits: a read that fails five times in a row comes through; 2 retries would not", async () => {
+  const failing = () =>
+    Array.from({ length: 5 }, (_, i) => ({
+      respond: () =>
+        i % 2
+          ? json({ message: "slow down" }, 429, { "retry-after": "0" })
+          : json({ message: "boom", error_reference: `r${i}` }, 500),
+    }));
+  await using server = startScriptedServer({
+    steps: [...failing(), { respond: () => json(workspace("w_1")) }],
+  });
+  const sleeps: number[] = [];
+  // Every option at its default but the transport and the clock of waits.
+  const client = new Client({
+    baseUrl: server.url,
+    clientId: "id",
+    clientSecret: "s3cret",
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
+  });
+  assertEquals((await client.workspaces.get("w_1")).id, "w_1");
+  assertEquals(server.api.length, 6);
+  assertEquals(sleeps.length, 5);
+
+  await using old = startScriptedServer({
+    steps: [...failing(), { respond: () => json(workspace("w_1")) }],
+  });
+  const { client: twice } = clientFor(old, { maxRetries: 2 });
+  await assertRejects(() => twice.workspaces.get("w_1"), ServerError);
+  assertEquals(old.api.length, 3);
+});
+
+Deno.test("default limits: retries stop at the 60 s deadline of waits, whatever maxRetries allows", async () => {
+  const slowDown = () =>
+    json({ message: "slow down" }, 429, { "retry-after": "25" });
+  await using server = startScriptedServer({
+    steps: Array.from({ length: 4 }, () => ({ respond: slowDown })),
+  });
+  const { client, sleeps } = clientFor(server, { maxRetries: 10 });
+  const error = await assertRejects(() => client.workspaces.get("w_1"));
+  assertEquals((error as { status?: number }).status, 429);
+  // 25 s + 25 s = 50 s of waits; a third (75 s) would pass the deadline.
+  assertEquals(sleeps, [25_000, 25_000]);
+  assertEquals(server.api.length, 3);
+});
+
+Deno.test("default limits: a permanent answer ends the call at once", async () => {
+  for (const status of [400, 403, 404]) {
+    await using server = startScriptedServer({
+      steps: [{ respond: () => json({ message: "no" }, status) }],
+    });
+    const { client, sleeps } = clientFor(server, { maxRetries: undefined });
+    const error = await assertRejects(() => client.workspaces.get("w_1"));
+    assertEquals((error as { status?: number }).status, status);
+    assertEquals(server.api.length, 1);
+    assertEquals(sleeps, []);
+  }
+});

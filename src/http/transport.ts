@@ -38,6 +38,8 @@ import {
   backoffDelay,
   type CallKind,
   callKind,
+  DEFAULT_RETRY_TIMEOUT,
+  mayRetry,
   neverReachedServer,
   OUTCOME_UNKNOWN_STATUSES,
   parseRetryAfter,
@@ -72,6 +74,8 @@ export interface TransportSettings {
   timeout: number;
   /** Retries after the first attempt, where repeating is safe. */
   maxRetries: number;
+  /** Longest total wait (ms) between one call's attempts; default 60 000 (`retry.ts`). */
+  retryTimeout?: number;
   /** First backoff delay in ms (doubles each retry). */
   retryBaseDelay: number;
   /** Largest backoff delay in ms. */
@@ -433,6 +437,11 @@ export class Transport {
     const state = policy.state ?? { outcomeUnknown: false };
     let outgoing = first;
     let retries = 0;
+    let waited = 0;
+    const limits = {
+      maxRetries: this.#settings.maxRetries,
+      retryTimeout: this.#settings.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
+    };
     let redirects = 0;
     let renewed = false;
     for (;;) {
@@ -458,9 +467,12 @@ export class Transport {
         const unknown = !unsent;
         const repeatable = rule.network === "any" || unsent ||
           (unknown && rule.unknownOutcome === "reconcile");
-        if (repeatable && retries < this.#settings.maxRetries) {
+        const delay = this.#backoff(retries);
+        if (repeatable && mayRetry(retries, { delay, waited }, limits)) {
           state.outcomeUnknown ||= unknown;
-          await this.#settings.sleep(this.#backoff(retries++), policy.signal);
+          waited += delay;
+          await this.#settings.sleep(delay, policy.signal);
+          retries++;
           continue;
         }
         throw error;
@@ -494,15 +506,14 @@ export class Transport {
       const unknown = OUTCOME_UNKNOWN_STATUSES.has(status);
       const repeatable = rule.statuses.has(status) ||
         (unknown && rule.unknownOutcome === "reconcile");
+      const delay = repeatable ? retryAfter ?? this.#backoff(retries) : 0;
       if (
-        repeatable && retries < this.#settings.maxRetries &&
+        repeatable && mayRetry(retries, { delay, waited }, limits) &&
         (retryAfter ?? 0) <= this.#settings.maxRetryAfter
       ) {
         state.outcomeUnknown ||= unknown;
-        await this.#settings.sleep(
-          retryAfter ?? this.#backoff(retries),
-          policy.signal,
-        );
+        waited += delay;
+        await this.#settings.sleep(delay, policy.signal);
         retries++;
         continue;
       }
