@@ -7,12 +7,19 @@
  */
 import { checkBucket } from "../store/buckets.ts";
 import { invalidField } from "../http/http_errors.ts";
-import { createRecord, findOwned, refOf } from "../store/records.ts";
+import {
+  createRecord,
+  findOwned,
+  type NewFields,
+  refOf,
+} from "../store/records.ts";
 import { newId, timestamp } from "../ids.ts";
 import { ModelParamError } from "../model/errors.ts";
 import { resolveParams } from "../model/params.ts";
 import { hyperparameterShape } from "../../schemas/mod.ts";
-import type { Op, Reply } from "./types.ts";
+import type { KindName } from "../../schemas/routes.ts";
+import type { Resources } from "../store/store.ts";
+import type { Op, Reply, SharedInput } from "./types.ts";
 
 /** A created record's answer: its body. */
 function created<B>(record: { body: B }): Reply<B> {
@@ -30,12 +37,29 @@ export const createStorageConnector: Op<"storageConnectors", "create"> = (
   }));
 };
 
+/**
+ * The create of a kind whose resource is its request body as given, plus
+ * the fields every resource carries.
+ *
+ * @example
+ * ```ts
+ * import { storedAsGiven } from "./configs.ts";
+ * if (typeof storedAsGiven("workspaces") !== "function") throw new Error();
+ * ```
+ */
+export function storedAsGiven<K extends KindName>(
+  kind: K,
+): (
+  input: SharedInput<Record<never, string>, NewFields<K>>,
+) => Reply<Resources[K]> {
+  return ({ ctx, caller, body }) =>
+    created(createRecord(ctx.store, caller, kind, { ...body }));
+}
+
 /** `POST /compute-configurations`. */
-export const createComputeConfiguration: Op<"computeConfigurations", "create"> =
-  ({ ctx, caller, body }) =>
-    created(
-      createRecord(ctx.store, caller, "computeConfigurations", { ...body }),
-    );
+export const createComputeConfiguration = storedAsGiven(
+  "computeConfigurations",
+);
 
 /** `POST /data-schemas`: every field gets an id and its response-only fields. */
 export const createDataSchema: Op<"dataSchemas", "create"> = (
@@ -92,13 +116,9 @@ export const createIngestionConfiguration: Op<
 };
 
 /** `POST /data-processing-onboarding-configurations` (defaults from the schema). */
-export const createOnboardingConfiguration: Op<
+export const createOnboardingConfiguration = storedAsGiven(
   "onboardingConfigurations",
-  "create"
-> = ({ ctx, caller, body }) =>
-  created(
-    createRecord(ctx.store, caller, "onboardingConfigurations", { ...body }),
-  );
+);
 
 /** `POST /workspaces`. */
 export const createWorkspace: Op<"workspaces", "create"> = (
@@ -157,10 +177,6 @@ export const createTrainingConfiguration: Op<
 };
 
 /** `POST /deployment-configurations`. */
-export const createDeploymentConfiguration: Op<
+export const createDeploymentConfiguration = storedAsGiven(
   "deploymentConfigurations",
-  "create"
-> = ({ ctx, caller, body }) =>
-  created(
-    createRecord(ctx.store, caller, "deploymentConfigurations", { ...body }),
-  );
+);

@@ -11,6 +11,7 @@
  * @module
  */
 import { type Account, ListQuerySchema } from "../../schemas/mod.ts";
+import type { JobKindName, KindName } from "../../schemas/routes.ts";
 import type { PlatformContext } from "../context.ts";
 import { forbidden, notFound } from "../http/http_errors.ts";
 import { parseOr400, tokenBody } from "../http/request_body.ts";
@@ -102,58 +103,67 @@ const explanation: Op<"models", "explanation"> = (
   { ctx, caller, params: { id } },
 ) => ({ body: explanationOf(ctx, caller, id) });
 
-/** Removes a blob a deleted artifact owned. */
-const deleteBlob = (key: (id: string) => string) =>
-(
-  ctx: PlatformContext,
-  record: { id: string },
-) => ctx.store.deleteBlob(key(record.id));
+/**
+ * An artifact collection: the shared operations; no delete while its job
+ * produces it, and its blob goes with it.
+ */
+function artifactCollection<K extends KindName>(
+  kind: K,
+  blobKey: (id: string) => string,
+) {
+  return collection(kind, {
+    before: refusePending,
+    after: (ctx, record) => ctx.store.deleteBlob(blobKey(record.id)),
+  });
+}
+
+/** A configuration collection: the shared operations and its create. */
+function configCollection<K extends KindName, C>(kind: K, create: C) {
+  return { ...collection(kind), create };
+}
+
+/** A job collection: the shared operations (no delete while running), its create, cancel. */
+function jobCollection<J extends JobKindName, C>(kind: J, create: C) {
+  return {
+    ...collection(kind, { before: refuseRunningJob }),
+    create,
+    cancel: cancelJob(kind),
+  };
+}
 
 /** Every operation of the route table, answered. */
 export const handlers = {
   auth: { token: issueToken },
   accounts: { list: listAccounts, get: getAccount },
-  storageConnectors: {
-    ...collection("storageConnectors"),
-    create: createStorageConnector,
-  },
-  computeConfigurations: {
-    ...collection("computeConfigurations"),
-    create: createComputeConfiguration,
-  },
-  dataSchemas: { ...collection("dataSchemas"), create: createDataSchema },
-  ingestionConfigurations: {
-    ...collection("ingestionConfigurations"),
-    create: createIngestionConfiguration,
-  },
-  ingestionJobs: {
-    ...collection("ingestionJobs", { before: refuseRunningJob }),
-    create: createIngestionJob,
-    cancel: cancelJob("ingestionJobs"),
-  },
-  onboardingConfigurations: {
-    ...collection("onboardingConfigurations"),
-    create: createOnboardingConfiguration,
-  },
-  onboardingJobs: {
-    ...collection("onboardingJobs", { before: refuseRunningJob }),
-    create: createOnboardingJob,
-    cancel: cancelJob("onboardingJobs"),
-  },
-  workspaces: { ...collection("workspaces"), create: createWorkspace },
-  trainingConfigurations: {
-    ...collection("trainingConfigurations"),
-    create: createTrainingConfiguration,
-  },
-  trainingJobs: {
-    ...collection("trainingJobs", { before: refuseRunningJob }),
-    create: createTrainingJob,
-    cancel: cancelJob("trainingJobs"),
-  },
-  deploymentConfigurations: {
-    ...collection("deploymentConfigurations"),
-    create: createDeploymentConfiguration,
-  },
+  storageConnectors: configCollection(
+    "storageConnectors",
+    createStorageConnector,
+  ),
+  computeConfigurations: configCollection(
+    "computeConfigurations",
+    createComputeConfiguration,
+  ),
+  dataSchemas: configCollection("dataSchemas", createDataSchema),
+  ingestionConfigurations: configCollection(
+    "ingestionConfigurations",
+    createIngestionConfiguration,
+  ),
+  ingestionJobs: jobCollection("ingestionJobs", createIngestionJob),
+  onboardingConfigurations: configCollection(
+    "onboardingConfigurations",
+    createOnboardingConfiguration,
+  ),
+  onboardingJobs: jobCollection("onboardingJobs", createOnboardingJob),
+  workspaces: configCollection("workspaces", createWorkspace),
+  trainingConfigurations: configCollection(
+    "trainingConfigurations",
+    createTrainingConfiguration,
+  ),
+  trainingJobs: jobCollection("trainingJobs", createTrainingJob),
+  deploymentConfigurations: configCollection(
+    "deploymentConfigurations",
+    createDeploymentConfiguration,
+  ),
   deployedModels: {
     ...collection("deployedModels", {
       after: (ctx, record) => ctx.serving.undeploy(record.id),
@@ -161,19 +171,10 @@ export const handlers = {
     create: createDeployedModel,
     views,
   },
-  datasources: collection("datasources", {
-    before: refusePending,
-    after: deleteBlob(datasourceBlobKey),
-  }),
-  datasets: collection("datasets", {
-    before: refusePending,
-    after: deleteBlob(datasetBlobs.key),
-  }),
+  datasources: artifactCollection("datasources", datasourceBlobKey),
+  datasets: artifactCollection("datasets", datasetBlobs.key),
   models: {
-    ...collection("models", {
-      before: refusePending,
-      after: deleteBlob(modelBlobs.key),
-    }),
+    ...artifactCollection("models", modelBlobs.key),
     explanation,
   },
 } satisfies Handlers;

@@ -86,7 +86,7 @@ export type Handlers = {
  * What a handler shared by several routes of signed-in callers receives
  * (a handler written for one kind of route takes {@linkcode OperationInput}).
  */
-export interface SharedInput<P> {
+export interface SharedInput<P, B = unknown> {
   /** The platform's shared state. */
   ctx: PlatformContext;
   /** Who calls. */
@@ -95,8 +95,8 @@ export interface SharedInput<P> {
   params: P;
   /** The query string's parameters. */
   query: Record<string, string>;
-  /** The body (none for the shared operations). */
-  body: unknown;
+  /** The body, parsed by the route's schema. */
+  body: B;
   /** The request itself. */
   request: Request;
 }

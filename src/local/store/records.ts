@@ -141,14 +141,10 @@ export type NewFields<K extends KindName> =
  * ```
  */
 export function createRecord<K extends KindName>(
-  store: PlatformContext["store"],
-  caller: Pick<Caller, "account" | "user">,
-  kind: K,
-  fields: NewFields<K>,
-  internal: Internal = {},
+  ...args: Parameters<typeof newRecord<K>>
 ): StoredRecord<K> {
-  const record = newRecord(store, caller, kind, fields, internal);
-  store.put(record);
+  const record = newRecord(...args);
+  args[0].put(record);
   return record;
 }
 
