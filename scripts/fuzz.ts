@@ -31,6 +31,12 @@ import {
 } from "../src/local/local_platform.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { isKind, type Route, routes } from "../src/schemas/mod.ts";
+import {
+  intArg,
+  listAll,
+  listedCollections,
+  tokenRequest,
+} from "./lib/local_account.ts";
 
 /** What a fuzz run saw. */
 export interface FuzzFigure {
@@ -384,39 +390,23 @@ export async function fuzz(options: {
       name: "seed",
     });
     const tokenOf = async () => {
-      const res = await p.fetch(
-        new Request(`${p.baseUrl}/oauth/token`, {
-          method: "POST",
-          body: new URLSearchParams({
-            grant_type: "client_credentials",
-            client_id: p.credentials.clientId,
-            client_secret: p.credentials.clientSecret,
-          }),
-        }),
-      );
+      const res = await p.fetch(tokenRequest(p));
       return (await res.json()).access_token as string;
     };
     const token = await tokenOf();
-    const listGroups = OPS.filter((o) =>
-      o.route.list && o.group !== "accounts"
-    );
     /** Ids per collection, as the API lists them. */
     const snapshot = async (): Promise<Record<string, string[]>> => {
       const out: Record<string, string[]> = {};
-      for (const { group, route } of listGroups) {
-        const ids: string[] = [];
-        for (let page = 1;; page++) {
+      for (const { group, path } of listedCollections()) {
+        const items = await listAll<{ id: string }>(path, async (url) => {
           const res = await p.fetch(
-            new Request(
-              `${p.baseUrl}${route.path}?items_per_page=100&page=${page}`,
-              { headers: { Authorization: `Bearer ${token}` } },
-            ),
+            new Request(`${p.baseUrl}${url}`, {
+              headers: { Authorization: `Bearer ${token}` },
+            }),
           );
-          const body = await res.json();
-          ids.push(...body.data.map((r: { id: string }) => r.id));
-          if (page >= body.pagination.total_pages) break;
-        }
-        out[group] = ids;
+          return await res.json();
+        });
+        out[group] = items.map((r) => r.id);
       }
       return out;
     };
@@ -787,17 +777,8 @@ function template(
 }
 
 if (import.meta.main) {
-  const arg = (name: string, fallback: number) => {
-    const hit = Deno.args.find((a) => a.startsWith(`--${name}=`));
-    const value = hit ? Number(hit.split("=")[1]) : fallback;
-    if (!Number.isInteger(value) || value < 0) {
-      console.error(`--${name} must be a non-negative integer`);
-      Deno.exit(2);
-    }
-    return value;
-  };
-  const requests = arg("requests", 10_000);
-  const seed = arg("seed", 1);
+  const requests = intArg("requests", 10_000);
+  const seed = intArg("seed", 1);
   const started = performance.now();
   const figure = await fuzz({ requests, seed, log: console.log });
   for (const problem of figure.problems) console.log(`problem: ${problem}`);
