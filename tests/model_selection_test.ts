@@ -1,0 +1,225 @@
+/**
+ * The model's inner-validation search (ebm.ts `selectionAxes`, `improves`)
+ * and its linear start (linear.ts): what is searched when, that the choice is
+ * deterministic for a seed, that a linear target gets the linear start, a
+ * step target is still learnt, and that explanations stay exact either way.
+ */
+import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
+import {
+  FEW_PAIRS,
+  improves,
+  SELECTION_ROWS,
+  selectionAxes,
+  train,
+} from "../src/local/model/ebm.ts";
+import {
+  encodeDataset,
+  type RawColumns,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import { explain, predict } from "../src/local/model/explain.ts";
+import { linearStart, solveSpd } from "../src/local/model/linear.ts";
+import { resolveParams } from "../src/local/model/params.ts";
+import { createRng } from "../src/local/model/rng.ts";
+import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
+
+const num = (name: string): SchemaField => ({
+  name,
+  data_type: { data_type: "NUMBER", format: null },
+  designation: "FEATURE",
+  semantic_type: "CONTINUOUS",
+});
+const cat = (name: string): SchemaField => ({
+  name,
+  data_type: { data_type: "STRING", format: null },
+  designation: "FEATURE",
+  semantic_type: "CATEGORICAL",
+});
+
+/** `n` rows of two numbers and a 20-level category, seeded. */
+function table(n: number, seed: number) {
+  const rng = createRng(seed);
+  const a = Array.from({ length: n }, () => rng() * 10);
+  const b = Array.from({ length: n }, () => rng() * 10);
+  const c = Array.from({ length: n }, () => `c${Math.floor(rng() * 20)}`);
+  const noise = Array.from({ length: n }, () => rng() - 0.5);
+  return { a, b, c, noise };
+}
+
+/** A regression target linear in `a` and `b` plus a category effect. */
+function linearRegression(n: number, seed = 1) {
+  const t = table(n, seed);
+  const y = t.a.map((x, i) =>
+    3 * x - 2 * t.b[i] + Number(t.c[i].slice(1)) / 4 + 2 * t.noise[i]
+  );
+  const fields: SchemaField[] = [num("a"), num("b"), cat("c"), {
+    name: "y",
+    data_type: { data_type: "NUMBER", format: null },
+    designation: "TARGET",
+    semantic_type: "CONTINUOUS",
+  }];
+  const columns: RawColumns = { a: t.a, b: t.b, c: t.c, y };
+  return {
+    columns,
+    data: encodeDataset(columns, fields, {
+      targets: ["y"],
+      prediction_type: "REGRESSION",
+    }),
+  };
+}
+
+/** A binary target: logistic in `a` (linear) or a step in `a` (steps). */
+function binary(n: number, shape: "linear" | "steps", seed = 2) {
+  const t = table(n, seed);
+  const rng = createRng(seed + 100);
+  const y = t.a.map((x, i) => {
+    const logit = shape === "linear"
+      ? 0.8 * (x - 5) - 0.5 * (t.b[i] - 5)
+      : (Math.floor(x) % 2 === 0 ? 3 : -3);
+    return rng() < 1 / (1 + Math.exp(-logit)) ? "yes" : "no";
+  });
+  const fields: SchemaField[] = [num("a"), num("b"), cat("c"), {
+    name: "y",
+    data_type: { data_type: "STRING", format: null },
+    designation: "TARGET",
+    semantic_type: "CATEGORICAL",
+  }];
+  const columns: RawColumns = { a: t.a, b: t.b, c: t.c, y };
+  return {
+    columns,
+    data: encodeDataset(columns, fields, { targets: ["y"] }),
+  };
+}
+
+const features = (c: RawColumns): RawColumns =>
+  Object.fromEntries(Object.entries(c).filter(([k]) => k !== "y"));
+
+Deno.test("selection: what is searched, by rows, given parameters and target", () => {
+  const p = resolveParams({}).params;
+  const values = (axes: ReturnType<typeof selectionAxes>) =>
+    axes.map((a) => a.values.join("|")).join(",");
+  assertEquals(
+    values(selectionAxes(p, {}, 1_000, 8, true)),
+    "false|true,16|64,10|28",
+  );
+  // Multi-class: no linear start; three features: at most three pairs.
+  assertEquals(values(selectionAxes(p, {}, 1_000, 3, false)), "false,16|64,3");
+  // Given parameters are not varied.
+  const given = { bins: 32, max_interactions: 5 };
+  assertEquals(
+    values(selectionAxes(resolveParams(given).params, given, 1_000, 8, true)),
+    "false|true,32,5",
+  );
+  // Large data, or no validation rows: one candidate.
+  assertEquals(
+    values(selectionAxes(p, {}, SELECTION_ROWS + 1, 8, true)),
+    `false,64,${FEW_PAIRS}`,
+  );
+  const noValidation = resolveParams({ validation_size: 0 }).params;
+  assertEquals(
+    values(selectionAxes(noValidation, {}, 1_000, 8, true)),
+    `false,64,${FEW_PAIRS}`,
+  );
+});
+
+Deno.test("selection: a more complex candidate must win by a standard error", () => {
+  // Clearly better on every bag.
+  assert(improves([1, 1, 1, 1], [0.9, 0.91, 0.89, 0.9], true));
+  // Better on average but within the noise of the bags: only a neutral change is taken.
+  assert(!improves([1, 1, 1, 1], [0.6, 1.3, 0.9, 1.1], true));
+  assert(improves([1, 1, 1, 1], [0.6, 1.3, 0.9, 1.1], false));
+  // Worse, or unknown (no validation rows), never wins.
+  assert(!improves([1, 1], [1.1, 1.2], false));
+  assert(!improves([1, 1], [Infinity, 0], false));
+});
+
+Deno.test("selection: deterministic for a seed, and the search is recorded", () => {
+  const { data } = linearRegression(600);
+  const a = train(data, { estimators: 3, max_rounds: 200 });
+  const b = train(data, { estimators: 3, max_rounds: 200 });
+  assertEquals(JSON.stringify(a), JSON.stringify(b));
+  // The linear start and the bins (three features: every pair either way).
+  assertEquals(a.metrics.candidates, 3);
+  // The kept configuration is in the model's parameters.
+  assert([16, 64].includes(a.params.bins));
+  const one = train(data, { estimators: 3, max_rounds: 200 }, {
+    search: false,
+  });
+  assertEquals(one.metrics.candidates, 1);
+  assertEquals([one.params.bins, one.params.max_interactions], [64, 3]);
+  assertEquals(one.metrics.linearStart, false);
+});
+
+Deno.test("selection: a linear regression target gets the linear start, explanations exact", () => {
+  const { data, columns } = linearRegression(800);
+  const m = train(data);
+  assert(m.metrics.linearStart, "linear start kept");
+  const q = features(columns);
+  const e = explain(m, q);
+  const p = predict(m, q);
+  e.values!.forEach((v, i) => {
+    const sum = e.bias[i] + e.contributions[i].reduce((x, y) => x + y, 0);
+    assertAlmostEquals(sum, v, 1e-9);
+    assertEquals(v, p.values![i]);
+  });
+  // The fit is good: the noise is uniform on [-1, 1] (variance 1/3).
+  const y = columns.y as number[];
+  const mse = p.values!.reduce((s, v, i) => s + (v - y[i]) ** 2, 0) / y.length;
+  assert(mse < 1, `training MSE ${mse}`);
+});
+
+Deno.test("selection: a logistic target gets the linear start, log-odds exact; steps are still learnt", () => {
+  const lin = binary(600, "linear");
+  const m = train(lin.data);
+  assert(m.metrics.linearStart, "linear start kept for a linear logit");
+  const q = features(lin.columns);
+  const e = explain(m, q, "yes");
+  const p = predict(m, q);
+  const yes = m.classes.indexOf("yes");
+  e.bias.forEach((b, i) => {
+    const logit = b + e.contributions[i].reduce((x, y) => x + y, 0);
+    const p1 = p.probabilities[i][yes];
+    assertAlmostEquals(logit, Math.log(p1 / (1 - p1)), 1e-9);
+  });
+  // Steps no line can follow are still learnt (with or without the start,
+  // whichever the held-out rows preferred): the Bayes AUC is about 0.95.
+  const steps = train(binary(600, "steps").data);
+  assert(steps.metrics.validationAuc! > 0.85, `${steps.metrics.validationAuc}`);
+});
+
+Deno.test("selection: multi-class (penguins) searches shapes and pairs only", async () => {
+  const { data } = await loadEncoded(PENGUINS);
+  const m = train(data, { max_rounds: 100, estimators: 2 });
+  assertEquals(m.metrics.linearStart, false);
+  assertEquals(m.metrics.candidates, 3);
+});
+
+Deno.test("linear start: logistic fit recovers a known slope; the solver solves", () => {
+  const n = 4_000;
+  const rng = createRng(5);
+  // Five numeric bins with mean values -2..2; logit = 1.5 * x.
+  const bins = Uint8Array.from({ length: n }, () => 1 + Math.floor(rng() * 5));
+  const means = Float64Array.of(0, -2, -1, 0, 1, 2);
+  const labels = Int32Array.from(
+    bins,
+    (b) => rng() < 1 / (1 + Math.exp(-1.5 * means[b])) ? 1 : 0,
+  );
+  const start = linearStart({
+    kinds: ["numeric"],
+    nBins: [6],
+    binMeans: [means],
+    bins: [bins],
+    target: { kind: "logistic", values: new Float64Array(0), labels },
+    base: 0,
+  })!;
+  const t = start.tables[0];
+  const slope = (t[5] - t[1]) / 4;
+  assert(Math.abs(slope - 1.5) < 0.15, `slope ${slope}`);
+  const x = solveSpd(Float64Array.of(2, 1, 1, 3), Float64Array.of(3, 5), 2)!;
+  assertAlmostEquals(2 * x[0] + x[1], 3, 1e-12);
+  assertAlmostEquals(x[0] + 3 * x[1], 5, 1e-12);
+  assertEquals(
+    solveSpd(Float64Array.of(1, 2, 2, 1), Float64Array.of(1, 1), 2),
+    null,
+  );
+});
