@@ -59,8 +59,57 @@ export interface Datasource {
  * if (!(isDatasource({ format: "typed-columns/1", nRows: 0, columns: {} }) && !isDatasource({ x: [1] }))) throw new Error("example failed");
  * ```
  */
-export function isDatasource(blob: unknown): boolean {
-  return (blob as { format?: unknown } | null)?.format === "typed-columns/1";
+export function isDatasource(blob: unknown): blob is StoredDatasource {
+  return typeof blob === "object" && blob !== null && "format" in blob &&
+    blob.format === "typed-columns/1" && "nRows" in blob &&
+    typeof blob.nRows === "number" && "columns" in blob &&
+    typeof blob.columns === "object" && blob.columns !== null;
+}
+
+/** A {@link Datasource} as stored: live, or its JSON form (columns unchecked). */
+export interface StoredDatasource {
+  format: "typed-columns/1";
+  nRows: number;
+  columns: Record<string, unknown>;
+}
+
+/**
+ * Whether a stored blob is columns of raw values (an object of arrays).
+ *
+ * @example
+ * ```ts
+ * import { isRawColumns } from "./datasource.ts";
+ * if (!(isRawColumns({ x: [1, "a", null] }) && !isRawColumns({ x: 1 }) && !isRawColumns(null))) throw new Error("example failed");
+ * ```
+ */
+export function isRawColumns(blob: unknown): blob is RawColumns {
+  return typeof blob === "object" && blob !== null &&
+    Object.values(blob).every((v) => Array.isArray(v));
+}
+
+/** One column of a stored datasource, its arrays decoded from base64 when they are. */
+function storedColumn(c: unknown): DatasourceColumn {
+  const field = (name: string): unknown =>
+    typeof c === "object" && c !== null && name in c
+      ? Object.getOwnPropertyDescriptor(c, name)?.value
+      : undefined;
+  const base64 = () => fromBase64(String(field("base64"))).buffer;
+  if (field("kind") === "number") {
+    const values = field("values");
+    return {
+      kind: "number",
+      values: values instanceof Float64Array
+        ? values
+        : new Float64Array(base64()),
+    };
+  }
+  const codes = field("codes");
+  const dictionary = field("dictionary");
+  return {
+    kind: "string",
+    codes: codes instanceof Uint32Array ? codes : new Uint32Array(base64()),
+    dictionary: Array.isArray(dictionary) ? dictionary.map(String) : [],
+  };
 }
 
 /**
@@ -77,31 +126,17 @@ export function isDatasource(blob: unknown): boolean {
  * ```
  */
 export function asDatasource(blob: unknown): Datasource | RawColumns {
-  if (!isDatasource(blob)) return blob as RawColumns;
-  const d = blob as {
-    nRows: number;
-    columns: Record<string, Record<string, unknown>>;
-  };
-  const columns: Record<string, DatasourceColumn> = Object.create(null);
-  for (const [name, c] of Object.entries(d.columns)) {
-    if (c.kind === "number") {
-      columns[name] = {
-        kind: "number",
-        values: c.values instanceof Float64Array
-          ? c.values
-          : new Float64Array(fromBase64(String(c.base64)).buffer),
-      };
-    } else {
-      columns[name] = {
-        kind: "string",
-        codes: c.codes instanceof Uint32Array
-          ? c.codes
-          : new Uint32Array(fromBase64(String(c.base64)).buffer),
-        dictionary: c.dictionary as string[],
-      };
-    }
+  if (!isDatasource(blob)) {
+    if (isRawColumns(blob)) return blob;
+    throw new TypeError(
+      "the stored datasource is neither typed columns nor columns of values.",
+    );
   }
-  return makeDatasource(d.nRows, columns);
+  const columns: Record<string, DatasourceColumn> = Object.create(null);
+  for (const [name, c] of Object.entries(blob.columns)) {
+    columns[name] = storedColumn(c);
+  }
+  return makeDatasource(blob.nRows, columns);
 }
 
 /**

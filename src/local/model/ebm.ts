@@ -102,14 +102,27 @@ export interface FitOptions {
 type Bins = Uint8Array | Uint16Array;
 
 /** Gathers `col[rows[i]]` into a new array of the same kind. */
-function gather<
-  T extends Float64Array | Uint16Array | Uint8Array | Int32Array,
->(
-  col: T,
+function gather(col: Float64Array, rows: Uint32Array): Float64Array;
+function gather(col: Int32Array, rows: Uint32Array): Int32Array;
+function gather(col: Uint16Array, rows: Uint32Array): Uint16Array;
+function gather(col: Bins, rows: Uint32Array): Bins;
+function gather(
+  col: Float64Array | Uint16Array,
   rows: Uint32Array,
-): T {
-  const out = new (col.constructor as { new (n: number): T })(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = col[rows[i]];
+): Float64Array | Uint16Array;
+function gather(
+  col: Float64Array | Int32Array | Uint16Array | Uint8Array,
+  rows: Uint32Array,
+): Float64Array | Int32Array | Uint16Array | Uint8Array {
+  const n = rows.length;
+  const out = col instanceof Float64Array
+    ? new Float64Array(n)
+    : col instanceof Int32Array
+    ? new Int32Array(n)
+    : col instanceof Uint16Array
+    ? new Uint16Array(n)
+    : new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = col[rows[i]];
   return out;
 }
 
@@ -413,16 +426,20 @@ function* fitOnce(
   const pool = data.order.subarray(0, nTrain + nVal);
   const trRows = pool.subarray(0, nTrain);
   const features: FeatureBins[] = data.encoder.features.map((f, j) => {
-    const col = gather(data.features[j] as Float64Array, trRows);
-    return f.kind === "numeric"
-      ? numericBins(
+    const col = gather(data.features[j], trRows);
+    if (f.kind === "numeric") {
+      return numericBins(
         f.name,
-        col,
+        col instanceof Float64Array ? col : Float64Array.from(col),
         p.bins,
         p.binning_strategy,
         p.bin_min_distance,
-      )
-      : categoricalBins(f, col as unknown as Uint16Array);
+      );
+    }
+    return categoricalBins(
+      f,
+      col instanceof Uint16Array ? col : Uint16Array.from(col),
+    );
   });
   const F = features.length;
   // Every row's bin, once; each bag gathers its rows from these.
@@ -654,8 +671,8 @@ function* fitOnce(
         const step = new Float64Array(cells);
         const perCell = nTrain >= PER_CELL_ROWS * cells;
         return {
-          cellsTr: termCells(features, [a, c], bag.trBins),
-          cellsVa: termCells(features, [a, c], bag.vaBins),
+          cellsTr: pairCells(features, a, c, bag.trBins),
+          cellsVa: pairCells(features, a, c, bag.vaBins),
           table: new Float64Array(cells * K),
           hist: newHistogram(cells, K),
           fit: (hist, k, out, lr) => {
@@ -714,7 +731,7 @@ function* fitOnce(
   });
 
   yield { fraction: 0.98, stage: "finalizing" };
-  const model = finalize(
+  const averaged = finalize(
     terms,
     features,
     overall.trBins,
@@ -727,7 +744,7 @@ function* fitOnce(
   // Validation metrics: of bag 0's own model on the dataset's validation
   // rows, which bag 0 never trained on (the other bags may have): an honest,
   // if slightly pessimistic, figure for the averaged model.
-  const judged = bagTerms.length === 1 ? model : finalize(
+  const judged = bagTerms.length === 1 ? averaged : finalize(
     bagTerms[0],
     features,
     overall.trBins,
@@ -737,22 +754,25 @@ function* fitOnce(
     data,
     p,
   );
-  model.metrics = metrics(
-    judged,
-    overall.trBins,
-    overall.vaBins,
-    overall.objective,
-    {
-      mainRounds,
-      pairRounds,
-      stopReason: stopped.deadline
-        ? "deadline"
-        : pairsWanted > 0
-        ? pairStop
-        : mainStop,
-      estimators: bagTerms.length,
-    },
-  );
+  const model: EbmModel = {
+    ...averaged,
+    metrics: metrics(
+      judged,
+      overall.trBins,
+      overall.vaBins,
+      overall.objective,
+      {
+        mainRounds,
+        pairRounds,
+        stopReason: stopped.deadline
+          ? "deadline"
+          : pairsWanted > 0
+          ? pairStop
+          : mainStop,
+        estimators: bagTerms.length,
+      },
+    ),
+  };
   yield { fraction: 1, stage: "finalizing" };
   return { model, heldOut };
 }
@@ -963,8 +983,8 @@ function* rankPairs(
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
 interface StageTerm {
-  cellsTr: ArrayLike<number>;
-  cellsVa: ArrayLike<number>;
+  cellsTr: Bins;
+  cellsVa: Bins;
   /** Score table, K values per cell; boosted in place. */
   table: Float64Array;
   hist: Histogram;
@@ -1084,7 +1104,7 @@ function* boostStage(
     const rows = sAll ? null : sampleRows(bag.nTrain, rate, b.rng);
     const m = rows ? rows.length : bag.nTrain;
     const cells = rows
-      ? terms.map((t) => gather(t.cellsTr as Uint16Array, rows))
+      ? terms.map((t) => gather(t.cellsTr, rows))
       : terms.map((t) => t.cellsTr);
     const y = rows ? gather(bag.yTr, rows) : bag.yTr;
     const v = rows && bag.vTr.length ? gather(bag.vTr, rows) : bag.vTr;
@@ -1267,8 +1287,18 @@ export function termCells(
   bins: ArrayLike<number>[],
 ): ArrayLike<number> {
   if (term.length === 1) return bins[term[0]];
-  const f0 = features[term[0]], f1 = features[term[1]];
-  const b0 = bins[term[0]], b1 = bins[term[1]];
+  return pairCells(features, term[0], term[1], bins);
+}
+
+/** {@link termCells} of the pair of features `a` and `c`. */
+function pairCells(
+  features: FeatureBins[],
+  a: number,
+  c: number,
+  bins: ArrayLike<number>[],
+): Uint16Array {
+  const f0 = features[a], f1 = features[c];
+  const b0 = bins[a], b1 = bins[c];
   const out = new Uint16Array(b0.length);
   for (let i = 0; i < b0.length; i++) {
     out[i] = f0.pairMap[b0[i]] * f1.pairBins + f1.pairMap[b1[i]];
@@ -1430,7 +1460,7 @@ function finalize(
   classes: string[],
   data: EncodedDataset,
   p: TrainingParams,
-): EbmModel {
+): Omit<EbmModel, "metrics"> {
   const b0 = [...intercept];
   const nTrain = trBins[0].length;
   purify(raw, features, trBins, K);
@@ -1496,7 +1526,6 @@ function finalize(
     terms: kept,
     encoder: data.encoder,
     params: p,
-    metrics: null as unknown as TrainingMetrics,
   };
 }
 
@@ -1505,7 +1534,7 @@ function finalize(
  * terms ({@link cellsOf} `(model.features, model.terms, bins)`).
  */
 export function scoreCells(
-  model: EbmModel,
+  model: Pick<EbmModel, "scoreColumns" | "terms" | "intercept">,
   cells: ArrayLike<number>[],
   n: number,
 ): Float64Array {
@@ -1520,7 +1549,7 @@ export function scoreCells(
 }
 
 function metrics(
-  model: EbmModel,
+  model: Omit<EbmModel, "metrics">,
   trBins: Bins[],
   vaBins: Bins[],
   o: Objective,

@@ -388,12 +388,7 @@ export function encodeDataset(
       : Object.hasOwn(columns, name) && Array.isArray(columns[name])
       ? columns[name]
       : undefined;
-  const lengthOf = (c: RawOrTyped) =>
-    Array.isArray(c)
-      ? c.length
-      : (c as DatasourceColumn).kind === "number"
-      ? (c as { values: Float64Array }).values.length
-      : (c as { codes: Uint32Array }).codes.length;
+  const lengthOf = lengthOfColumn;
   for (const f of [targetField, ...featureFields]) {
     if (columnOf(f.name) === undefined) {
       throw new ModelDataError(
@@ -565,6 +560,11 @@ function isTyped(columns: RawColumns | Datasource): columns is Datasource {
   return isDatasource(columns);
 }
 
+/** Whether a column is a typed datasource column (not raw values). */
+function isTypedColumn(column: RawOrTyped): column is DatasourceColumn {
+  return !Array.isArray(column);
+}
+
 /**
  * The numbers of a column at rows `keep` (all rows when null), NaN for
  * missing; raw values are checked as {@link numberOf} does (errors name the
@@ -578,13 +578,13 @@ function numericValues(
   const n = keep ? keep.length : lengthOfColumn(column);
   const row = (i: number) => keep ? keep[i] : i;
   const out = new Float64Array(n);
-  if (Array.isArray(column)) {
+  if (!isTypedColumn(column)) {
     for (let i = 0; i < n; i++) {
       out[i] = numberOf(column[row(i)], name, row(i), ModelDataError);
     }
     return out;
   }
-  const c = column as DatasourceColumn;
+  const c = column;
   if (c.kind === "number") {
     for (let i = 0; i < n; i++) out[i] = c.values[row(i)];
     return out;
@@ -615,10 +615,8 @@ function categoryValues(
   const n = keep ? keep.length : lengthOfColumn(column);
   const row = (i: number) => keep ? keep[i] : i;
   const codes = new Uint32Array(n);
-  if (
-    !Array.isArray(column) && (column as DatasourceColumn).kind === "string"
-  ) {
-    const c = column as { codes: Uint32Array; dictionary: string[] };
+  if (isTypedColumn(column) && column.kind === "string") {
+    const c = column;
     const dictionary: (string | null)[] = [null];
     for (const v of c.dictionary) {
       dictionary.push(categoryOf(v, strip, name, 0, ModelDataError));
@@ -629,12 +627,14 @@ function categoryValues(
   // Raw cells or numbers: one dictionary entry per distinct value.
   const dictionary: (string | null)[] = [null];
   const index = new Map<unknown, number>();
-  const cell: (r: number) => unknown = Array.isArray(column)
-    ? (r) => column[r]
-    : (r) => {
-      const x = (column as { values: Float64Array }).values[r];
-      return Number.isNaN(x) ? null : x;
-    };
+  const values = isTypedColumn(column) && column.kind === "number"
+    ? column.values
+    : null;
+  const cell = (r: number): unknown => {
+    if (!values) return isTypedColumn(column) ? null : column[r];
+    const x = values[r];
+    return Number.isNaN(x) ? null : x;
+  };
   for (let i = 0; i < n; i++) {
     const r = row(i);
     const v = cell(r);
@@ -649,9 +649,8 @@ function categoryValues(
 }
 
 function lengthOfColumn(column: RawOrTyped): number {
-  if (Array.isArray(column)) return column.length;
-  const c = column as DatasourceColumn;
-  return c.kind === "number" ? c.values.length : c.codes.length;
+  if (!isTypedColumn(column)) return column.length;
+  return column.kind === "number" ? column.values.length : column.codes.length;
 }
 
 /** Decile (0..9) of every value by rank, ties by row: the regression strata. */
@@ -666,9 +665,9 @@ function deciles(values: Float64Array): Int32Array {
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(o).filter(([, v]) => v !== undefined),
-  ) as Partial<T>;
+  const out: Partial<T> = { ...o };
+  for (const k in out) if (out[k] === undefined) delete out[k];
+  return out;
 }
 
 function checkFraction(name: string, v: number): void {
@@ -786,7 +785,9 @@ export function encodeRows(
   }
   nRows = Math.max(nRows, 0);
   const features = encoder.features.map((f): EncodedColumn => {
-    const raw = columns[f.name] as unknown[];
+    const v = columns[f.name];
+    // Checked above: every feature is an array of nRows values.
+    const raw: unknown[] = Array.isArray(v) ? v : [];
     if (f.kind === "numeric") {
       const x = new Float64Array(nRows);
       for (let i = 0; i < nRows; i++) {

@@ -331,7 +331,7 @@ export function contributionTable(
       Array.isArray(value) || typeof value === "string" ||
       typeof value === "number"
     ) {
-      explainClass = value as string | number | (string | number)[];
+      explainClass = value;
     } else {
       throw new ModelInputError(
         name,

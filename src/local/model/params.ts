@@ -195,7 +195,7 @@ export const UNUSED_PARAMS: Readonly<Record<string, string>> = Object.freeze({
 
 /** Names of the parameters the local model actually uses. */
 export const USED_PARAMS: ReadonlySet<keyof TrainingParams> = new Set(
-  (Object.keys(DEFAULT_PARAMS) as (keyof TrainingParams)[]).filter((k) =>
+  Object.keys(DEFAULT_PARAMS).filter(isParamName).filter((k) =>
     !Object.hasOwn(UNUSED_PARAMS, k)
   ),
 );
@@ -271,7 +271,6 @@ export function resolveParams(
 ): ResolvedParams {
   const params: TrainingParams = { ...DEFAULT_PARAMS };
   const unused: string[] = [];
-  const target = params as Record<keyof TrainingParams, unknown>;
   for (const [name, value] of Object.entries(input)) {
     if (value === undefined || value === null) continue;
     if (!isParamName(name)) {
@@ -291,12 +290,14 @@ export function resolveParams(
     }
     const r = RANGES[name];
     if (r && typeof value === "number") checkRange(name, value, r);
-    target[name] = value;
+    // Its type was checked against the default's just above.
+    Object.assign(params, { [name]: value });
     if (!USED_PARAMS.has(name)) unused.push(name);
   }
-  for (const [name, allowed] of Object.entries(STRATEGIES)) {
-    const value = params[name as keyof typeof STRATEGIES];
-    if (!(allowed as readonly string[]).includes(value)) {
+  for (const name of ["binning_strategy", "boosting_strategy"] as const) {
+    const allowed: readonly string[] = STRATEGIES[name];
+    const value = params[name];
+    if (!allowed.includes(value)) {
       throw new ModelParamError(
         name,
         "UNSUPPORTED",

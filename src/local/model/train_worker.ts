@@ -24,6 +24,7 @@ import { train } from "./ebm.ts";
 import type { EncodedDataset, SchemaField } from "./encoding.ts";
 import { ModelError } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
+import { isArrayBuffer } from "./worker.ts";
 
 /** The training request the main thread posts. */
 export interface TrainRequest {
@@ -63,8 +64,8 @@ scope.onmessage = (e) => {
     try {
       const d = datasourceFromCsv(e.data.text, e.data.fields);
       const transfer = Object.values(d.columns).map((c) =>
-        (c.kind === "number" ? c.values : c.codes).buffer as ArrayBuffer
-      );
+        (c.kind === "number" ? c.values : c.codes).buffer
+      ).filter(isArrayBuffer);
       scope.postMessage({
         type: "parsed",
         datasource: { nRows: d.nRows, columns: { ...d.columns } },

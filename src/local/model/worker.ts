@@ -149,7 +149,7 @@ export function trainInBackground(
       data.labels,
       data.order,
       ...(data.values ? [data.values] : []),
-    ].map((a) => a.buffer)
+    ].map((a) => a.buffer).filter(isArrayBuffer)
     : [];
   return runInWorker<EbmModel>(
     { value: { data, params, maximumRuntimeSeconds } },
@@ -170,7 +170,7 @@ export function trainInBackground(
  */
 function runInWorker<T>(
   request: { value: unknown },
-  transfer: ArrayBufferLike[],
+  transfer: ArrayBuffer[],
   signal: AbortSignal | undefined,
   onMessage: (m: WorkerMessage, resolve: (value: T) => void) => void,
 ): Promise<T> {
@@ -219,11 +219,25 @@ function runInWorker<T>(
         ),
       );
     };
-    worker.postMessage(request.value, transfer as ArrayBuffer[]);
+    worker.postMessage(request.value, transfer);
     // Posting copied (or moved) it: let the request (a large CSV text, say)
     // be collected while the worker runs.
     request.value = null;
   });
+}
+
+/**
+ * Whether a typed array's buffer can be transferred (an `ArrayBuffer`, not a
+ * `SharedArrayBuffer`).
+ *
+ * @example
+ * ```ts
+ * import { isArrayBuffer } from "./worker.ts";
+ * if (!(isArrayBuffer(new Uint8Array(2).buffer) && !isArrayBuffer(new SharedArrayBuffer(2)))) throw new Error("example failed");
+ * ```
+ */
+export function isArrayBuffer(b: ArrayBufferLike): b is ArrayBuffer {
+  return b instanceof ArrayBuffer;
 }
 
 /** Texts from this many characters are parsed in a worker (when there is one). */
