@@ -122,7 +122,7 @@ Deno.test("selection: what is searched, by rows, given parameters and target", (
   );
 });
 
-Deno.test("selection: a more complex candidate must win by a standard error", () => {
+Deno.test("selection: a more complex candidate must win significantly (paired t-test over the bags)", () => {
   // Clearly better on every bag.
   assert(improves([1, 1, 1, 1], [0.9, 0.91, 0.89, 0.9], true));
   // Better on average but within the noise of the bags: only a neutral change is taken.

@@ -183,13 +183,47 @@ export function* trainSteps(
   // Inner validation, one axis at a time from the first values: every
   // candidate trains the same bags (same seed, same rows) and is judged by
   // each bag's loss on its own held-out rows. A more complex alternative
-  // (finer shapes, more pairs) must win by more than the standard error of
-  // the bags' paired differences; a neutral one (the linear start), by any
-  // margin. The learning curve reported is the winner's.
-  let best: Fitted | null = null;
-  let bestLogged: LoggedRound[] = [];
+  // (finer shapes, more pairs) must win significantly (see `improves`); a
+  // neutral one (the linear start), by any margin. The learning curve reported is the winner's.
+  // Each bag ranks its own pairs during the search, so its held-out rows
+  // judge pairs they did not choose; unless the winner's bags agreed on
+  // their pairs, it is fitted once more with the pairs of the dataset's own
+  // split (bag 0) shared by every bag, the one model the bags can average.
+  const slots = fits === 1 ? 1 : fits + 1;
   let stopped = false;
   let tried = 0;
+  const fit = function* (
+    candidate: Candidate,
+    sharedPairs: boolean,
+    logged: LoggedRound[],
+  ): Generator<TrainProgress, Fitted, void> {
+    const from = tried / slots, to = (tried + 1) / slots;
+    tried++;
+    const steps = fitOnce(
+      data,
+      {
+        ...p,
+        bins: candidate.bins,
+        max_interactions: candidate.max_interactions,
+      },
+      candidate.linear,
+      sharedPairs,
+      () => (stopped ||= shouldStop()),
+    );
+    let r = steps.next();
+    for (; !r.done; r = steps.next()) {
+      if (slots === 1) {
+        yield r.value;
+        continue;
+      }
+      if (r.value.logged) logged.push(r.value.logged);
+      yield {
+        fraction: Math.min(0.97, from + (to - from) * r.value.fraction),
+        stage: r.value.stage,
+      };
+    }
+    return r.value;
+  };
   const tries = function* (): Generator<[Candidate, boolean]> {
     yield [chosen, false];
     for (const axis of axes) {
@@ -203,56 +237,62 @@ export function* trainSteps(
       }
     }
   };
+  let best: Fitted | null = null;
+  let bestLogged: LoggedRound[] = [];
+  // Past the deadline, the last candidate that came with a model serves.
+  let fallback: { model: EbmModel; candidate: Candidate } | null = null;
   for (const [candidate, complex] of tries()) {
-    if (stopped) break;
-    const from = tried / fits, to = (tried + 1) / fits;
-    tried++;
+    if (best && stopped) break;
     const logged: LoggedRound[] = [];
-    const steps = fitOnce(
-      data,
-      {
-        ...p,
-        bins: candidate.bins,
-        max_interactions: candidate.max_interactions,
-      },
-      candidate.linear,
-      () => (stopped ||= shouldStop()),
-    );
-    let r = steps.next();
-    for (; !r.done; r = steps.next()) {
-      if (fits === 1) {
-        yield r.value;
-        continue;
-      }
-      if (r.value.logged) logged.push(r.value.logged);
-      yield {
-        fraction: Math.min(0.97, from + (to - from) * r.value.fraction),
-        stage: r.value.stage,
-      };
-    }
-    if (!best || improves(best.heldOut, r.value.heldOut, complex)) {
-      best = r.value;
+    const r = yield* fit(candidate, slots === 1, logged);
+    if (r.model) fallback = { model: r.model, candidate };
+    if (!best || improves(best.heldOut, r.heldOut, complex)) {
+      best = r;
       chosen = candidate;
       bestLogged = logged;
     }
   }
-  if (fits > 1) {
+  const candidates = tried;
+  let model = best!.model;
+  if (!model && stopped && fallback) {
+    ({ model, candidate: chosen } = fallback);
+    bestLogged = [];
+  }
+  if (!model) {
+    bestLogged = [];
+    model = (yield* fit(chosen, true, bestLogged)).model!;
+  }
+  if (slots > 1) {
     for (const l of bestLogged) {
       yield { fraction: 0.97, stage: l.stage, logged: l };
     }
     yield { fraction: 1, stage: "finalizing" };
   }
-  const model = best!.model;
-  model.metrics.candidates = tried;
+  model.metrics.candidates = candidates;
   model.metrics.linearStart = chosen.linear;
   return model;
 }
 
+/** One-sided 95% quantiles of Student's t for 1..10 degrees of freedom. */
+const T_95 = [
+  6.314,
+  2.92,
+  2.353,
+  2.132,
+  2.015,
+  1.943,
+  1.895,
+  1.86,
+  1.833,
+  1.812,
+];
+
 /**
  * Whether a candidate's held-out losses (one per bag, paired with the
  * incumbent's by bag) beat the incumbent's: by any margin, or for a more
- * `complex` candidate by more than the standard error of the paired
- * differences (the one-standard-error rule).
+ * `complex` candidate significantly (a one-sided paired t-test over the
+ * bags at 5%: the mean gain above t(0.95, bags - 1) standard errors; the
+ * bags share rows, so this errs towards the simpler model).
  *
  * @example
  * ```ts
@@ -273,7 +313,7 @@ export function improves(
   const mean = d.reduce((x, y) => x + y, 0) / B;
   if (!complex || B < 2) return mean > 0;
   const sd = Math.sqrt(d.reduce((x, y) => x + (y - mean) ** 2, 0) / (B - 1));
-  return mean > sd / Math.sqrt(B);
+  return mean > (T_95[B - 2] ?? 1.7) * sd / Math.sqrt(B);
 }
 
 /** One configuration that training compares by inner validation. */
@@ -301,7 +341,8 @@ function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
 
 /** A trained candidate and its loss on the bags' held-out rows. */
 interface Fitted {
-  model: EbmModel;
+  /** Null when the bags chose different pairs (see `fitOnce`). */
+  model: EbmModel | null;
   /**
    * Every bag's validation loss (scaled as for early stopping) on its own
    * held-out rows; Infinity without validation rows.
@@ -402,11 +443,19 @@ export const SMOOTH_BINS = 16;
 /** Pair terms of the few-pairs candidate of {@link selectionAxes}. */
 export const FEW_PAIRS = 10;
 
-/** One fit with fixed parameters: the model and its held-out loss. */
+/**
+ * One fit with fixed parameters: the model and its held-out loss. With
+ * `sharedPairs`, bag 0 (the dataset's split) ranks the pairs and every bag
+ * boosts those; without, every bag ranks its own on its own training rows,
+ * so no bag's held-out rows had a say in its pairs (an honest held-out loss
+ * for the search), and the model is null unless the bags chose the same
+ * pairs (their tables cannot be averaged otherwise).
+ */
 function* fitOnce(
   data: EncodedDataset,
   p: TrainingParams,
   withLinearStart: boolean,
+  sharedPairs: boolean,
   shouldStop: () => boolean,
 ): Generator<TrainProgress, Fitted, void> {
   const regression = isRegressionTarget(data.encoder.target);
@@ -551,6 +600,7 @@ function* fitOnce(
   let pairs: [number, number][] = [];
   const bagTerms: RawTerm[][] = [];
   const heldOut: number[] = [];
+  const bagPairs = new Set<string>();
   let mainRounds = 0, mainStop = "max_rounds";
   let pairRounds = 0, pairStop = "none";
   // Progress: bag b owns [0.92 b / bags, 0.92 (b + 1) / bags]; inside it,
@@ -635,11 +685,11 @@ function* fitOnce(
       scores: t.table,
     }));
     if (pairsWanted > 0 && !stopped.deadline) {
-      if (b === 0) {
+      if (b === 0 || !sharedPairs) {
         yield { fraction: at(b, mainPart), stage: "interactions" };
         pairs = yield* rankPairs(
           features,
-          overall,
+          b === 0 ? overall : bag,
           own,
           intercept,
           K,
@@ -719,7 +769,9 @@ function* fitOnce(
       ));
     } else heldOut.push(Infinity);
     bagTerms.push(own);
+    bagPairs.add(JSON.stringify(pairs));
   }
+  if (bagPairs.size > 1) return { model: null, heldOut };
   const terms: RawTerm[] = bagTerms[0].map((t, i) => {
     const m = mergeBags(
       bagTerms.map((own) => own[i].scores),
