@@ -293,3 +293,22 @@ Deno.test("toViewsQuery reads a DataFrame built by danfo itself", async () => {
     contract: ["Month-to-month", "One year", "Two year"],
   });
 });
+
+Deno.test("row objects: index key first, columns in order, missing cells null, each row its own object", () => {
+  const rows = splitToRows({
+    columns: ["a", "__proto__", "b"],
+    index: [5, 6],
+    data: [[1, { x: 1 } as unknown, ""], [NaN, null, "z"]],
+  }, { indexKey: "id" });
+  assertEquals(rows.map((r) => Object.keys(r)), [
+    ["id", "a", "__proto__", "b"],
+    ["id", "a", "__proto__", "b"],
+  ]);
+  assertEquals(rows.map((r) => [r.id, r.a, r["__proto__"] as unknown, r.b]), [
+    [5, 1, { x: 1 }, null],
+    [6, null, null, "z"],
+  ]);
+  assertEquals(Object.getPrototypeOf(rows[1]), Object.prototype);
+  rows[0].a = 2;
+  assertEquals(rows[1].a, null);
+});
