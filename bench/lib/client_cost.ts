@@ -41,6 +41,13 @@ export interface ClientCost {
  * SDK and the raw side on them (CPU µs per call, medians of `rounds`).
  * With `profile`, runs only that case (`"get.sdk"`, `"views.raw"`, ...)
  * `calls` times and returns nothing.
+ *
+ * @example
+ * ```ts
+ * import { clientCost } from "./client_cost.ts";
+ * const costs = (await clientCost({ rounds: 1 }))!;
+ * if (!(costs.get.sdk > 0 && costs.views.raw > 0)) throw new Error();
+ * ```
  */
 export async function clientCost(
   options: { rounds?: number; profile?: string; calls?: number } = {},

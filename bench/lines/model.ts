@@ -144,6 +144,20 @@ interface ModelRecord {
 /**
  * Line 7 from a kept model run: `from` is `"latest"` (the newest file of
  * `bench/results/model/`) or a file path.
+ *
+ * @example
+ * ```ts
+ * import { modelLineFrom } from "./model.ts";
+ * const file = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(file, JSON.stringify({
+ *   time: "2026-11-23T17:00:00.000Z", commit: "abc1234", notes: [],
+ *   figures: [{ id: "model.x.auc", line: 7, label: "x", value: 1, unit: "x", noise: NaN, against: "y" }],
+ * }));
+ * const line = await modelLineFrom(file);
+ * await Deno.remove(file);
+ * if (line.figures[0].id !== "model.x.auc") throw new Error();
+ * if (!line.notes![0].includes("2026-11-23 17:00 UTC at abc1234")) throw new Error(line.notes![0]);
+ * ```
  */
 export async function modelLineFrom(from: string): Promise<LineResult> {
   let path = from;
