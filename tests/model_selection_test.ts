@@ -46,26 +46,32 @@ function table(n: number, seed: number) {
   return { a, b, c, noise };
 }
 
-/** A regression target linear in `a` and `b` plus a category effect. */
-function linearRegression(n: number, seed = 1) {
-  const t = table(n, seed);
-  const y = t.a.map((x, i) =>
-    3 * x - 2 * t.b[i] + Number(t.c[i].slice(1)) / 4 + 2 * t.noise[i]
-  );
+/** The table's features with target `y` (a number for regression), onboarded. */
+function onboard(t: ReturnType<typeof table>, y: (number | string)[]) {
+  const regression = typeof y[0] === "number";
   const fields: SchemaField[] = [num("a"), num("b"), cat("c"), {
     name: "y",
-    data_type: { data_type: "NUMBER", format: null },
+    data_type: { data_type: regression ? "NUMBER" : "STRING", format: null },
     designation: "TARGET",
-    semantic_type: "CONTINUOUS",
+    semantic_type: regression ? "CONTINUOUS" : "CATEGORICAL",
   }];
   const columns: RawColumns = { a: t.a, b: t.b, c: t.c, y };
   return {
     columns,
     data: encodeDataset(columns, fields, {
       targets: ["y"],
-      prediction_type: "REGRESSION",
+      prediction_type: regression ? "REGRESSION" : "CLASSIFICATION",
     }),
   };
+}
+
+/** A regression target linear in `a` and `b` plus a category effect. */
+function linearRegression(n: number, seed = 1) {
+  const t = table(n, seed);
+  const y = t.a.map((x, i) =>
+    3 * x - 2 * t.b[i] + Number(t.c[i].slice(1)) / 4 + 2 * t.noise[i]
+  );
+  return onboard(t, y);
 }
 
 /** A binary target: logistic in `a` (linear) or a step in `a` (steps). */
@@ -78,17 +84,7 @@ function binary(n: number, shape: "linear" | "steps", seed = 2) {
       : (Math.floor(x) % 2 === 0 ? 3 : -3);
     return rng() < 1 / (1 + Math.exp(-logit)) ? "yes" : "no";
   });
-  const fields: SchemaField[] = [num("a"), num("b"), cat("c"), {
-    name: "y",
-    data_type: { data_type: "STRING", format: null },
-    designation: "TARGET",
-    semantic_type: "CATEGORICAL",
-  }];
-  const columns: RawColumns = { a: t.a, b: t.b, c: t.c, y };
-  return {
-    columns,
-    data: encodeDataset(columns, fields, { targets: ["y"] }),
-  };
+  return onboard(t, y);
 }
 
 const features = (c: RawColumns): RawColumns =>
