@@ -125,7 +125,9 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
 
   /** Adds a feature column. A name already in the schema is an error. */
   feature<N extends string>(name: N, type: FieldType): SchemaBuilder<F | N, T> {
-    return this.#add(name, type, "FEATURE");
+    return this.#with<F | N, T>(
+      this.#added(this.fields, name, type, "FEATURE"),
+    );
   }
 
   /**
@@ -142,12 +144,11 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
   features<M extends Record<string, FieldType>>(
     map: M,
   ): SchemaBuilder<F | (keyof M & string), T> {
-    // deno-lint-ignore no-explicit-any no-this-alias
-    let next: SchemaBuilder<any, any> = this;
+    let fields = this.fields;
     for (const [name, type] of Object.entries(map)) {
-      next = next.feature(name, type);
+      fields = this.#added(fields, name, type, "FEATURE");
     }
-    return next;
+    return this.#with<F | (keyof M & string), T>(fields);
   }
 
   /**
@@ -158,7 +159,9 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     name: N,
     type: FieldType = category(),
   ): SchemaBuilder<F, T | N> {
-    return this.#add(name, type, "TARGET");
+    return this.#with<F, T | N>(
+      this.#added(this.fields, name, type, "TARGET"),
+    );
   }
 
   /**
@@ -281,25 +284,26 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     return await this.#client.dataSchemas.create(body, options);
   }
 
-  #add(
+  /** `fields` with one more column; a name already there is an error. */
+  #added(
+    fields: readonly FieldSpec[],
     name: string,
     type: FieldType,
     designation: FieldSpec["designation"],
-    // deno-lint-ignore no-explicit-any
-  ): any {
-    const at = this.fields.findIndex((f) => f.name === name);
+  ): FieldSpec[] {
+    const at = fields.findIndex((f) => f.name === name);
     if (at >= 0) {
       throw invalid(this.what, [{
-        path: `fields.${this.fields.length}.name`,
+        path: `fields.${fields.length}.name`,
         message: `duplicate field name "${name}" (already field ${at}); ` +
           "use another name, or .retype() to change the existing one",
       }]);
     }
-    return this.#with([...this.fields, {
+    return [...fields, {
       name,
       designation,
       ...copyType(type),
-    }]);
+    }];
   }
 
   #indexOf(name: string): number {
@@ -315,9 +319,12 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     return i;
   }
 
-  // deno-lint-ignore no-explicit-any
-  #with(fields: readonly FieldSpec[], review = this.review): any {
-    return new SchemaBuilder(this.#client, this.name, fields, review);
+  // The column names are type-level only: each edit states what it makes.
+  #with<F2 extends string = F, T2 extends string = T>(
+    fields: readonly FieldSpec[],
+    review: readonly ReviewNote[] = this.review,
+  ): SchemaBuilder<F2, T2> {
+    return new SchemaBuilder<F2, T2>(this.#client, this.name, fields, review);
   }
 }
 
