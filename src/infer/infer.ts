@@ -225,8 +225,10 @@ function isDataFrame(x: unknown): x is DataFrameLike {
     Array.isArray(d?.shape);
 }
 
-// deno-lint-ignore no-explicit-any
-type AnyGlobal = any;
+/** Deno's file reader, when running in Deno. */
+interface DenoReader {
+  Deno?: { readTextFile?(path: string | URL): Promise<string> };
+}
 
 /**
  * Reads a text file: a path or `file:` URL from disk (Deno or Node), an
@@ -241,7 +243,7 @@ async function readText(source: string | URL): Promise<string> {
     }
     return await response.text();
   }
-  const deno = (globalThis as AnyGlobal).Deno;
+  const deno = (globalThis as DenoReader).Deno;
   if (deno?.readTextFile) return await deno.readTextFile(source);
   const fs = await import("node:fs/promises");
   return await fs.readFile(source, "utf8");

@@ -39,8 +39,23 @@ export interface TextSink {
   columns?: number;
 }
 
-// deno-lint-ignore no-explicit-any
-type AnyGlobal = any;
+/** The parts of Deno's and Node's globals a terminal bar uses. */
+interface TerminalGlobals {
+  Deno?: {
+    stderr?: {
+      isTerminal?(): boolean;
+      writeSync(bytes: Uint8Array): number;
+    };
+    consoleSize?(): { columns: number };
+  };
+  process?: {
+    stderr?: {
+      isTTY?: boolean;
+      columns?: number;
+      write(text: string): unknown;
+    };
+  };
+}
 
 /**
  * stderr as a {@linkcode TextSink} when it is a terminal, else `undefined`.
@@ -54,19 +69,20 @@ type AnyGlobal = any;
  * ```
  */
 export function terminalStderr(): TextSink | undefined {
-  const g = globalThis as AnyGlobal;
+  const g: TerminalGlobals = globalThis;
   try {
     const deno = g.Deno;
-    if (deno?.stderr?.isTerminal?.()) {
+    const denoErr = deno?.stderr;
+    if (denoErr?.isTerminal?.()) {
       const encoder = new TextEncoder();
       let columns: number | undefined;
       try {
-        columns = deno.consoleSize?.().columns;
+        columns = deno?.consoleSize?.().columns;
       } catch {
         columns = undefined; // no console size when only stderr is a TTY
       }
       return {
-        write: (text) => void deno.stderr.writeSync(encoder.encode(text)),
+        write: (text) => void denoErr.writeSync(encoder.encode(text)),
         columns,
       };
     }
