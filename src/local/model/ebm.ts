@@ -52,7 +52,8 @@ import type { EbmModel, FeatureBins, Term, TrainingMetrics } from "./types.ts";
 /**
  * The losses after one logged boosting round (every `log_interval` rounds):
  * the learning curve's points. With bagging, the curve is bag 0's (the
- * dataset's own train/validation split).
+ * dataset's own train/validation split); with the inner-validation search
+ * (see {@link selectionAxes}), the first fit's.
  */
 export interface LoggedRound {
   /** Boosting round, counted from 1 across main terms then pairs. */
@@ -184,7 +185,10 @@ export function* trainSteps(
   // candidate trains the same bags (same seed, same rows) and is judged by
   // each bag's loss on its own held-out rows. A more complex alternative
   // (finer shapes, more pairs) must win significantly (see `improves`); a
-  // neutral one (the linear start), by any margin. The learning curve reported is the winner's.
+  // neutral one (the linear start), by any margin. The learning curve
+  // reported is the first fit's (the search's starting configuration), live
+  // while it trains: a job shows its curve as it runs, one point per logged
+  // round.
   // Each bag ranks its own pairs during the search, so its held-out rows
   // judge pairs they did not choose; unless the winner's bags agreed on
   // their pairs, it is fitted once more with the pairs of the dataset's own
@@ -195,7 +199,6 @@ export function* trainSteps(
   const fit = function* (
     candidate: Candidate,
     sharedPairs: boolean,
-    logged: LoggedRound[],
   ): Generator<TrainProgress, Fitted, void> {
     const from = tried / slots, to = (tried + 1) / slots;
     tried++;
@@ -216,10 +219,10 @@ export function* trainSteps(
         yield r.value;
         continue;
       }
-      if (r.value.logged) logged.push(r.value.logged);
       yield {
         fraction: Math.min(0.97, from + (to - from) * r.value.fraction),
         stage: r.value.stage,
+        ...(tried === 1 && r.value.logged ? { logged: r.value.logged } : {}),
       };
     }
     return r.value;
@@ -238,36 +241,24 @@ export function* trainSteps(
     }
   };
   let best: Fitted | null = null;
-  let bestLogged: LoggedRound[] = [];
   // Past the deadline, the last candidate that came with a model serves.
   let fallback: { model: EbmModel; candidate: Candidate } | null = null;
   for (const [candidate, complex] of tries()) {
     if (best && stopped) break;
-    const logged: LoggedRound[] = [];
-    const r = yield* fit(candidate, slots === 1, logged);
+    const r = yield* fit(candidate, slots === 1);
     if (r.model) fallback = { model: r.model, candidate };
     if (!best || improves(best.heldOut, r.heldOut, complex)) {
       best = r;
       chosen = candidate;
-      bestLogged = logged;
     }
   }
   const candidates = tried;
   let model = best!.model;
   if (!model && stopped && fallback) {
     ({ model, candidate: chosen } = fallback);
-    bestLogged = [];
   }
-  if (!model) {
-    bestLogged = [];
-    model = (yield* fit(chosen, true, bestLogged)).model!;
-  }
-  if (slots > 1) {
-    for (const l of bestLogged) {
-      yield { fraction: 0.97, stage: l.stage, logged: l };
-    }
-    yield { fraction: 1, stage: "finalizing" };
-  }
+  if (!model) model = (yield* fit(chosen, true)).model!;
+  if (slots > 1) yield { fraction: 1, stage: "finalizing" };
   model.metrics.candidates = candidates;
   model.metrics.linearStart = chosen.linear;
   return model;
