@@ -60,7 +60,7 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
      * gradient sum (weak cells get exactly 0).
      */
     alpha: 1,
-    /** Unused (default 1): the growth of alpha between searches; the local model runs no hyperparameter search. */
+    /** Unused (default 1): the growth of alpha between searches; the local model's inner search is over bins, pairs and a linear start, not alpha. */
     alpha_factor: 1,
     /**
      * Used. Minimum width of a numeric bin as a fraction of the feature's
@@ -75,7 +75,7 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
     estimators_winsorize_level: 0,
     /** Used. L1 share of `alpha`'s elastic net, 0..1 (default 0 = L2 only). */
     l1_ratio: 0,
-    /** Unused (default 0): the step of l1_ratio in a search; the local model runs no search. */
+    /** Unused (default 0): the step of l1_ratio in a search; the local model's inner search does not vary l1_ratio. */
     l1_ratio_delta: 0,
     /** Used. Shrinkage of every boosting step (default 0.1). */
     learning_rate: 0.1,
@@ -184,8 +184,10 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
  * binned additive model has no such thing). Every other parameter is used.
  */
 export const UNUSED_PARAMS: Readonly<Record<string, string>> = Object.freeze({
-  alpha_factor: "no hyperparameter search in the local model",
-  l1_ratio_delta: "no hyperparameter search in the local model",
+  alpha_factor:
+    "the inner search tries bins, pairs and a linear start, not alpha (alpha is used as given)",
+  l1_ratio_delta:
+    "the inner search tries bins, pairs and a linear start, not l1_ratio (l1_ratio is used as given)",
   max_iterations: "every boosting step is closed-form (no inner solver)",
   max_polynomial_degree: "shape functions are binned, not polynomial",
   model_complexity_max_iterations: "no model-complexity search",
