@@ -219,3 +219,38 @@ Deno.test("linear start: logistic fit recovers a known slope; the solver solves"
     null,
   );
 });
+
+Deno.test("selection through the API: a training configuration that leaves bins and pairs unset gets the search, one that sets them does not", async () => {
+  // The configuration used to store every default as if given, so training
+  // through the platform never searched (and always boosted 30 pairs).
+  const { local } = await import("../local.ts");
+  const datasets = new URL("../datasets/", import.meta.url).pathname;
+  const ml = await local({ buckets: { data: datasets }, progress: false });
+  try {
+    const searched = await ml.quickstart({
+      bucket: "data",
+      path: "concrete.csv",
+      target: "compressive_strength",
+      training: { maxRounds: 60 },
+    });
+    assert(
+      (searched.model.metrics?.candidates ?? 0) > 1,
+      `candidates ${searched.model.metrics?.candidates}`,
+    );
+    const fixed = await ml.quickstart({
+      bucket: "data",
+      path: "concrete.csv",
+      target: "compressive_strength",
+      name: "concrete-fixed",
+      training: { maxRounds: 60, bins: 32, maxInteractions: 5 },
+    });
+    // Only the linear start is left to compare once bins and pairs are set.
+    assert(
+      (fixed.model.metrics?.candidates ?? 0) <
+        (searched.model.metrics?.candidates ?? 0),
+      `fixed ${fixed.model.metrics?.candidates}, searched ${searched.model.metrics?.candidates}`,
+    );
+  } finally {
+    await ml.close();
+  }
+});

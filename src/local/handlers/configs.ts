@@ -15,7 +15,7 @@ import {
 } from "../store/records.ts";
 import { newId, timestamp } from "../ids.ts";
 import { ModelParamError } from "../model/errors.ts";
-import { resolveParams } from "../model/params.ts";
+import { resolveParams, type TrainingParams } from "../model/params.ts";
 import { hyperparameterShape } from "../../schemas/mod.ts";
 import type { KindName } from "../../schemas/routes.ts";
 import type { Resources } from "../store/store.ts";
@@ -154,6 +154,12 @@ export const createTrainingConfiguration: Op<
     throw error;
   }
   const { seed, ...params } = resolved.params;
+  // What was given, validated, and no more: training resolves the defaults
+  // itself and searches (bins, pairs) only what was not given.
+  const chosen: Partial<TrainingParams> = {};
+  for (const [key, value] of Object.entries(resolved.params)) {
+    if (Object.hasOwn(given, key)) Object.assign(chosen, { [key]: value });
+  }
   return created(createRecord(
     ctx.store,
     caller,
@@ -172,7 +178,7 @@ export const createTrainingConfiguration: Op<
         p === "seed" ? "random_seed" : p
       ),
     },
-    { params: resolved.params },
+    { params: chosen },
   ));
 };
 

@@ -421,6 +421,8 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             validation_rmse: m.metrics.validationRmse ?? null,
             validation_mae: m.metrics.validationMae ?? null,
             validation_r2: m.metrics.validationR2 ?? null,
+            // Configurations the inner-validation search compared (1: none).
+            candidates: m.metrics.candidates ?? 1,
           },
           stop_reason: m.metrics.stopReason,
           learning_curve: curve,

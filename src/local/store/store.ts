@@ -31,8 +31,8 @@ export type Resources = {
 export interface Internal {
   /** Datasources: the data schema's fields the columns were read by. */
   fields?: SchemaField[];
-  /** Training configurations: the resolved hyperparameters. */
-  params?: TrainingParams;
+  /** Training configurations: the hyperparameters given, validated (training fills in the defaults and searches what was not given). */
+  params?: Partial<TrainingParams>;
   /** Artifacts: why the artifact failed or was cancelled. */
   failure?: string | null;
 }
