@@ -153,9 +153,9 @@ export interface RetryLimits {
  * ```ts
  * import { mayRetry } from "./retry.ts";
  * const limits = { maxRetries: 10, retryTimeout: 60_000 };
- * mayRetry(2, { delay: 2_000, waited: 1_500 }, limits); // true
- * mayRetry(10, { delay: 8_000, waited: 40_000 }, limits); // false: retries used up
- * mayRetry(3, { delay: 30_000, waited: 45_000 }, limits); // false: past the deadline
+ * if (!mayRetry(2, { delay: 2_000, waited: 1_500 }, limits)) throw new Error("has retries and time left");
+ * if (mayRetry(10, { delay: 8_000, waited: 40_000 }, limits)) throw new Error("retries used up");
+ * if (mayRetry(3, { delay: 30_000, waited: 45_000 }, limits)) throw new Error("past the deadline");
  * ```
  */
 export function mayRetry(

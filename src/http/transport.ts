@@ -44,6 +44,7 @@ import {
   OUTCOME_UNKNOWN_STATUSES,
   parseRetryAfter,
   RETRY_RULES,
+  type RetryLimits,
 } from "./retry.ts";
 import { Deadlines, TimeoutSignals } from "./deadlines.ts";
 import { responseCheck } from "./response_check.ts";
@@ -183,6 +184,8 @@ const MAX_REDIRECTS = 10;
  */
 export class Transport {
   readonly #settings: TransportSettings;
+  // The retry limits every call checks, built once rather than per request.
+  readonly #limits: RetryLimits;
   readonly #base: URL;
   /** The base URL's href without its trailing slash: paths are appended to it. */
   readonly #prefix: string;
@@ -195,6 +198,10 @@ export class Transport {
   /** Checks the base URL; credentials are used at the first call. */
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#limits = {
+      maxRetries: settings.maxRetries,
+      retryTimeout: settings.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
+    };
     this.#base = parseBaseUrl(settings.baseUrl);
     this.#prefix = this.#base.href.replace(/\/$/, "");
     this.#basePath = this.#base.pathname.replace(/\/$/, "");
@@ -438,10 +445,7 @@ export class Transport {
     let outgoing = first;
     let retries = 0;
     let waited = 0;
-    const limits = {
-      maxRetries: this.#settings.maxRetries,
-      retryTimeout: this.#settings.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
-    };
+    const limits = this.#limits;
     let redirects = 0;
     let renewed = false;
     for (;;) {
