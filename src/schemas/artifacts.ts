@@ -22,12 +22,17 @@ export const ARTIFACT_STATUSES = [
   "CANCELLED",
 ] as const;
 
-/** A datasource: the rows read by an ingestion job. */
-export const DatasourceSchema = z.looseObject({
+/** Fields every artifact carries besides its own: owned fields, name, status. */
+const artifactFields = {
   ...ownedFields,
   name: z.string(),
   status: openEnum(ARTIFACT_STATUSES).optional(),
   updated_at: TimestampSchema.nullish(),
+} as const;
+
+/** A datasource: the rows read by an ingestion job. */
+export const DatasourceSchema = z.looseObject({
+  ...artifactFields,
   data_schema: RefSchema.optional(),
   storage_connector: RefSchema.optional(),
   data_path: z.string().optional(),
@@ -39,10 +44,7 @@ export type Datasource = z.infer<typeof DatasourceSchema>;
 
 /** A dataset: a datasource encoded for a prediction task. */
 export const DatasetSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
-  status: openEnum(ARTIFACT_STATUSES).optional(),
-  updated_at: TimestampSchema.nullish(),
+  ...artifactFields,
   datasource: RefSchema.optional(),
   data_processing_configuration: RefSchema.optional(),
   row_count: z.number().int().nullish(),
@@ -55,10 +57,7 @@ export type Dataset = z.infer<typeof DatasetSchema>;
 
 /** A model: what a training job learned. */
 export const ModelSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
-  status: openEnum(ARTIFACT_STATUSES).optional(),
-  updated_at: TimestampSchema.nullish(),
+  ...artifactFields,
   dataset: RefSchema.optional(),
   training_job: RefSchema.optional(),
   training_configuration: RefSchema.optional(),

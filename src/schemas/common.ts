@@ -133,6 +133,17 @@ export const ownedFields = {
   created_by: RefSchema,
 } as const;
 
+/**
+ * Fields every configuration carries in responses besides its own: the
+ * {@linkcode ownedFields}, its name and when it last changed (ingestion,
+ * onboarding and deployment configurations).
+ */
+export const configurationFields = {
+  ...ownedFields,
+  name: z.string(),
+  updated_at: TimestampSchema.nullish(),
+} as const;
+
 /** Pagination block of every list response. */
 export const PaginationSchema = z.looseObject({
   total_items: z.int().nonnegative(),

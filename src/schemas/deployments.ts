@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  configurationFields,
   IdSchema,
   NameSchema,
   openEnum,
@@ -25,9 +26,7 @@ export const DEPLOYED_MODEL_STATUSES = [
 
 /** A deployment configuration. */
 export const DeploymentConfigurationSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
-  updated_at: TimestampSchema.nullish(),
+  ...configurationFields,
   deployment_type: openEnum(DEPLOYMENT_TYPES),
   maximum_concurrency: z.number().int(),
   memory_size: z.number().int(),

@@ -73,9 +73,7 @@ export const ErrorBodySchema = z.looseObject({
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** 409 when dependants block a delete: `{ message, error_code, dependants }`. */
-export const IntegrityErrorBodySchema = z.looseObject({
-  message: z.string(),
-  error_code: z.string(),
+export const IntegrityErrorBodySchema = ErrorBodySchema.extend({
   dependants: z.array(DependantSchema),
 }).meta({ id: "IntegrityError" });
 /** 409 when dependants block a delete. */

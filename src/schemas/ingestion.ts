@@ -7,14 +7,12 @@
  */
 import { z } from "zod";
 import {
+  configurationFields,
   IdSchema,
   NameSchema,
-  openEnum,
-  ownedFields,
   RefSchema,
-  TimestampSchema,
 } from "./common.ts";
-import { JOB_TYPES, jobFields } from "./jobs.ts";
+import { processingJobCreateFields, processingJobFields } from "./jobs.ts";
 
 /** How the ingested observations are laid out (all strings in SPEC.md). */
 export const ObservationSpecificationSchema = z.looseObject({
@@ -30,9 +28,7 @@ export const ObservationSpecificationSchema = z.looseObject({
 
 /** A data processing ingestion configuration. */
 export const IngestionConfigurationSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
-  updated_at: TimestampSchema.nullish(),
+  ...configurationFields,
   data_schema: RefSchema,
   observation_specification: ObservationSpecificationSchema.optional(),
 }).meta({ id: "IngestionConfiguration" });
@@ -53,12 +49,7 @@ export type IngestionConfigurationCreate = z.input<
 
 /** A data processing ingestion job. */
 export const IngestionJobSchema = z.looseObject({
-  ...ownedFields,
-  ...jobFields,
-  job_type: openEnum(JOB_TYPES),
-  name: z.string(),
-  compute_configuration: RefSchema,
-  data_processing_configuration: RefSchema,
+  ...processingJobFields,
   storage_connector: RefSchema,
   datasource: RefSchema,
   data_path: z.string(),
@@ -68,10 +59,7 @@ export type IngestionJob = z.infer<typeof IngestionJobSchema>;
 
 /** Body of `POST /data-processing-ingestion-jobs`. */
 export const IngestionJobCreateSchema = z.object({
-  job_type: z.enum(JOB_TYPES).default("INITIAL"),
-  name: NameSchema,
-  compute_configuration_id: IdSchema,
-  data_processing_configuration_id: IdSchema,
+  ...processingJobCreateFields,
   storage_connector_id: IdSchema,
   data_path: z.string().trim().min(1, "data_path is required"),
   datasource_name: NameSchema,

@@ -8,7 +8,15 @@
  * @module
  */
 import { z } from "zod";
-import { type Open, openEnum, TimestampSchema } from "./common.ts";
+import {
+  IdSchema,
+  NameSchema,
+  type Open,
+  openEnum,
+  ownedFields,
+  RefSchema,
+  TimestampSchema,
+} from "./common.ts";
 
 /** Job statuses we know. */
 export const JOB_STATUSES = [
@@ -40,4 +48,30 @@ export const jobFields = {
   maximum_runtime_seconds: z.number().int().optional(),
   message: z.string().nullish(),
   updated_at: TimestampSchema.nullish(),
+} as const;
+
+/**
+ * Fields every data processing job (ingestion, onboarding) carries in
+ * responses besides its own: the owned and job fields, its type, name, and
+ * the compute and processing configurations it runs with.
+ */
+export const processingJobFields = {
+  ...ownedFields,
+  ...jobFields,
+  job_type: openEnum(JOB_TYPES),
+  name: z.string(),
+  compute_configuration: RefSchema,
+  data_processing_configuration: RefSchema,
+} as const;
+
+/**
+ * Fields every data processing job's create body starts with: its type
+ * (`INITIAL` by default), name, and the ids of its compute and processing
+ * configurations.
+ */
+export const processingJobCreateFields = {
+  job_type: z.enum(JOB_TYPES).default("INITIAL"),
+  name: NameSchema,
+  compute_configuration_id: IdSchema,
+  data_processing_configuration_id: IdSchema,
 } as const;

@@ -7,14 +7,13 @@
  */
 import { z } from "zod";
 import {
+  configurationFields,
   IdSchema,
   NameSchema,
   openEnum,
-  ownedFields,
   RefSchema,
-  TimestampSchema,
 } from "./common.ts";
-import { JOB_TYPES, jobFields } from "./jobs.ts";
+import { processingJobCreateFields, processingJobFields } from "./jobs.ts";
 
 /** Configuration types SPEC.md shows. */
 export const CONFIGURATION_TYPES = ["INITIAL"] as const;
@@ -34,9 +33,7 @@ const fraction = z.number().min(0).max(1);
 
 /** A data processing onboarding configuration. */
 export const OnboardingConfigurationSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
-  updated_at: TimestampSchema.nullish(),
+  ...configurationFields,
   configuration_type: openEnum(CONFIGURATION_TYPES),
   prediction_type: openEnum(PREDICTION_TYPES),
   encoding_strategy: openEnum(ENCODING_STRATEGIES),
@@ -102,12 +99,7 @@ export type OnboardingConfigurationCreate = z.input<
 
 /** A data processing onboarding job. */
 export const OnboardingJobSchema = z.looseObject({
-  ...ownedFields,
-  ...jobFields,
-  job_type: openEnum(JOB_TYPES),
-  name: z.string(),
-  compute_configuration: RefSchema,
-  data_processing_configuration: RefSchema,
+  ...processingJobFields,
   datasource: RefSchema,
   dataset: RefSchema,
 }).meta({ id: "OnboardingJob" });
@@ -116,10 +108,7 @@ export type OnboardingJob = z.infer<typeof OnboardingJobSchema>;
 
 /** Body of `POST /data-processing-onboarding-jobs`. */
 export const OnboardingJobCreateSchema = z.object({
-  job_type: z.enum(JOB_TYPES).default("INITIAL"),
-  name: NameSchema,
-  compute_configuration_id: IdSchema,
-  data_processing_configuration_id: IdSchema,
+  ...processingJobCreateFields,
   datasource_id: IdSchema,
   dataset_name: NameSchema,
 }).meta({ id: "OnboardingJobCreate" });
