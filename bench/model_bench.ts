@@ -23,7 +23,13 @@
  * @module
  */
 import { auc, rSquared, train } from "../src/local/model/ebm.ts";
-import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
+import {
+  encodeDataset,
+  type RawColumns,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import type { TrainingParams } from "../src/local/model/params.ts";
+import type { EbmModel } from "../src/local/model/types.ts";
 import { predict } from "../src/local/model/explain.ts";
 import {
   CHURN,
@@ -84,32 +90,48 @@ const take = (cols: RawColumns, rows: number[], skip?: string): RawColumns =>
   );
 
 /**
- * Ours on a public table, in this process: encode + train with default
- * hyperparameters on the split's train rows (best of 3), then score the test
- * rows. Prints one JSON line (run by {@link runTables} as a subprocess).
+ * Encodes and trains ours on the split's train rows of `columns` (best of
+ * `repeats` encode + train, `params` over the defaults), then scores the test
+ * rows: ROC AUC (macro one-vs-rest for 3+ classes) or R².
+ *
+ * @example
+ * ```ts
+ * import { fitAndScore } from "./model_bench.ts";
+ * const x = Array.from({ length: 200 }, (_, i) => i % 20);
+ * const y = x.map((v) => (v > 9 ? "hi" : "lo"));
+ * const fields = [
+ *   { name: "x", data_type: { data_type: "NUMBER" as const }, designation: "FEATURE" as const, semantic_type: "CONTINUOUS" as const },
+ *   { name: "y", data_type: { data_type: "STRING" as const }, designation: "TARGET" as const, semantic_type: "CATEGORICAL" as const },
+ * ];
+ * const rows = x.map((_, i) => i);
+ * const r = fitAndScore({ x, y }, fields, "y", undefined, { train: rows.slice(0, 150), test: rows.slice(150) }, 1, { max_rounds: 50 });
+ * if (!(r.score > 0.99 && r.model.terms[0].name === "x")) throw new Error("example failed");
+ * ```
  */
-async function oursDirect(
-  table: BenchTable,
-  splitFile: string,
-): Promise<Score> {
-  const { spec } = table;
-  const d = await loadDataset(spec);
-  const split = JSON.parse(await Deno.readTextFile(splitFile));
-  const trainCols = take(d.columns, split.train);
+export function fitAndScore(
+  columns: RawColumns,
+  fields: SchemaField[],
+  target: string,
+  predictionType: "CLASSIFICATION" | "REGRESSION" | undefined,
+  split: { train: number[]; test: number[] },
+  repeats = 3,
+  params: Partial<TrainingParams> = {},
+): { score: number; fitSeconds: number; model: EbmModel } {
+  const trainCols = take(columns, split.train);
   let best = Infinity;
   let model = null;
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < repeats; r++) {
     const t0 = performance.now();
-    const data = encodeDataset(trainCols, d.fields, {
-      targets: [spec.target],
-      prediction_type: spec.predictionType,
+    const data = encodeDataset(trainCols, fields, {
+      targets: [target],
+      prediction_type: predictionType,
     });
-    model = train(data);
+    model = train(data, params);
     best = Math.min(best, (performance.now() - t0) / 1000);
   }
   const m = model!;
-  const query = take(d.columns, split.test, spec.target);
-  const truth = split.test.map((r: number) => d.columns[spec.target][r]);
+  const query = take(columns, split.test, target);
+  const truth = split.test.map((r: number) => columns[target][r]);
   const p = predict(m, query);
   let score: number;
   if (m.task === "regression") {
@@ -124,9 +146,31 @@ async function oursDirect(
       K,
     );
   }
+  return { score, fitSeconds: best, model: m };
+}
+
+/**
+ * Ours on a public table, in this process: {@link fitAndScore} with default
+ * hyperparameters (best of 3). Prints one JSON line (run by
+ * {@link runTables} as a subprocess).
+ */
+async function oursDirect(
+  table: BenchTable,
+  splitFile: string,
+): Promise<Score> {
+  const { spec } = table;
+  const d = await loadDataset(spec);
+  const split = JSON.parse(await Deno.readTextFile(splitFile));
+  const { score, fitSeconds, model: m } = fitAndScore(
+    d.columns,
+    d.fields,
+    spec.target,
+    spec.predictionType,
+    split,
+  );
   return {
     score,
-    fitSeconds: best,
+    fitSeconds,
     peakMb: peakRssMb(),
     notes:
       `rounds ${m.metrics.mainRounds}/${m.metrics.pairRounds} (${m.metrics.stopReason}), ${
@@ -135,7 +179,8 @@ async function oursDirect(
   };
 }
 
-async function run(cmd: string, args: string[]): Promise<string> {
+/** Runs a command and returns the last line of its stdout (throws with its stderr on failure). */
+export async function run(cmd: string, args: string[]): Promise<string> {
   const out = await new Deno.Command(cmd, {
     args,
     stdout: "piped",
