@@ -10,6 +10,7 @@ import { createLocalPlatform } from "../src/local/local_platform.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { readDataFile, resolveDataPath } from "../src/local/store/buckets.ts";
 import { raw, setup, tokenFor, until } from "./_helpers/local_setup.ts";
+import { uncheckedRecord } from "./_helpers/records.ts";
 
 /** `levels` arrays nested in one another. */
 function nested(levels: number): unknown {
@@ -254,15 +255,18 @@ Deno.test("local hostile input: a refused store write leaves no trace in memory 
   const dataDir = await Deno.makeTempDir();
   try {
     const store = await openSqliteStore(dataDir);
-    const ok = {
+    const ok = uncheckedRecord({
       kind: "workspaces",
       id: "ws_1",
       account: "a",
       body: { name: "fine" },
-      internal: {},
-    };
+    });
     // The second record cannot be serialised: neither is stored.
-    const bad = { ...ok, id: "ws_2", body: { name: "bad", n: 1n } };
+    const bad = uncheckedRecord({
+      ...ok,
+      id: "ws_2",
+      body: { name: "bad", n: 1n },
+    });
     let refused = false;
     try {
       store.putMany([ok, bad]);

@@ -15,6 +15,7 @@ import {
 } from "./_helpers/local_setup.ts";
 import { MemoryStore } from "../src/local/store/store.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
+import { uncheckedRecord } from "./_helpers/records.ts";
 
 Deno.test("local persistence: a restart with a data directory loses nothing", async () => {
   const dataDir = await Deno.makeTempDir();
@@ -91,7 +92,7 @@ Deno.test("local persistence: jobs interrupted by a restart end FAILED saying so
   try {
     // Simulate a process that died mid-job: a RUNNING job and its PENDING artifact in the store.
     const store = await openSqliteStore(dataDir);
-    store.put({
+    store.put(uncheckedRecord({
       kind: "ingestionJobs",
       id: "ij_1",
       account: "acc_x",
@@ -101,15 +102,13 @@ Deno.test("local persistence: jobs interrupted by a restart end FAILED saying so
         status: "RUNNING",
         datasource: { id: "src_1", name: "s" },
       },
-      internal: {},
-    });
-    store.put({
+    }));
+    store.put(uncheckedRecord({
       kind: "datasources",
       id: "src_1",
       account: "acc_x",
       body: { id: "src_1", name: "s", status: "PENDING" },
-      internal: {},
-    });
+    }));
     store.close();
     const platform = await createLocalPlatform({ dataDir, logger: () => {} });
     await platform.close();

@@ -5,16 +5,16 @@
 import { assertEquals, assertMatch } from "@std/assert";
 import { JobRunner } from "../src/local/jobs/runner.ts";
 import { MemoryStore } from "../src/local/store/store.ts";
+import { uncheckedRecord } from "./_helpers/records.ts";
 
 Deno.test("local runner: a job past its runtime cap is stopped and ends FAILED saying so", async () => {
   const store = new MemoryStore();
-  store.put({
+  store.put(uncheckedRecord({
     kind: "trainingJobs",
     id: "t",
     account: "a",
     body: { status: "STARTING" },
-    internal: {},
-  });
+  }));
   const runner = new JobRunner(store, () => {});
   let aborted = false;
   let ended: string | null | undefined;
@@ -42,13 +42,12 @@ Deno.test("local runner: a job past its runtime cap is stopped and ends FAILED s
 
 Deno.test("local runner: RUNNING with moving progress, then COMPLETED at 1", async () => {
   const store = new MemoryStore();
-  store.put({
+  store.put(uncheckedRecord({
     kind: "ingestionJobs",
     id: "j",
     account: "a",
     body: { status: "STARTING", progress: 0 },
-    internal: {},
-  });
+  }));
   const runner = new JobRunner(store, () => {});
   const seen: unknown[] = [];
   const done = runner.start("ingestionJobs", "j", 60, async (job) => {

@@ -6,6 +6,7 @@
  * @example
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * import { Serving } from "./serving.ts";
  * const serving = new Serving(new MemoryStore(), () => {});
  * const out = await serving.run("dm_1", 1, 0, () => 42);
@@ -45,6 +46,7 @@ export class Serving {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { Serving } from "./serving.ts";
    * new Serving(new MemoryStore(), console.error);
    * ```
@@ -67,9 +69,10 @@ export class Serving {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { Serving } from "./serving.ts";
    * const store = new MemoryStore();
-   * store.put({ kind: "deployedModels", id: "dm", account: "a", body: { status: "STARTING", model: { id: "m" } }, internal: {} });
+   * store.put(uncheckedRecord({ kind: "deployedModels", id: "dm", account: "a", body: { status: "STARTING", model: { id: "m" } } }));
    * await new Serving(store, () => {}).deploy("dm");
    * if (store.get("deployedModels", "dm")?.body.status !== "FAILED") throw new Error("no model: must fail");
    * ```
@@ -117,6 +120,7 @@ export class Serving {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { Serving } from "./serving.ts";
    * if (new Serving(new MemoryStore(), () => {}).model("dm") !== undefined) throw new Error();
    * ```
@@ -133,6 +137,7 @@ export class Serving {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { Serving } from "./serving.ts";
    * const s = new Serving(new MemoryStore(), () => {});
    * let release = () => {};
@@ -175,6 +180,7 @@ export class Serving {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { Serving } from "./serving.ts";
    * new Serving(new MemoryStore(), () => {}).undeploy("dm");
    * ```
@@ -190,6 +196,7 @@ export class Serving {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { Serving } from "./serving.ts";
    * await new Serving(new MemoryStore(), () => {}).idle();
    * ```

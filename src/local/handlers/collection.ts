@@ -6,20 +6,20 @@
  * @module
  */
 import { ListQuerySchema, type Page } from "../../schemas/mod.ts";
-import { isKind, type KindName, KINDS } from "../../schemas/routes.ts";
+import { type KindName, KINDS } from "../../schemas/routes.ts";
 import type { PlatformContext } from "../context.ts";
 import { conflict, integrityError } from "../http/http_errors.ts";
 import { parseOr400 } from "../http/request_body.ts";
 import { dependantsOf, findOwned, pageOf } from "../store/records.ts";
-import type { RecordInput, Resources } from "../store/store.ts";
+import type { Resources, StoredRecord } from "../store/store.ts";
 import type { Reply, SharedInput } from "./types.ts";
 
 /** Extra steps around the generic delete. */
 export interface DeleteHooks {
   /** Refuses the delete (throws) when the resource is busy. */
-  before?: (ctx: PlatformContext, record: RecordInput) => void;
+  before?: (ctx: PlatformContext, record: StoredRecord) => void;
   /** Cleans up what the resource owned (blobs, loaded models). */
-  after?: (ctx: PlatformContext, record: RecordInput) => void;
+  after?: (ctx: PlatformContext, record: StoredRecord) => void;
 }
 
 /** The get, list and delete operations of one kind. */
@@ -78,7 +78,10 @@ export function collection<K extends KindName>(
  * @example
  * ```ts
  * import { refusePending } from "./collection.ts";
- * const record = { kind: "models", id: "mdl_1", account: "a", body: { status: "PENDING" }, internal: {} };
+ * import { MemoryStore } from "../store/store.ts";
+ * import { newRecord } from "../store/records.ts";
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const record = newRecord(new MemoryStore(), caller, "models", { name: "m", status: "PENDING" });
  * let refused = false;
  * try { refusePending(undefined as never, record); } catch { refused = true; }
  * if (!refused) throw new Error();
@@ -86,12 +89,13 @@ export function collection<K extends KindName>(
  */
 export function refusePending(
   _ctx: PlatformContext,
-  record: RecordInput,
+  record: StoredRecord,
 ): void {
   if (record.body.status === "PENDING") {
-    const noun = isKind(record.kind) ? KINDS[record.kind].noun : record.kind;
     throw conflict(
-      `The ${noun} ${record.id} is still being produced by its job; wait until the job ends, then delete it.`,
+      `The ${
+        KINDS[record.kind].noun
+      } ${record.id} is still being produced by its job; wait until the job ends, then delete it.`,
     );
   }
 }

@@ -7,7 +7,6 @@
  * @module
  */
 import {
-  isKind,
   type JobKindName,
   type KindName,
   KINDS,
@@ -30,13 +29,10 @@ import {
   refOf,
   updateRecord,
 } from "../store/records.ts";
-import type {
-  Internal,
-  RecordInput,
-  Resources,
-  StoredRecord,
-} from "../store/store.ts";
+import type { Internal, Resources, StoredRecord } from "../store/store.ts";
 import type { Op, Reply, SharedInput } from "./types.ts";
+import type { z } from "zod";
+import type { processingJobCreateFields } from "../../schemas/jobs.ts";
 
 /** Fields every new job carries (SPEC.md: progress 0, stage `initializing`). */
 function newJobFields(ctx: PlatformContext) {
@@ -73,6 +69,37 @@ function computeOf(
     );
   }
   return cc;
+}
+
+/** What every data processing job's create body names (`processingJobCreateFields`). */
+type ProcessingJobBody = z.output<
+  z.ZodObject<typeof processingJobCreateFields>
+>;
+
+/** The configurations a data processing job runs with. */
+type ProcessingConfigurationKind =
+  | "ingestionConfigurations"
+  | "onboardingConfigurations";
+
+/**
+ * What a data processing job (ingestion, onboarding) names besides its own
+ * inputs: its PROCESSING compute configuration and its `kind` of processing
+ * configuration, and the fields its job body starts with.
+ */
+function processingInputs<K extends ProcessingConfigurationKind>(
+  { ctx, caller, body }: SharedInput<unknown, ProcessingJobBody>,
+  kind: K,
+) {
+  const owned = lookupIn(ctx, caller, body);
+  const cc = computeOf(owned, "PROCESSING");
+  const config = owned(kind, "data_processing_configuration_id");
+  const jobFields = {
+    job_type: body.job_type,
+    name: body.name,
+    compute_configuration: refOf(cc),
+    data_processing_configuration: refOf(config),
+  };
+  return { owned, config, jobFields };
 }
 
 /** Refuses an input artifact that is not READY (409 saying what to wait for). */
@@ -191,14 +218,13 @@ function launchJob<J extends JobKindName>(
  * 404) or loses (the delete is a 409 naming this job).
  */
 export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
-  { ctx, caller, body },
+  input,
 ) => {
+  const { ctx, caller, body } = input;
   const references = () => {
-    const owned = lookupIn(ctx, caller, body);
-    const cc = computeOf(owned, "PROCESSING");
-    const ic = owned(
+    const { owned, config: ic, jobFields } = processingInputs(
+      input,
       "ingestionConfigurations",
-      "data_processing_configuration_id",
     );
     const sc = owned("storageConnectors", "storage_connector_id");
     const schema = findOwned(
@@ -207,7 +233,7 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
       "dataSchemas",
       ic.body.data_schema.id,
     );
-    return { cc, ic, sc, schema, bucket: String(sc.body.bucket_name) };
+    return { jobFields, sc, schema, bucket: String(sc.body.bucket_name) };
   };
   const file = await resolveDataPath(
     ctx.buckets,
@@ -215,7 +241,7 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
     body.data_path,
   );
   // From here to the inserts: no await.
-  const { cc, ic, sc, schema, bucket } = references();
+  const { jobFields, sc, schema, bucket } = references();
   const fields = schema.body.fields.map((
     { name, data_type, designation, semantic_type },
   ) => ({ name, data_type, designation, semantic_type }));
@@ -234,10 +260,7 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
     },
     internal: { fields },
     job: (datasource) => ({
-      job_type: body.job_type,
-      name: body.name,
-      compute_configuration: refOf(cc),
-      data_processing_configuration: refOf(ic),
+      ...jobFields,
       storage_connector: refOf(sc),
       datasource,
       data_path: body.data_path,
@@ -259,13 +282,12 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
 
 /** `POST /data-processing-onboarding-jobs`: targets checked against the schema now. */
 export const createOnboardingJob: Op<"onboardingJobs", "create"> = (
-  { ctx, caller, body },
+  input,
 ) => {
-  const owned = lookupIn(ctx, caller, body);
-  const cc = computeOf(owned, "PROCESSING");
-  const oc = owned(
+  const { ctx, caller, body } = input;
+  const { owned, config: oc, jobFields } = processingInputs(
+    input,
     "onboardingConfigurations",
-    "data_processing_configuration_id",
   );
   const source = owned("datasources", "datasource_id");
   requireReady(source, "datasource", "ingestion job");
@@ -314,10 +336,7 @@ export const createOnboardingJob: Op<"onboardingJobs", "create"> = (
       targets,
     },
     job: (dataset) => ({
-      job_type: body.job_type,
-      name: body.name,
-      compute_configuration: refOf(cc),
-      data_processing_configuration: refOf(oc),
+      ...jobFields,
       datasource: refOf(source),
       dataset,
       ...newJobFields(ctx),
@@ -501,8 +520,9 @@ export function cancelJob<J extends JobKindName>(
  * @example
  * ```ts
  * import { refuseRunningJob } from "./jobs.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * const ctx = { runner: { isRunning: () => true } };
- * const record = { kind: "trainingJobs", id: "tj_1", account: "a", body: { status: "RUNNING" }, internal: {} };
+ * const record = uncheckedRecord({ kind: "trainingJobs", id: "tj_1", account: "a", body: { status: "RUNNING" } });
  * let status = 0;
  * try { refuseRunningJob(ctx as never, record); } catch (e) { status = e instanceof Error && "status" in e ? Number(e.status) : 0; }
  * if (status !== 409) throw new Error();
@@ -510,9 +530,9 @@ export function cancelJob<J extends JobKindName>(
  */
 export function refuseRunningJob(
   ctx: PlatformContext,
-  record: RecordInput,
+  record: StoredRecord,
 ): void {
-  if (isKind(record.kind) && ctx.runner.isRunning(record.kind, record.id)) {
+  if (ctx.runner.isRunning(record.kind, record.id)) {
     throw conflict(
       `The job ${record.id} is ${record.body.status}; wait until it is COMPLETED or FAILED, then delete it.`,
     );

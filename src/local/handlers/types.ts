@@ -32,21 +32,32 @@ export type ResponseOf<R> = R extends { response: infer S extends z.ZodType }
   ? z.output<S>
   : undefined;
 
-/** What a handler receives. */
-export interface OperationInput<R extends Route> {
+/**
+ * What a handler receives: the path parameters `P`, the parsed body `B`,
+ * and the caller `C` (undefined for a public route). Every input type below
+ * is this one with its three parts fixed.
+ */
+export interface HandlerInput<P, B, C extends Caller | undefined> {
   /** The platform's shared state. */
   ctx: PlatformContext;
   /** Who calls (the token call, which is public, has none). */
-  caller: R extends { public: true } ? undefined : Caller;
+  caller: C;
   /** The path parameters. */
-  params: PathParams<R["path"]>;
-  /** The body, parsed by the route's schema. */
-  body: BodyOf<R>;
+  params: P;
+  /** The body, parsed by the route's schema (undefined without one). */
+  body: B;
   /** The query string's parameters. */
   query: Record<string, string>;
   /** The request itself (headers such as `X-Active-Workspace`). */
   request: Request;
 }
+
+/** What the handler of route `R` receives, typed by the route. */
+export type OperationInput<R extends Route> = HandlerInput<
+  PathParams<R["path"]>,
+  BodyOf<R>,
+  R extends { public: true } ? undefined : Caller
+>;
 
 /** A handler's answer: the route's success body (its status is the route's). */
 export interface Reply<T> {
@@ -86,36 +97,14 @@ export type Handlers = {
  * What a handler shared by several routes of signed-in callers receives
  * (a handler written for one kind of route takes {@linkcode OperationInput}).
  */
-export interface SharedInput<P, B = unknown> {
-  /** The platform's shared state. */
-  ctx: PlatformContext;
-  /** Who calls. */
-  caller: Caller;
-  /** The path parameters. */
-  params: P;
-  /** The query string's parameters. */
-  query: Record<string, string>;
-  /** The body, parsed by the route's schema. */
-  body: B;
-  /** The request itself. */
-  request: Request;
-}
+export type SharedInput<P, B = unknown> = HandlerInput<P, B, Caller>;
 
 /** What the app's mounting loop gives any handler (the route is known only at run time). */
-export interface AnyInput {
-  /** The platform's shared state. */
-  ctx: PlatformContext;
-  /** Who calls; undefined for a public route. */
-  caller: Caller | undefined;
-  /** The path parameters. */
-  params: Record<string, string>;
-  /** The body, parsed by the route's schema (undefined without one). */
-  body: unknown;
-  /** The query string's parameters. */
-  query: Record<string, string>;
-  /** The request itself. */
-  request: Request;
-}
+export type AnyInput = HandlerInput<
+  Record<string, string>,
+  unknown,
+  Caller | undefined
+>;
 
 /**
  * Any handler, as the mounting loop calls it. Declared as a method so that

@@ -44,12 +44,13 @@ export interface IngestInput {
  * @example
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * import { JobRunner } from "./runner.ts";
  * import { datasourceBlobKey, ingestWork } from "./ingest.ts";
  * const file = await Deno.makeTempFile({ suffix: ".csv" });
  * await Deno.writeTextFile(file, "x,y\n1,a\nnope,b\n");
  * const store = new MemoryStore();
- * store.put({ kind: "ingestionJobs", id: "j", account: "a", body: {}, internal: {} });
+ * store.put(uncheckedRecord({ kind: "ingestionJobs", id: "j", account: "a", body: {} }));
  * const fields = [
  *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
  *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },

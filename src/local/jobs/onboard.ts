@@ -56,6 +56,7 @@ export interface OnboardSummary {
  * @example
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * import { loadEncoded } from "./onboard.ts";
  * const status = (() => { try { loadEncoded(new MemoryStore(), "none"); } catch (e) { return e instanceof Error ? e.message : ""; } })();
  * if (!String(status).includes("none")) throw new Error();
@@ -92,11 +93,12 @@ function encoderKey(e: Encoder): string {
  * @example
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * import { JobRunner } from "./runner.ts";
  * import { onboardWork } from "./onboard.ts";
  * const store = new MemoryStore();
  * store.putBlob("datasource:src", { x: [1, 2], y: [null, null] });
- * store.put({ kind: "onboardingJobs", id: "j", account: "a", body: {}, internal: {} });
+ * store.put(uncheckedRecord({ kind: "onboardingJobs", id: "j", account: "a", body: {} }));
  * const fields = [
  *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
  *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },

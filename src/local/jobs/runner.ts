@@ -10,9 +10,10 @@
  * @example
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * import { JobRunner } from "./runner.ts";
  * const store = new MemoryStore();
- * store.put({ kind: "ingestionJobs", id: "j", account: "a", body: { status: "STARTING" }, internal: {} });
+ * store.put(uncheckedRecord({ kind: "ingestionJobs", id: "j", account: "a", body: { status: "STARTING" } }));
  * const runner = new JobRunner(store, () => {});
  * await runner.start("ingestionJobs", "j", 60, async (job) => job.report("reading", 0.5, 0.5));
  * if (store.get("ingestionJobs", "j")?.body.status !== "COMPLETED") throw new Error();
@@ -85,6 +86,7 @@ export class JobRunner {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { JobRunner } from "./runner.ts";
    * new JobRunner(new MemoryStore(), console.error);
    * ```
@@ -100,6 +102,7 @@ export class JobRunner {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { JobRunner } from "./runner.ts";
    * if (new JobRunner(new MemoryStore(), () => {}).isRunning("trainingJobs", "x")) throw new Error();
    * ```
@@ -118,9 +121,10 @@ export class JobRunner {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { JobRunner } from "./runner.ts";
    * const store = new MemoryStore();
-   * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
+   * store.put(uncheckedRecord({ kind: "trainingJobs", id: "t", account: "a", body: {} }));
    * await new JobRunner(store, () => {}).start("trainingJobs", "t", 60, () => Promise.reject(new Error("column 'x' is empty")));
    * if (store.get("trainingJobs", "t")?.body.message !== "column 'x' is empty") throw new Error();
    * ```
@@ -229,9 +233,10 @@ export class JobRunner {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { JobRunner } from "./runner.ts";
    * const store = new MemoryStore();
-   * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
+   * store.put(uncheckedRecord({ kind: "trainingJobs", id: "t", account: "a", body: {} }));
    * const runner = new JobRunner(store, () => {});
    * runner.start("trainingJobs", "t", 60, (job) => new Promise((_, reject) => job.signal.onabort = () => reject(job.signal.reason)));
    * await runner.cancel("trainingJobs", "t");
@@ -256,6 +261,7 @@ export class JobRunner {
    * @example
    * ```ts
    * import { MemoryStore } from "../store/store.ts";
+   * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
    * import { JobRunner } from "./runner.ts";
    * await new JobRunner(new MemoryStore(), () => {}).close();
    * ```

@@ -75,10 +75,11 @@ export function curveRecorder(max: number = MAX_CURVE_POINTS): {
  * @example
  * ```ts
  * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
  * import { JobRunner } from "./runner.ts";
  * import { trainWork } from "./train.ts";
  * const store = new MemoryStore();
- * store.put({ kind: "trainingJobs", id: "t", account: "a", body: {}, internal: {} });
+ * store.put(uncheckedRecord({ kind: "trainingJobs", id: "t", account: "a", body: {} }));
  * await new JobRunner(store, () => {}).start("trainingJobs", "t", 60,
  *   trainWork(store, { datasetId: "none", modelId: "m", params: {} }, () => {}));
  * if (store.get("trainingJobs", "t")!.body.status !== "FAILED") throw new Error();

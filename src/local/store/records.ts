@@ -6,22 +6,15 @@
  *
  * @module
  */
-import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
 import { conflict, notFound } from "../http/http_errors.ts";
 import {
-  isKind,
   type Kind,
   type KindName,
   KINDS,
   type Produces,
 } from "../../schemas/routes.ts";
-import type {
-  Internal,
-  RecordInput,
-  Resources,
-  StoredRecord,
-} from "./store.ts";
+import type { Internal, Resources, StoredRecord } from "./store.ts";
 import { newId, timestamp } from "../ids.ts";
 import type { z } from "zod";
 import type {
@@ -36,12 +29,15 @@ import type {
  *
  * @example
  * ```ts
- * import { refOf } from "./records.ts";
- * const r = refOf({ kind: "models", id: "m", account: "a", body: { name: "x" }, internal: {} });
- * if (r.id !== "m" || r.name !== "x") throw new Error();
+ * import { MemoryStore } from "./store.ts";
+ * import { newRecord, refOf } from "./records.ts";
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const model = newRecord(new MemoryStore(), caller, "models", { name: "x" });
+ * const r = refOf(model);
+ * if (r.id !== model.id || r.name !== "x") throw new Error();
  * ```
  */
-export function refOf(record: RecordInput): Ref & { name: string } {
+export function refOf(record: StoredRecord): Ref & { name: string } {
   return { id: record.id, name: String(record.body.name ?? "") };
 }
 
@@ -52,10 +48,11 @@ export function refOf(record: RecordInput): Ref & { name: string } {
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { assertUniqueName } from "./records.ts";
+ * import { assertUniqueName, createRecord } from "./records.ts";
  * import { HttpError } from "../http/http_errors.ts";
  * const store = new MemoryStore();
- * store.put({ kind: "workspaces", id: "w", account: "a", body: { name: "x" }, internal: {} });
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * createRecord(store, caller, "workspaces", { name: "x" });
  * const status = (() => { try { assertUniqueName(store, "workspaces", "a", "x"); } catch (e) { return e instanceof HttpError ? e.status : 0; } })();
  * if (status !== 409) throw new Error();
  * ```
@@ -88,13 +85,13 @@ export function assertUniqueName(
  * import { newRecord } from "./records.ts";
  * const store = new MemoryStore();
  * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
- * const rec = newRecord(store, caller as never, "workspaces", { name: "lab" });
+ * const rec = newRecord(store, caller, "workspaces", { name: "lab" });
  * if (!rec.id.startsWith("ws_") || store.get("workspaces", rec.id)) throw new Error();
  * ```
  */
 export function newRecord<K extends KindName>(
   store: PlatformContext["store"],
-  caller: Pick<Caller, "account" | "user">,
+  caller: Creator,
   kind: K,
   fields: NewFields<K>,
   internal: Internal = {},
@@ -111,6 +108,17 @@ export function newRecord<K extends KindName>(
   // The one place a body is assembled: the common fields plus the kind's own.
   const body = { ...common, ...fields } as Resources[K];
   return { kind, id, account: caller.account.id, body, internal };
+}
+
+/**
+ * Who creates a record: the account it belongs to and the user it names as
+ * `created_by` (a signed-in caller is one).
+ */
+export interface Creator {
+  /** The owning account. */
+  account: { id: string; name: string };
+  /** The creating user. */
+  user: { id: string; name: string };
 }
 
 /** The fields every resource carries, filled by {@linkcode newRecord}. */
@@ -136,7 +144,7 @@ export type NewFields<K extends KindName> =
  * import { createRecord } from "./records.ts";
  * const store = new MemoryStore();
  * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
- * const rec = createRecord(store, caller as never, "workspaces", { name: "lab" });
+ * const rec = createRecord(store, caller, "workspaces", { name: "lab" });
  * if (!rec.id.startsWith("ws_") || rec.body.created_by === undefined) throw new Error();
  * ```
  */
@@ -157,11 +165,12 @@ export function createRecord<K extends KindName>(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { findOwned } from "./records.ts";
+ * import { createRecord, findOwned } from "./records.ts";
  * import { HttpError } from "../http/http_errors.ts";
  * const store = new MemoryStore();
- * store.put({ kind: "models", id: "m", account: "other", body: {}, internal: {} });
- * const status = (() => { try { findOwned(store, "mine", "models", "m"); } catch (e) { return e instanceof HttpError ? e.status : 0; } })();
+ * const other = { account: { id: "other", name: "O" }, user: { id: "u", name: "U" } };
+ * const { id } = createRecord(store, other, "models", { name: "m" });
+ * const status = (() => { try { findOwned(store, "mine", "models", id); } catch (e) { return e instanceof HttpError ? e.status : 0; } })();
  * if (status !== 404) throw new Error();
  * ```
  */
@@ -187,11 +196,12 @@ export function findOwned<K extends KindName>(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { updateRecord } from "./records.ts";
+ * import { createRecord, updateRecord } from "./records.ts";
  * const store = new MemoryStore();
- * store.put({ kind: "models", id: "m", account: "a", body: { status: "PENDING" }, internal: {} });
- * updateRecord(store, "models", "m", { status: "READY" });
- * if (store.get("models", "m")?.body.status !== "READY") throw new Error();
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const { id } = createRecord(store, caller, "models", { name: "m", status: "PENDING" });
+ * updateRecord(store, "models", id, { status: "READY" });
+ * if (store.get("models", id)?.body.status !== "READY") throw new Error();
  * ```
  */
 export function updateRecord<K extends KindName>(
@@ -246,28 +256,26 @@ export function pageOf<T>(
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
- * import { dependantsOf } from "./records.ts";
+ * import { createRecord, dependantsOf, refOf } from "./records.ts";
  * const store = new MemoryStore();
- * const schema = { kind: "dataSchemas", id: "s", account: "a", body: { name: "s" }, internal: {} };
- * store.put(schema);
- * store.put({ kind: "ingestionConfigurations", id: "i", account: "a", body: { name: "i", data_schema: { id: "s" } }, internal: {} });
- * if (dependantsOf(store, schema)[0]?.dependant_type !== "DATA_PROCESSING_INGESTION_CONFIGURATION") throw new Error();
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const model = createRecord(store, caller, "models", { name: "m" });
+ * createRecord(store, caller, "deployedModels", {
+ *   name: "d", status: "RUNNING", model: refOf(model), deployment_configuration: { id: "dc_1" }, tags: [],
+ * });
+ * if (dependantsOf(store, model)[0]?.dependant_type !== "DEPLOYED_MODEL") throw new Error();
  * ```
  */
 export function dependantsOf(
   store: PlatformContext["store"],
-  record: RecordInput,
+  record: StoredRecord,
 ): Dependant[] {
   const out: Dependant[] = [];
   // A job and its artifact reference each other; neither blocks the other.
-  const producedField = isKind(record.kind)
-    ? producesOf(record.kind)?.field
-    : undefined;
+  const producedField = producesOf(record.kind)?.field;
   const produced = producedField && idOf(record.body[producedField]);
   for (const other of store.inAccount(record.account)) {
-    if (
-      other.id === record.id || other.id === produced || !isKind(other.kind)
-    ) continue;
+    if (other.id === record.id || other.id === produced) continue;
     const ownArtifact = producesOf(other.kind)?.field;
     const uses = Object.entries(other.body).some(([key, value]) =>
       key !== "account" && key !== "created_by" && key !== ownArtifact &&

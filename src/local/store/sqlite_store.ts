@@ -19,7 +19,8 @@
  *
  * @module
  */
-import { MemoryStore, type RecordInput, type Store } from "./store.ts";
+import { isKind, type KindName } from "../../schemas/routes.ts";
+import { MemoryStore, type Store, type StoredRecord } from "./store.ts";
 
 /** The file the store writes inside the data directory. */
 export const DATABASE_FILE = "mlplatform-local.sqlite";
@@ -103,8 +104,11 @@ class SqliteStore extends MemoryStore {
     // Load everything once; super's maps then serve every read.
     const rows = db.prepare("SELECT * FROM records ORDER BY seq").all();
     for (const row of rows) {
+      const kind = String(row.kind);
+      // A kind this version does not know could be neither read nor answered.
+      if (!isKind(kind)) continue;
       super.put({
-        kind: String(row.kind),
+        kind,
         id: String(row.id),
         account: String(row.account),
         seq: Number(row.seq),
@@ -126,7 +130,7 @@ class SqliteStore extends MemoryStore {
    * refuses the whole write before anything is stored), then writes them in
    * one transaction; the caller makes them visible in memory only after.
    */
-  protected override persist(records: RecordInput[]): void {
+  protected override persist(records: StoredRecord[]): void {
     if (this.#loading) return;
     const rows = records.map((r) => [
       r.kind,
@@ -141,7 +145,7 @@ class SqliteStore extends MemoryStore {
     });
   }
 
-  override remove(kind: string, id: string): void {
+  override remove(kind: KindName, id: string): void {
     this.#deleteRecord.run(kind, id);
     super.remove(kind, id);
   }

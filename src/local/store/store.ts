@@ -10,8 +10,10 @@
  * @example
  * ```ts
  * import { MemoryStore } from "./store.ts";
+ * import { newRecord } from "./records.ts";
  * const store = new MemoryStore();
- * store.put({ kind: "workspaces", id: "ws_1", account: "acc_1", body: { id: "ws_1" }, internal: {} });
+ * const caller = { account: { id: "acc_1", name: "A" }, user: { id: "u", name: "U" } };
+ * store.put(newRecord(store, caller, "workspaces", { name: "lab" }));
  * if (store.list("workspaces", "acc_1").length !== 1) throw new Error();
  * ```
  *
@@ -38,46 +40,49 @@ export interface Internal {
 }
 
 /**
- * What the store is given: any record, as the handlers (through
- * `newRecord`) or a test built it. The store keeps it as given; reads come
- * back typed by kind ({@linkcode StoredRecord}).
+ * One stored resource of kind `K`, its body typed as the API answers it.
+ * The store takes and gives records of this type only: writing a body that
+ * is not its kind's resource does not compile. `StoredRecord` alone is a
+ * record of some kind (its body one of the resources).
  */
-export interface RecordInput {
+export interface StoredRecord<K extends KindName = KindName> {
   /** Resource kind (`storageConnectors`, `trainingJobs`, ...). */
-  kind: string;
+  kind: K;
   /** Resource id. */
   id: string;
   /** Id of the owning account. */
   account: string;
   /** The resource as the API returns it. */
-  body: Record<string, unknown>;
+  body: Resources[K];
   /** Server-only fields (resolved paths, parameters, failure details). */
   internal: Internal;
   /** Insertion order, assigned by the store (lists come out in creation order). */
   seq?: number;
 }
 
-/** One stored resource of kind `K`, its body typed as the API answers it. */
-export interface StoredRecord<K extends KindName = KindName>
-  extends RecordInput {
-  /** Resource kind. */
-  kind: K;
-  /** The resource as the API returns it. */
-  body: Resources[K];
-}
+/**
+ * Records of the kinds `Ks`, one each, in order: what
+ * {@linkcode Store.putMany} takes, so that each body is checked against its
+ * own record's kind (not against the union of the kinds).
+ */
+export type RecordsOf<Ks extends readonly KindName[]> = {
+  readonly [I in keyof Ks]: StoredRecord<Ks[I]>;
+};
 
 /**
  * Whether `record` is of `kind` (the store's one read-side check).
  *
  * @example
  * ```ts
- * import { isOfKind } from "./store.ts";
- * const r = { kind: "models", id: "m", account: "a", body: {}, internal: {} };
+ * import { isOfKind, MemoryStore } from "./store.ts";
+ * import { newRecord } from "./records.ts";
+ * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+ * const r = newRecord(new MemoryStore(), caller, "models", { name: "m" });
  * if (!isOfKind(r, "models") || isOfKind(r, "datasets")) throw new Error();
  * ```
  */
 export function isOfKind<K extends KindName>(
-  record: RecordInput,
+  record: StoredRecord,
   kind: K,
 ): record is StoredRecord<K> {
   return record.kind === kind;
@@ -90,18 +95,18 @@ export interface Store {
   /** Resources of one kind in one account, oldest first. */
   list<K extends KindName>(kind: K, account: string): StoredRecord<K>[];
   /** Every resource of an account (any kind), oldest first. */
-  inAccount(account: string): RecordInput[];
+  inAccount(account: string): StoredRecord[];
   /** Every resource of one kind in every account (used at startup). */
   all<K extends KindName>(kind: K): StoredRecord<K>[];
-  /** Inserts or replaces a resource. */
-  put(record: RecordInput): void;
+  /** Inserts or replaces a resource; its body is its kind's resource. */
+  put<K extends KindName>(record: StoredRecord<K>): void;
   /**
    * Inserts or replaces several resources as one step: all of them are
    * stored, or (when one cannot be) none is.
    */
-  putMany(records: RecordInput[]): void;
+  putMany<const Ks extends readonly KindName[]>(records: RecordsOf<Ks>): void;
   /** Removes a resource. */
-  remove(kind: string, id: string): void;
+  remove(kind: KindName, id: string): void;
   /** A blob (any JSON value), or undefined. */
   getBlob(key: string): unknown;
   /** Stores a blob (any JSON value). */
@@ -118,7 +123,7 @@ export interface Store {
 
 /** Everything in memory; lost when the process ends. */
 export class MemoryStore implements Store {
-  #records = new Map<string, RecordInput>();
+  #records = new Map<string, StoredRecord>();
   #blobs = new Map<string, unknown>();
   #meta = new Map<string, unknown>();
   #seq = 0;
@@ -159,7 +164,7 @@ export class MemoryStore implements Store {
    * if (new MemoryStore().inAccount("acc").length !== 0) throw new Error();
    * ```
    */
-  inAccount(account: string): RecordInput[] {
+  inAccount(account: string): StoredRecord[] {
     return [...this.#records.values()].filter((r) => r.account === account);
   }
 
@@ -182,12 +187,15 @@ export class MemoryStore implements Store {
    * @example
    * ```ts
    * import { MemoryStore } from "./store.ts";
+   * import { newRecord } from "./records.ts";
    * const s = new MemoryStore();
-   * s.put({ kind: "models", id: "m", account: "a", body: {}, internal: {} });
-   * if (s.get("models", "m")?.seq !== 1) throw new Error();
+   * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+   * const model = newRecord(s, caller, "models", { name: "m" });
+   * s.put(model);
+   * if (s.get("models", model.id)?.seq !== 1) throw new Error();
    * ```
    */
-  put(record: RecordInput): void {
+  put<K extends KindName>(record: StoredRecord<K>): void {
     this.putMany([record]);
   }
 
@@ -200,17 +208,19 @@ export class MemoryStore implements Store {
    * @example
    * ```ts
    * import { MemoryStore } from "./store.ts";
+   * import { newRecord } from "./records.ts";
    * const s = new MemoryStore();
+   * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
    * s.putMany([
-   *   { kind: "models", id: "m", account: "a", body: {}, internal: {} },
-   *   { kind: "trainingJobs", id: "j", account: "a", body: {}, internal: {} },
+   *   newRecord(s, caller, "models", { name: "m" }),
+   *   newRecord(s, caller, "workspaces", { name: "w" }),
    * ]);
    * if (s.inAccount("a").length !== 2) throw new Error();
    * ```
    */
-  putMany(records: RecordInput[]): void {
+  putMany<const Ks extends readonly KindName[]>(records: RecordsOf<Ks>): void {
     let next = this.#seq;
-    const placed = records.map((record) => {
+    const placed = records.map((record): StoredRecord => {
       const old = this.#records.get(`${record.kind}/${record.id}`);
       const seq = old?.seq ?? record.seq ?? ++next;
       next = Math.max(next, seq);
@@ -230,25 +240,28 @@ export class MemoryStore implements Store {
    *
    * @example
    * ```ts
-   * import { MemoryStore, type RecordInput } from "./store.ts";
+   * import { MemoryStore, type StoredRecord } from "./store.ts";
+   * import { newRecord } from "./records.ts";
    * class Refusing extends MemoryStore {
-   *   protected override persist(_records: RecordInput[]): void {
+   *   protected override persist(_records: StoredRecord[]): void {
    *     throw new Error("disk full");
    *   }
    * }
    * const s = new Refusing();
+   * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
+   * const model = newRecord(s, caller, "models", { name: "m" });
    * const refused = (() => {
    *   try {
-   *     s.put({ kind: "models", id: "m", account: "a", body: {}, internal: {} });
+   *     s.put(model);
    *   } catch {
    *     return true;
    *   }
    * })();
    * if (!refused) throw new Error("not refused");
-   * if (s.get("models", "m") !== undefined) throw new Error("half-stored");
+   * if (s.get("models", model.id) !== undefined) throw new Error("half-stored");
    * ```
    */
-  protected persist(_records: RecordInput[]): void {}
+  protected persist(_records: StoredRecord[]): void {}
 
   /**
    * Removes a resource.
@@ -259,7 +272,7 @@ export class MemoryStore implements Store {
    * new MemoryStore().remove("models", "none");
    * ```
    */
-  remove(kind: string, id: string): void {
+  remove(kind: KindName, id: string): void {
     this.#records.delete(`${kind}/${id}`);
   }
 
