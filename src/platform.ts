@@ -302,15 +302,15 @@ export class MLPlatform extends Client {
   ingestionConfiguration<F extends string, T extends string>(
     name: string,
     schema: Typed<{ id: string }, F, T> | string,
-  ): IngestionConfigurationBuilder<F, T> {
-    return new IngestionConfigurationBuilder<F, T>(this, { name, schema });
+  ): IngestionConfigurationBuilder<{ features: F; targets: T }> {
+    return new IngestionConfigurationBuilder(this, { name, schema });
   }
 
   /** An ingestion job; `create()` (or `await`) gives a Job of the datasource. */
   ingestionJob<F extends string, T extends string>(
-    options: IngestionJobOptions<F, T>,
-  ): IngestionJobBuilder<F, T> {
-    return new IngestionJobBuilder<F, T>(this, this.#withProgress(options));
+    options: IngestionJobOptions<{ features: F; targets: T }>,
+  ): IngestionJobBuilder<{ features: F; targets: T }> {
+    return new IngestionJobBuilder(this, this.#withProgress(options));
   }
 
   /** An onboarding configuration for `targets`. Awaitable. */
@@ -323,9 +323,9 @@ export class MLPlatform extends Client {
 
   /** An onboarding job; `create()` (or `await`) gives a Job of the dataset. */
   onboardingJob<F extends string, T extends string>(
-    options: OnboardingJobOptions<F, T>,
-  ): OnboardingJobBuilder<F, T> {
-    return new OnboardingJobBuilder<F, T>(this, this.#withProgress(options));
+    options: OnboardingJobOptions<{ features: F; targets: T }>,
+  ): OnboardingJobBuilder<{ features: F; targets: T }> {
+    return new OnboardingJobBuilder(this, this.#withProgress(options));
   }
 
   /** A training configuration with typed, documented hyperparameters. Awaitable. */
@@ -338,9 +338,9 @@ export class MLPlatform extends Client {
 
   /** A training job; `create()` (or `await`) gives a Job of the model. */
   trainingJob<F extends string, T extends string>(
-    options: TrainingJobOptions<F, T>,
-  ): TrainingJobBuilder<F, T> {
-    return new TrainingJobBuilder<F, T>(this, this.#withProgress(options));
+    options: TrainingJobOptions<{ features: F; targets: T }>,
+  ): TrainingJobBuilder<{ features: F; targets: T }> {
+    return new TrainingJobBuilder(this, this.#withProgress(options));
   }
 
   /** A deployment configuration (4 concurrent, 2048 MB by default). Awaitable. */
@@ -353,9 +353,9 @@ export class MLPlatform extends Client {
 
   /** A deployed model; `create()` (or `await`) gives a Job of the running deployment. */
   deployedModel<F extends string, T extends string>(
-    options: DeployedModelOptions<F, T>,
-  ): DeployedModelBuilder<F, T> {
-    return new DeployedModelBuilder<F, T>(this, this.#withProgress(options));
+    options: DeployedModelOptions<{ features: F; targets: T }>,
+  ): DeployedModelBuilder<{ features: F; targets: T }> {
+    return new DeployedModelBuilder(this, this.#withProgress(options));
   }
 
   /** A views request on a deployment: add `.explain()`, then `await` it. */

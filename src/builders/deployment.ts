@@ -12,7 +12,7 @@ import type { DeployedModel } from "../schemas/deployments.ts";
 import type { CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
-import type { RefLike, Typed } from "./types.ts";
+import type { Columns, RefLike, TypedRef } from "./types.ts";
 import {
   ViewsBuilder,
   type ViewsOptions,
@@ -110,15 +110,19 @@ export class Deployment<F extends string = string, T extends string = string> {
   }
 }
 
+/** The {@linkcode Deployment} of a model whose data has the column set `C`. */
+export type DeploymentOf<C extends Columns> = Deployment<
+  C["features"],
+  C["targets"]
+>;
+
 /** Options of a deployed model. */
-export interface DeployedModelOptions<
-  F extends string = string,
-  T extends string = string,
-> extends JobControl {
+export interface DeployedModelOptions<C extends Columns = Columns>
+  extends JobControl {
   /** Deployed model name (default: the model's name). */
   name?: string;
   /** The model to deploy. */
-  model: Typed<{ id: string; name?: string | null }, F, T> | string;
+  model: TypedRef<C, { id: string; name?: string | null }>;
   /** The deployment configuration. */
   configuration: RefLike;
 }
@@ -137,25 +141,20 @@ export interface DeployedModelOptions<
  * }
  * ```
  */
-export class DeployedModelBuilder<
-  F extends string = string,
-  T extends string = string,
-> extends JobBuilder<
-  "deployedModels",
-  DeployedModelOptions<F, T>,
-  Deployment<F, T>
-> {
+export class DeployedModelBuilder<C extends Columns = Columns>
+  extends JobBuilder<
+    "deployedModels",
+    DeployedModelOptions<C>,
+    DeploymentOf<C>
+  > {
   /** Its definition. */
   protected readonly spec = this.define({
     route: "deployedModels",
-    wire: {
-      model: "model_id",
-      configuration: "deployment_configuration_id",
-    },
+    wire: { configuration: "deployment_configuration_id" },
     defaults: ({ model }) => ({
       name: typeof model === "string" ? undefined : model?.name ?? undefined,
     }),
-    steps: deploymentSteps<F, T>,
+    steps: deploymentSteps<C>,
   });
 }
 
@@ -164,9 +163,9 @@ export class DeployedModelBuilder<
  * `RUNNING`, resolved to a {@linkcode Deployment}. It has no cancel (delete
  * it). Shared by the builder and `ml.attach`.
  */
-export function deploymentSteps<F extends string, T extends string>(
+export function deploymentSteps<C extends Columns>(
   client: BuilderClient,
-): JobSteps<DeployedModel, Deployment<F, T>> {
+): JobSteps<DeployedModel, DeploymentOf<C>> {
   return {
     kind: "deployed model",
     readyStatuses: ["RUNNING"],
@@ -174,7 +173,11 @@ export function deploymentSteps<F extends string, T extends string>(
     retrieve: (id, o) => client.deployedModels.get(id, o),
     resolve: async (deployed, o) => {
       const model = await client.models.get(deployed.model.id, o);
-      return new Deployment<F, T>(client, deployed, model);
+      return new Deployment<C["features"], C["targets"]>(
+        client,
+        deployed,
+        model,
+      );
     },
     cancelHint:
       "A deployed model is not a job to cancel: stop it with ml.deployedModels.delete(id)",

@@ -7,21 +7,18 @@
  */
 import type { IngestionConfiguration } from "../schemas/ingestion.ts";
 import {
-  type ProcessingJobOptions,
+  type DataProcessingJobOptions,
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
-import type { RefLike, Typed } from "./types.ts";
+import type { Columns, RefLike, TypedBy, TypedRef } from "./types.ts";
 
 /** Options of an ingestion configuration. */
-export interface IngestionConfigurationOptions<
-  F extends string = string,
-  T extends string = string,
-> {
+export interface IngestionConfigurationOptions<C extends Columns = Columns> {
   /** Configuration name (unique in the account). */
   name: string;
   /** The data schema (or its id) the files follow. */
-  schema: Typed<{ id: string }, F, T> | string;
+  schema: TypedRef<C>;
 }
 
 /**
@@ -34,14 +31,12 @@ export interface IngestionConfigurationOptions<
  * if (body.data_schema_id !== "sch_1") throw new Error(JSON.stringify(body));
  * ```
  */
-export class IngestionConfigurationBuilder<
-  F extends string = string,
-  T extends string = string,
-> extends ResourceBuilder<
-  "ingestionConfigurations",
-  IngestionConfigurationOptions<F, T>,
-  Typed<IngestionConfiguration, F, T>
-> {
+export class IngestionConfigurationBuilder<C extends Columns = Columns>
+  extends ResourceBuilder<
+    "ingestionConfigurations",
+    IngestionConfigurationOptions<C>,
+    TypedBy<IngestionConfiguration, C>
+  > {
   /** Its definition. */
   protected readonly spec = this.define({
     route: "ingestionConfigurations",
@@ -50,20 +45,16 @@ export class IngestionConfigurationBuilder<
 }
 
 /** Options of an ingestion job. */
-export interface IngestionJobOptions<
-  F extends string = string,
-  T extends string = string,
-> extends ProcessingJobOptions {
+export interface IngestionJobOptions<C extends Columns = Columns>
+  extends DataProcessingJobOptions {
   /** The ingestion configuration (or its id). */
-  configuration: Typed<{ id: string }, F, T> | string;
+  configuration: TypedRef<C>;
   /** The storage connector holding the file. */
   storage: RefLike;
   /** Path of the file inside the bucket. */
   path: string;
   /** Name of the datasource to create. */
   datasourceName: string;
-  /** `INITIAL` (default). */
-  jobType?: "INITIAL";
 }
 
 /**
@@ -81,15 +72,8 @@ export interface IngestionJobOptions<
  * if (body.name !== "ingest-churn" || body.data_path !== "wa_churn.csv") throw new Error(JSON.stringify(body));
  * ```
  */
-export class IngestionJobBuilder<
-  F extends string = string,
-  T extends string = string,
-> extends ProducingJobBuilder<
-  "ingestionJobs",
-  IngestionJobOptions<F, T>,
-  F,
-  T
-> {
+export class IngestionJobBuilder<C extends Columns = Columns>
+  extends ProducingJobBuilder<"ingestionJobs", IngestionJobOptions<C>, C> {
   /** Its definition. */
   protected readonly spec = this.define({
     route: "ingestionJobs",

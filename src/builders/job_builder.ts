@@ -22,7 +22,7 @@ import {
   type CreateKey,
   SpecBuilder,
 } from "./spec.ts";
-import type { RefLike, Typed } from "./types.ts";
+import type { Columns, RefLike, TypedBy } from "./types.ts";
 
 /** Options every job builder takes besides its own. */
 export interface JobControl {
@@ -40,6 +40,12 @@ export interface ProcessingJobOptions extends JobControl {
   configuration: RefLike;
   /** The compute configuration it runs on (or its id): `PROCESSING` to ingest and onboard, `TRAINING` to train. */
   compute: RefLike;
+}
+
+/** Options of the data processing jobs (ingestion, onboarding) besides their own. */
+export interface DataProcessingJobOptions extends ProcessingJobOptions {
+  /** `INITIAL` (default). */
+  jobType?: "INITIAL";
 }
 
 /**
@@ -130,11 +136,10 @@ export type ArtifactOf<J extends JobKindName> = Item<
   typeof KINDS[J]["produces"]["kind"]
 >;
 
-/** How a job that makes an artifact is followed, typed by the artifact's column names. */
-export type ProducingSteps<J extends JobSnapshot, A> = <
-  F extends string,
-  T extends string,
->(client: BuilderClient) => JobSteps<J, Typed<A, F, T>>;
+/** How a job that makes an artifact is followed, typed by the artifact's column set. */
+export type ProducingSteps<J extends JobSnapshot, A> = <C extends Columns>(
+  client: BuilderClient,
+) => JobSteps<J, TypedBy<A, C>>;
 
 /**
  * How a job of family `jobs` is followed once it exists: retrieved,
@@ -159,7 +164,7 @@ export function followJob<J extends JobKindName>(
   jobs: J,
 ): ProducingSteps<Item<J>, ArtifactOf<J>> {
   const { noun, produces } = KINDS[jobs];
-  return <F extends string, T extends string>(client: BuilderClient) => {
+  return <C extends Columns>(client: BuilderClient) => {
     const collection = client[jobs] as unknown as Pick<
       BuilderClient["trainingJobs"],
       "get" | "cancel"
@@ -172,7 +177,7 @@ export function followJob<J extends JobKindName>(
         const ref = (job as unknown as Record<string, { id: string }>)[
           produces.field
         ];
-        return made.get(ref.id, o) as Promise<Typed<ArtifactOf<J>, F, T>>;
+        return made.get(ref.id, o) as Promise<TypedBy<ArtifactOf<J>, C>>;
       },
       cancel: (id, o) => collection.cancel(id, o) as Promise<Item<J>>,
     };
@@ -182,24 +187,22 @@ export function followJob<J extends JobKindName>(
 /**
  * A builder of a job that makes an artifact (ingestion, onboarding,
  * training): followed by {@linkcode followJob}, so its spec needs no
- * `steps`, and awaited it gives the artifact typed with the column names
- * `F` and `T`.
+ * `steps`, and awaited it gives the artifact typed with the column set `C`.
  */
 export abstract class ProducingJobBuilder<
   K extends JobKindName,
   O extends ProcessingJobOptions,
-  F extends string,
-  T extends string,
-> extends JobBuilder<K, O, Typed<ArtifactOf<K>, F, T>> {
+  C extends Columns,
+> extends JobBuilder<K, O, TypedBy<ArtifactOf<K>, C>> {
   /** Types a subclass's spec and follows the job as the route table says. */
   protected override define(
     spec: BuilderSpec<K, O>,
-  ): JobBuilderSpec<K, O, Typed<ArtifactOf<K>, F, T>> {
+  ): JobBuilderSpec<K, O, TypedBy<ArtifactOf<K>, C>> {
     // A job's `get` and its `create` answer with the same snapshot.
-    const steps = followJob(spec.route)<F, T> as unknown as JobBuilderSpec<
+    const steps = followJob(spec.route)<C> as unknown as JobBuilderSpec<
       K,
       O,
-      Typed<ArtifactOf<K>, F, T>
+      TypedBy<ArtifactOf<K>, C>
     >["steps"];
     return { ...spec, steps };
   }

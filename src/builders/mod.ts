@@ -47,12 +47,14 @@
  * 2. Write its options interface (camelCase, documented).
  * 3. Extend `ResourceBuilder<"family", Options>` with
  *    `protected readonly spec = this.define({ route: "family" })`; add
- *    `wire` only for options whose wire field is not their snake_case name
- *    (fields ending in `_id` take a resource or its id) and `defaults` for
- *    derived values. A job that makes an artifact extends
- *    `ProducingJobBuilder<"family", Options, F, T>` and is followed as
- *    `KINDS` says (`produces`); any other job extends `JobBuilder` and adds
- *    `steps`.
+ *    `wire` only for options whose wire field is neither their snake_case
+ *    name nor, for a reference, that name plus `_id` (`dataset` ->
+ *    `dataset_id`; fields ending in `_id` take a resource or its id), and
+ *    `defaults` for derived values. A job that makes an artifact extends
+ *    `ProducingJobBuilder<"family", Options<C>, C>`, where
+ *    `C extends Columns` is the column set (feature and target names) that
+ *    its input carries and its artifact keeps, and is followed as `KINDS`
+ *    says (`produces`); any other job extends `JobBuilder` and adds `steps`.
  * 4. Add a method to `MLPlatform` that returns `new YourBuilder(this, options)`.
  *
  * @module

@@ -10,11 +10,11 @@ import type {
   OnboardingConfigurationCreateSchema,
 } from "../schemas/onboarding.ts";
 import {
-  type ProcessingJobOptions,
+  type DataProcessingJobOptions,
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
-import type { Typed } from "./types.ts";
+import type { Columns, TypedRef } from "./types.ts";
 import { invalid } from "./validate.ts";
 
 /** Encoding options of an onboarding configuration (all optional, with defaults). */
@@ -114,16 +114,12 @@ export class OnboardingConfigurationBuilder<T extends string = string>
 }
 
 /** Options of an onboarding job. */
-export interface OnboardingJobOptions<
-  F extends string = string,
-  T extends string = string,
-> extends ProcessingJobOptions {
+export interface OnboardingJobOptions<C extends Columns = Columns>
+  extends DataProcessingJobOptions {
   /** The datasource to onboard (or its id). */
-  datasource: Typed<{ id: string }, F, T> | string;
+  datasource: TypedRef<C>;
   /** Name of the dataset to create. */
   datasetName: string;
-  /** `INITIAL` (default). */
-  jobType?: "INITIAL";
 }
 
 /**
@@ -141,22 +137,12 @@ export interface OnboardingJobOptions<
  * }
  * ```
  */
-export class OnboardingJobBuilder<
-  F extends string = string,
-  T extends string = string,
-> extends ProducingJobBuilder<
-  "onboardingJobs",
-  OnboardingJobOptions<F, T>,
-  F,
-  T
-> {
+export class OnboardingJobBuilder<C extends Columns = Columns>
+  extends ProducingJobBuilder<"onboardingJobs", OnboardingJobOptions<C>, C> {
   /** Its definition. */
   protected readonly spec = this.define({
     route: "onboardingJobs",
-    wire: {
-      datasource: "datasource_id",
-      configuration: "data_processing_configuration_id",
-    },
+    wire: { configuration: "data_processing_configuration_id" },
     defaults: nameAfter("onboard", "datasetName"),
   });
 }

@@ -4,8 +4,8 @@
  * family a builder creates in, and the route table (`schemas/routes.ts`)
  * gives the rest: the body's zod schema (its `create` route's), the client
  * collection it is sent through, the noun its messages use (`KINDS`), and
- * the wire names of the options, which are their snake_case unless the
- * spec renames them. The shape every builder shares (options to body,
+ * the wire names of the options, which are their snake_case (a reference
+ * option `x` goes to the body's `x_id`) unless the spec renames them. The shape every builder shares (options to body,
  * field names in messages, validation, `create()` once, awaiting) is
  * written once, here and in `base.ts`.
  *
@@ -39,9 +39,11 @@ export type Created<K extends CreateKey> = Awaited<
 
 /**
  * Everything particular to one builder. Options reach the body as their
- * snake_case name (`maximumConcurrency` -> `maximum_concurrency`) unless
- * `wire` renames them; a wire field ending in `_id` takes a resource or its
- * id (`compute: cpu` sends `compute_configuration_id: cpu.id`).
+ * snake_case name (`maximumConcurrency` -> `maximum_concurrency`), or as
+ * that name plus `_id` when only that is a body field (`dataset` ->
+ * `dataset_id`), unless `wire` renames them; a wire field ending in `_id`
+ * takes a resource or its id (`compute: cpu` sends
+ * `compute_configuration_id: cpu.id`).
  */
 export interface BuilderSpec<K extends CreateKey, O> {
   /** The route family created in (`"storageConnectors"`): schema, client collection and noun. */
@@ -129,7 +131,17 @@ export abstract class SpecBuilder<
 
   #wireName(option: string): string | null {
     const renamed = this.wireNames()[option];
-    return renamed === undefined ? snakeCase(option) : renamed;
+    if (renamed !== undefined) return renamed;
+    const wire = snakeCase(option);
+    const fields = this.#fields();
+    return !fields.has(wire) && fields.has(`${wire}_id`) ? `${wire}_id` : wire;
+  }
+
+  /** The body's field names, from the create schema. */
+  #fields(): Set<string> {
+    return new Set(
+      Object.keys((this.schema as { shape?: object }).shape ?? {}),
+    );
   }
 
   /** The body as given: each option under its wire name, references as ids. */
@@ -153,8 +165,12 @@ export abstract class SpecBuilder<
   /** Wire -> option names, for every field of the body, given or not. */
   protected override optionNames(): Record<string, string> {
     const names: Record<string, string> = {};
-    const shape = (this.schema as { shape?: object }).shape ?? {};
-    for (const wire of Object.keys(shape)) names[wire] = camelCase(wire);
+    const fields = this.#fields();
+    for (const wire of fields) {
+      // `dataset_id` is set by `dataset` (see #wireName).
+      const stem = wire.replace(/_id$/, "");
+      names[wire] = camelCase(fields.has(stem) ? wire : stem);
+    }
     for (const option of Object.keys(this.options)) {
       const wire = this.#wireName(option);
       if (wire !== null) names[wire] = option;

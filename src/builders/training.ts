@@ -13,7 +13,7 @@ import {
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
-import { idOf, type RefLike, type Typed } from "./types.ts";
+import { type Columns, idOf, type RefLike, type TypedRef } from "./types.ts";
 
 /** Options of a training configuration: a name, the hyperparameters, and the type. */
 export interface TrainingConfigurationOptions extends Hyperparameters {
@@ -66,12 +66,10 @@ export class TrainingConfigurationBuilder extends ResourceBuilder<
 }
 
 /** Options of a training job. */
-export interface TrainingJobOptions<
-  F extends string = string,
-  T extends string = string,
-> extends ProcessingJobOptions {
+export interface TrainingJobOptions<C extends Columns = Columns>
+  extends ProcessingJobOptions {
   /** The dataset to train on (or its id). */
-  dataset: Typed<{ id: string }, F, T> | string;
+  dataset: TypedRef<C>;
   /** The workspace (sent as `X-Active-Workspace`; default: the client's). */
   workspace?: RefLike;
   /** Name of the model to create. */
@@ -94,18 +92,12 @@ export interface TrainingJobOptions<
  * if (body.managed_spot_training !== false || "workspace" in body) throw new Error(JSON.stringify(body));
  * ```
  */
-export class TrainingJobBuilder<
-  F extends string = string,
-  T extends string = string,
-> extends ProducingJobBuilder<"trainingJobs", TrainingJobOptions<F, T>, F, T> {
+export class TrainingJobBuilder<C extends Columns = Columns>
+  extends ProducingJobBuilder<"trainingJobs", TrainingJobOptions<C>, C> {
   /** Its definition. */
   protected readonly spec = this.define({
     route: "trainingJobs",
-    wire: {
-      dataset: "dataset_id",
-      configuration: "training_configuration_id",
-      workspace: null,
-    },
+    wire: { configuration: "training_configuration_id", workspace: null },
     defaults: nameAfter("train", "modelName"),
   });
 

@@ -36,6 +36,34 @@ export type Typed<R, F extends string = string, T extends string = string> =
   & R
   & ColumnNames<F, T>;
 
+/**
+ * The column names of some data as one type parameter: features `F` and
+ * targets `T`. The builders between a schema and a deployment take
+ * `C extends Columns` (`IngestionJobBuilder<Columns<"tenure", "churn">>`);
+ * the values they give are {@linkcode Typed} by `C`'s two name sets.
+ */
+export interface Columns<
+  F extends string = string,
+  T extends string = string,
+> {
+  /** The feature names. */
+  readonly features: F;
+  /** The target names. */
+  readonly targets: T;
+}
+
+/** A resource `R` carrying the column names of the column set `C`. */
+export type TypedBy<R, C extends Columns> = Typed<
+  R,
+  C["features"],
+  C["targets"]
+>;
+
+/** What a builder's options take for an input resource of column set `C`: it, or its id. */
+export type TypedRef<C extends Columns, R = { id: string }> =
+  | TypedBy<R, C>
+  | string;
+
 /** Feature names of a typed value. */
 export type FeaturesOf<X> = X extends ColumnNames<infer F, string> ? F : string;
 /** Target names of a typed value. */

@@ -1,0 +1,93 @@
+/**
+ * The column names travel through the job builders as one type parameter
+ * (`C extends Columns`): from the typed input each factory method is given
+ * to what awaiting its builder gives. The `@ts-expect-error` lines fail
+ * `deno check` if a builder ever loses the names (they would type-check as
+ * plain strings).
+ */
+import { assertEquals } from "@std/assert";
+import { MLPlatform } from "../src/platform.ts";
+import type {
+  Columns,
+  FeaturesOf,
+  TargetsOf,
+  Typed,
+} from "../src/builders/types.ts";
+import type { IngestionJobBuilder } from "../src/builders/ingestion.ts";
+
+type Penguin = Columns<"island" | "bill_length_mm", "species">;
+type PenguinRef = Typed<{ id: string }, "island" | "bill_length_mm", "species">;
+
+function platform(): MLPlatform {
+  return new MLPlatform({
+    baseUrl: "https://mlp.invalid",
+    clientId: "id",
+    clientSecret: "secret",
+    progress: false,
+  });
+}
+
+Deno.test("builder types: the column set is inferred from the typed input and reaches what await gives", () => {
+  const ml = platform();
+  const configuration: PenguinRef = { id: "ic_1" };
+  const ingestion = ml.ingestionJob({
+    configuration,
+    storage: "sc_1",
+    compute: "cc_1",
+    path: "penguins.csv",
+    datasourceName: "penguins",
+  });
+  const named: IngestionJobBuilder<Penguin> = ingestion;
+  type Datasource = Awaited<typeof ingestion>;
+  const features: FeaturesOf<Datasource>[] = ["island", "bill_length_mm"];
+  const targets: TargetsOf<Datasource>[] = ["species"];
+  // @ts-expect-error "bill" is not a feature of the datasource the job makes
+  const notAFeature: FeaturesOf<Datasource> = "bill";
+  // @ts-expect-error "specie" is not a target
+  const notATarget: TargetsOf<Datasource> = "specie";
+  void [notAFeature, notATarget];
+
+  const source: Typed<{ id: string }, FeaturesOf<Datasource>, "species"> = {
+    id: "src_1",
+  };
+  const onboarding = ml.onboardingJob({
+    datasource: source,
+    configuration: "oc_1",
+    compute: "cc_1",
+    datasetName: "penguins",
+  });
+  type Dataset = Awaited<typeof onboarding>;
+  // @ts-expect-error the dataset keeps the datasource's features
+  const lost: FeaturesOf<Dataset> = "flipper";
+  void lost;
+  const training = ml.trainingJob({
+    dataset: { id: "ds_1" } as Typed<{ id: string }, "island", "species">,
+    configuration: "tc_1",
+    compute: "cc_1",
+    modelName: "penguins",
+  });
+  type Model = Awaited<typeof training>;
+  // @ts-expect-error the model keeps the dataset's features
+  const gone: FeaturesOf<Model> = "bill_length_mm";
+  void gone;
+
+  // The builders are the ordinary ones at run time: references go to `<x>_id`.
+  assertEquals(named.body().data_processing_configuration_id, "ic_1");
+  assertEquals(onboarding.body().datasource_id, "src_1");
+  assertEquals(training.body().dataset_id, "ds_1");
+  assertEquals([features, targets], [["island", "bill_length_mm"], [
+    "species",
+  ]]);
+});
+
+Deno.test("builder types: an untyped input gives untyped (any string) column names", () => {
+  const training = platform().trainingJob({
+    dataset: "ds_1",
+    configuration: "tc_1",
+    compute: "cc_1",
+    modelName: "m",
+  });
+  const anyFeature: FeaturesOf<Awaited<typeof training>> = "whatever";
+  assertEquals(anyFeature, "whatever");
+  assertEquals(training.body().dataset_id, "ds_1");
+});
