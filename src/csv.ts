@@ -370,14 +370,9 @@ function newBuilder(
         values[row] = x;
       },
       grow(c) {
-        const next = new Float64Array(c);
-        next.set(values);
-        values = next;
+        values = grown(values, new Float64Array(c));
       },
-      finish: (rows) => ({
-        kind: "number",
-        values: values.subarray(0, rows),
-      }),
+      finish: (rows) => ({ kind: "number", values: values.subarray(0, rows) }),
     };
   }
   let codes = new Uint32Array(capacity);
@@ -398,9 +393,7 @@ function newBuilder(
       codes[row] = k;
     },
     grow(c) {
-      const next = new Uint32Array(c);
-      next.set(codes);
-      codes = next;
+      codes = grown(codes, new Uint32Array(c));
     },
     finish: (rows) => ({
       kind: "string",
@@ -408,4 +401,10 @@ function newBuilder(
       dictionary,
     }),
   };
+}
+
+/** `next` (a larger typed array) holding a copy of `values` at its start. */
+function grown<A extends Float64Array | Uint32Array>(values: A, next: A): A {
+  next.set(values);
+  return next;
 }

@@ -15,6 +15,7 @@ import {
 import type { Route } from "../schemas/routes.ts";
 import { paginate } from "../http/pagination.ts";
 import {
+  type CallOptions,
   parseRequest,
   type RequestOptions,
   type Transport,
@@ -61,27 +62,29 @@ export interface CrudRoutes extends ReadRoutes {
  * console.log((await datasets.list()).data.length); // 0
  * ```
  */
-export class ReadOnlyCollection<T> {
+export class ReadOnlyCollection<T, R extends ReadRoutes = ReadRoutes> {
   /** The transport the calls go through. */
   protected readonly transport: Transport;
   /** This collection's routes. */
-  protected readonly routes: ReadRoutes;
+  protected readonly routes: R;
   /** What an item is called on its notebook card, e.g. `"Training job"`. */
   protected readonly kind: string;
 
   /** Binds a route group to a transport. */
-  constructor(transport: Transport, routes: ReadRoutes) {
+  constructor(transport: Transport, routes: R) {
     this.transport = transport;
     this.routes = routes;
     this.kind = kindOf(routes.get);
   }
 
   /** Retrieves one item by id (404 gives `NotFoundError`). */
-  async get(id: string, options?: RequestOptions): Promise<T> {
-    const item = await this.transport.call(this.routes.get, {
-      ...options,
-      params: { id },
-    });
+  get(id: string, options?: RequestOptions): Promise<T> {
+    return this.callForItem(this.routes.get, { ...options, params: { id } });
+  }
+
+  /** Sends one call of `route` that answers with an item (shown as this collection's card). */
+  protected async callForItem(route: Route, call: CallOptions): Promise<T> {
+    const item = await this.transport.call(route, call);
     return displayResource(item as T, this.kind);
   }
 
@@ -130,25 +133,14 @@ export class ReadOnlyCollection<T> {
  * }
  * ```
  */
-export class Collection<TCreate, T> extends ReadOnlyCollection<T> {
-  /** This collection's routes, create included. */
-  declare protected readonly routes: CrudRoutes;
-
-  /** Binds a route group to a transport. */
-  constructor(transport: Transport, routes: CrudRoutes) {
-    super(transport, routes);
-  }
-
+export class Collection<TCreate, T, R extends CrudRoutes = CrudRoutes>
+  extends ReadOnlyCollection<T, R> {
   /**
    * Creates an item. The body is validated (and defaults applied) before
    * sending; a create is not repeated once it may have reached the service.
    */
-  async create(body: TCreate, options?: RequestOptions): Promise<T> {
-    const item = await this.transport.call(this.routes.create, {
-      ...options,
-      body,
-    });
-    return displayResource(item as T, this.kind);
+  create(body: TCreate, options?: RequestOptions): Promise<T> {
+    return this.callForItem(this.routes.create, { ...options, body });
   }
 }
 

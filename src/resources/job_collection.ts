@@ -5,9 +5,8 @@
  * @module
  */
 import type { Route } from "../schemas/routes.ts";
-import type { RequestOptions, Transport } from "../http/transport.ts";
+import type { RequestOptions } from "../http/transport.ts";
 import { Collection, type CrudRoutes } from "./collection.ts";
-import { displayResource } from "./display.ts";
 
 /** The routes of a job collection: the usual four and `cancel`. */
 export interface JobRoutes extends CrudRoutes {
@@ -39,15 +38,8 @@ export interface JobRoutes extends CrudRoutes {
  * if (job.status !== "CANCELLED") throw new Error("unexpected");
  * ```
  */
-export class JobCollection<TCreate, T> extends Collection<TCreate, T> {
-  /** This collection's routes, cancel included. */
-  declare protected readonly routes: JobRoutes;
-
-  /** Binds a job route group to a transport. */
-  constructor(transport: Transport, routes: JobRoutes) {
-    super(transport, routes);
-  }
-
+export class JobCollection<TCreate, T>
+  extends Collection<TCreate, T, JobRoutes> {
   /**
    * Cancels a STARTING or RUNNING job and returns it as the service answers
    * (`CANCELLED` with a message on the local platform). A job that has
@@ -55,11 +47,7 @@ export class JobCollection<TCreate, T> extends Collection<TCreate, T> {
    * answers 404 or 405 (`job.cancel()` turns that into a
    * `CancellationNotSupportedError`).
    */
-  async cancel(id: string, options?: RequestOptions): Promise<T> {
-    const item = await this.transport.call(this.routes.cancel, {
-      ...options,
-      params: { id },
-    });
-    return displayResource(item as T, this.kind);
+  cancel(id: string, options?: RequestOptions): Promise<T> {
+    return this.callForItem(this.routes.cancel, { ...options, params: { id } });
   }
 }
