@@ -30,6 +30,16 @@ const artifactFields = {
   updated_at: TimestampSchema.nullish(),
 } as const;
 
+/**
+ * The prediction task a dataset is encoded for and a model learned: its
+ * feature and target names, and each categorical target's classes.
+ */
+const taskFields = {
+  features: z.array(z.string()).optional(),
+  targets: z.array(z.string()).optional(),
+  classes: z.record(z.string(), z.array(z.string())).optional(),
+} as const;
+
 /** A datasource: the rows read by an ingestion job. */
 export const DatasourceSchema = z.looseObject({
   ...artifactFields,
@@ -48,9 +58,7 @@ export const DatasetSchema = z.looseObject({
   datasource: RefSchema.optional(),
   data_processing_configuration: RefSchema.optional(),
   row_count: z.number().int().nullish(),
-  features: z.array(z.string()).optional(),
-  targets: z.array(z.string()).optional(),
-  classes: z.record(z.string(), z.array(z.string())).optional(),
+  ...taskFields,
 }).meta({ id: "Dataset" });
 /** A dataset. */
 export type Dataset = z.infer<typeof DatasetSchema>;
@@ -63,9 +71,7 @@ export const ModelSchema = z.looseObject({
   training_configuration: RefSchema.optional(),
   workspace: RefSchema.optional(),
   model_training_type: z.string().optional(),
-  features: z.array(z.string()).optional(),
-  targets: z.array(z.string()).optional(),
-  classes: z.record(z.string(), z.array(z.string())).optional(),
+  ...taskFields,
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
   /** The loss per logged round of the training that made it (our extension). */

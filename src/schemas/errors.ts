@@ -59,14 +59,13 @@ export const DependantSchema = z.looseObject({
 /** One resource that depends on the one being deleted. */
 export type Dependant = z.infer<typeof DependantSchema>;
 
-/** 401: `{ message }`. */
+/** 401: `{ message }`; every other error body adds to it. */
 export const UnauthorizedBodySchema = z.looseObject({
   message: z.string(),
 }).meta({ id: "UnauthorizedError" });
 
 /** 403, 404 and the plain 409: `{ message, error_code }`. */
-export const ErrorBodySchema = z.looseObject({
-  message: z.string(),
+export const ErrorBodySchema = UnauthorizedBodySchema.extend({
   error_code: z.string(),
 }).meta({ id: "Error" });
 /** 403, 404 and the plain 409: `{ message, error_code }`. */
@@ -80,8 +79,7 @@ export const IntegrityErrorBodySchema = ErrorBodySchema.extend({
 export type IntegrityErrorBody = z.infer<typeof IntegrityErrorBodySchema>;
 
 /** 500: `{ message, error_reference }`. */
-export const ServerErrorBodySchema = z.looseObject({
-  message: z.string(),
+export const ServerErrorBodySchema = UnauthorizedBodySchema.extend({
   error_reference: z.string(),
 }).meta({ id: "ServerError" });
 /** 500: `{ message, error_reference }`. */
@@ -139,9 +137,7 @@ export function fieldIssues(
 }
 
 /** 400 (DESIGN.md): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
-export const ValidationErrorBodySchema = z.looseObject({
-  message: z.string(),
-  error_code: z.string(),
+export const ValidationErrorBodySchema = ErrorBodySchema.extend({
   errors: z.array(FieldIssueSchema),
 }).meta({ id: "ValidationError" });
 /** 400 body. */

@@ -39,8 +39,9 @@ export const FAILURE_STATUSES: readonly string[] = [
 /** Job types SPEC.md shows. */
 export const JOB_TYPES = ["INITIAL"] as const;
 
-/** Fields every job response carries. */
+/** Fields every job response carries: the owned fields, status, progress and stage. */
 export const jobFields = {
+  ...ownedFields,
   status: openEnum(JOB_STATUSES),
   progress: z.number().default(0),
   stage: z.string().nullish(),
@@ -56,7 +57,6 @@ export const jobFields = {
  * the compute and processing configurations it runs with.
  */
 export const processingJobFields = {
-  ...ownedFields,
   ...jobFields,
   job_type: openEnum(JOB_TYPES),
   name: z.string(),

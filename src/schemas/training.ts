@@ -16,7 +16,6 @@ import {
   IdSchema,
   NameSchema,
   openEnum,
-  ownedFields,
   RefSchema,
   TimestampSchema,
 } from "./common.ts";
@@ -396,7 +395,6 @@ export type TrainingConfigurationCreate = z.input<
 
 /** A training job. */
 export const TrainingJobSchema = z.looseObject({
-  ...ownedFields,
   ...jobFields,
   name: z.string(),
   dataset: RefSchema,
