@@ -157,10 +157,14 @@ interface JobPlan<J extends JobKindName> {
   job: (artifact: { id: string; name: string }) => NewFields<J>;
   /** Links the two records before they are stored (the model names its job). */
   link?: (artifact: StoredRecord<ArtifactOf<J>>, job: StoredRecord<J>) => void;
-  /** The job's work, given the artifact's id. */
-  work: (artifactId: string) => JobWork;
-  /** The artifact's fields once the work succeeded. */
-  result: () => Partial<Resources[ArtifactOf<J>]>;
+  /**
+   * The job's work, given the artifact's id and `done`, which the work calls
+   * with the artifact's fields once it has them (stored if the job completes).
+   */
+  work: (
+    artifactId: string,
+    done: (result: Partial<Resources[ArtifactOf<J>]>) => void,
+  ) => JobWork;
 }
 
 /**
@@ -192,18 +196,19 @@ function launchJob<J extends JobKindName>(
   );
   plan.link?.(artifact, job);
   ctx.store.putMany([artifact, job]);
+  let result: Partial<Resources[ArtifactOf<J>]> = {};
   ctx.runner.start(
     plan.kind,
     job.id,
     ctx.settings.maximumRuntimeSeconds,
-    plan.work(artifact.id),
+    plan.work(artifact.id, (fields) => (result = fields)),
     (failure, outcome) =>
       finishArtifact(
         ctx,
         artifactKind,
         artifact.id,
         failure,
-        outcome === "COMPLETED" ? plan.result() : {},
+        outcome === "COMPLETED" ? result : {},
         outcome,
       ),
   );
@@ -245,7 +250,6 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
   const fields = schema.body.fields.map((
     { name, data_type, designation, semantic_type },
   ) => ({ name, data_type, designation, semantic_type }));
-  let rows = 0;
   return launchJob(ctx, caller, {
     kind: "ingestionJobs",
     name: body.name,
@@ -266,7 +270,7 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
       data_path: body.data_path,
       ...newJobFields(ctx),
     }),
-    work: (datasourceId) =>
+    work: (datasourceId, done) =>
       ingestWork(ctx.store, {
         file,
         // Opened again at read time, checked on the opened handle (no window).
@@ -275,8 +279,7 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
         display: `"${body.data_path}" in bucket "${bucket}"`,
         fields,
         datasourceId,
-      }, (n) => (rows = n)),
-    result: () => ({ row_count: rows }),
+      }, (rows) => done({ row_count: rows })),
   });
 };
 
@@ -323,7 +326,6 @@ export const createOnboardingJob: Op<"onboardingJobs", "create"> = (
       `target "${target.name}" is ${target.semantic_type}; CLASSIFICATION needs a CATEGORICAL target (fix the schema or the targets of ${where})`,
     );
   }
-  let patch: Partial<Resources["datasets"]> = {};
   return launchJob(ctx, caller, {
     kind: "onboardingJobs",
     name: body.name,
@@ -341,7 +343,7 @@ export const createOnboardingJob: Op<"onboardingJobs", "create"> = (
       dataset,
       ...newJobFields(ctx),
     }),
-    work: (datasetId) =>
+    work: (datasetId, done) =>
       onboardWork(ctx.store, {
         datasourceId: source.id,
         datasetId,
@@ -355,15 +357,13 @@ export const createOnboardingJob: Op<"onboardingJobs", "create"> = (
           handle_unseen_categories: c.handle_unseen_categories,
           impute: c.impute,
         },
-      }, (s) => {
-        patch = {
+      }, (s) =>
+        done({
           row_count: s.rows,
           dropped_rows: s.droppedRows,
           features: s.features,
           classes: { [s.target]: s.classes },
-        };
-      }),
-    result: () => patch,
+        })),
   });
 };
 
@@ -390,7 +390,6 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
   requireReady(dataset, "dataset", "onboarding job");
   const tc = owned("trainingConfigurations", "training_configuration_id");
   const cc = computeOf(owned, "TRAINING");
-  let patch: Partial<Resources["models"]> = {};
   return launchJob(ctx, caller, {
     kind: "trainingJobs",
     name: body.name,
@@ -419,13 +418,13 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
     link: (model, job) => {
       model.body.training_job = refOf(job);
     },
-    work: (modelId) =>
+    work: (modelId, done) =>
       trainWork(ctx.store, {
         datasetId: dataset.id,
         modelId,
         params: tc.internal.params ?? {},
-      }, (m, curve) => {
-        patch = {
+      }, (m, curve) =>
+        done({
           features: m.features.map((f) => f.name),
           targets: [m.target],
           classes: { [m.target]: m.classes },
@@ -445,9 +444,7 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
           },
           stop_reason: m.metrics.stopReason,
           learning_curve: curve,
-        };
-      }),
-    result: () => patch,
+        })),
   });
 };
 
