@@ -17,6 +17,8 @@ import type { IngestionJobBuilder } from "../src/builders/ingestion.ts";
 
 type Penguin = Columns<"island" | "bill_length_mm", "species">;
 type PenguinRef = Typed<{ id: string }, "island" | "bill_length_mm", "species">;
+/** A reference carrying the column names of `X`. */
+type RefOf<X> = Typed<{ id: string }, FeaturesOf<X>, TargetsOf<X>>;
 
 function platform(): MLPlatform {
   return new MLPlatform({
@@ -47,29 +49,23 @@ Deno.test("builder types: the column set is inferred from the typed input and re
   const notATarget: TargetsOf<Datasource> = "specie";
   void [notAFeature, notATarget];
 
-  const source: Typed<{ id: string }, FeaturesOf<Datasource>, "species"> = {
-    id: "src_1",
-  };
+  // Through onboarding and training: the names reach the model, or the
+  // last line would type-check.
   const onboarding = ml.onboardingJob({
-    datasource: source,
+    datasource: { id: "src_1" } as RefOf<Datasource>,
     configuration: "oc_1",
     compute: "cc_1",
     datasetName: "penguins",
   });
-  type Dataset = Awaited<typeof onboarding>;
-  // @ts-expect-error the dataset keeps the datasource's features
-  const lost: FeaturesOf<Dataset> = "flipper";
-  void lost;
   const training = ml.trainingJob({
-    dataset: { id: "ds_1" } as Typed<{ id: string }, "island", "species">,
+    dataset: { id: "ds_1" } as RefOf<Awaited<typeof onboarding>>,
     configuration: "tc_1",
     compute: "cc_1",
     modelName: "penguins",
   });
-  type Model = Awaited<typeof training>;
-  // @ts-expect-error the model keeps the dataset's features
-  const gone: FeaturesOf<Model> = "bill_length_mm";
-  void gone;
+  // @ts-expect-error the model keeps the schema's features
+  const notInModel: FeaturesOf<Awaited<typeof training>> = "flipper";
+  void notInModel;
 
   // The builders are the ordinary ones at run time: references go to `<x>_id`.
   assertEquals(named.body().data_processing_configuration_id, "ic_1");
