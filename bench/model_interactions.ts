@@ -66,6 +66,26 @@ function columns(
 const xs = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `x${from + i}`);
 
+/**
+ * make_friedman2/3's inputs (x1..x4 on their ranges) plus 4 uniform noise
+ * features, a normal draw, and their shared inner term `x2 x3 - 1 / (x2 x4)`.
+ */
+function friedmanInputs(n: number, seed: number) {
+  const rng = createRng(seed), z = normal(rng);
+  const range: Record<string, [number, number]> = {
+    x1: [0, 100],
+    x2: [40 * Math.PI, 560 * Math.PI],
+    x3: [0, 1],
+    x4: [1, 11],
+  };
+  const x = columns(n, xs(1, 8), (c) => {
+    const [lo, hi] = range[c] ?? [0, 1];
+    return lo + (hi - lo) * rng();
+  });
+  const inner = (i: number) => x.x2[i] * x.x3[i] - 1 / (x.x2[i] * x.x4[i]);
+  return { x, z, inner };
+}
+
 /** The generators by name: rows and a seed give a table. */
 export const GENERATORS: Record<
   string,
@@ -86,21 +106,9 @@ export const GENERATORS: Record<
   friedman2: {
     rows: 3_000,
     make(n, seed) {
-      const rng = createRng(seed), z = normal(rng);
-      const range: Record<string, [number, number]> = {
-        x1: [0, 100],
-        x2: [40 * Math.PI, 560 * Math.PI],
-        x3: [0, 1],
-        x4: [1, 11],
-      };
-      const x = columns(n, xs(1, 8), (c) => {
-        const [lo, hi] = range[c] ?? [0, 1];
-        return lo + (hi - lo) * rng();
-      });
+      const { x, z, inner } = friedmanInputs(n, seed);
       const y = x.x1.map((_, i) =>
-        Math.sqrt(
-          x.x1[i] ** 2 + (x.x2[i] * x.x3[i] - 1 / (x.x2[i] * x.x4[i])) ** 2,
-        ) + 100 * z()
+        Math.sqrt(x.x1[i] ** 2 + inner(i) ** 2) + 100 * z()
       );
       return { numeric: x, categorical: {}, label: aboveMedian(y) };
     },
@@ -108,22 +116,8 @@ export const GENERATORS: Record<
   friedman3: {
     rows: 3_000,
     make(n, seed) {
-      const rng = createRng(seed), z = normal(rng);
-      const range: Record<string, [number, number]> = {
-        x1: [0, 100],
-        x2: [40 * Math.PI, 560 * Math.PI],
-        x3: [0, 1],
-        x4: [1, 11],
-      };
-      const x = columns(n, xs(1, 8), (c) => {
-        const [lo, hi] = range[c] ?? [0, 1];
-        return lo + (hi - lo) * rng();
-      });
-      const y = x.x1.map((_, i) =>
-        Math.atan(
-          (x.x2[i] * x.x3[i] - 1 / (x.x2[i] * x.x4[i])) / x.x1[i],
-        ) + 0.2 * z()
-      );
+      const { x, z, inner } = friedmanInputs(n, seed);
+      const y = x.x1.map((_, i) => Math.atan(inner(i) / x.x1[i]) + 0.2 * z());
       return { numeric: x, categorical: {}, label: aboveMedian(y) };
     },
   },

@@ -7,6 +7,7 @@
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import {
   FEW_PAIRS,
+  FEWEST_PAIRS,
   improves,
   SELECTION_ROWS,
   selectionAxes,
@@ -21,6 +22,7 @@ import { explain, predict } from "../src/local/model/explain.ts";
 import { linearStart, solveSpd } from "../src/local/model/linear.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { createRng } from "../src/local/model/rng.ts";
+import type { EbmModel } from "../src/local/model/types.ts";
 import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
 const num = (name: string): SchemaField => ({
@@ -90,16 +92,33 @@ function binary(n: number, shape: "linear" | "steps", seed = 2) {
 const features = (c: RawColumns): RawColumns =>
   Object.fromEntries(Object.entries(c).filter(([k]) => k !== "y"));
 
+/** Bias plus contributions is every row's log-odds of "yes", within 1e-9. */
+function assertLogOddsExact(m: EbmModel, q: RawColumns): void {
+  const e = explain(m, q, "yes");
+  const p = predict(m, q);
+  const yes = m.classes.indexOf("yes");
+  e.bias.forEach((b, i) => {
+    const logit = b + e.contributions[i].reduce((x, y) => x + y, 0);
+    const p1 = p.probabilities[i][yes];
+    assertAlmostEquals(logit, Math.log(p1 / (1 - p1)), 1e-9);
+  });
+}
+
 Deno.test("selection: what is searched, by rows, given parameters and target", () => {
   const p = resolveParams({}).params;
   const values = (axes: ReturnType<typeof selectionAxes>) =>
     axes.map((a) => a.values.join("|")).join(",");
   assertEquals(
     values(selectionAxes(p, {}, 1_000, 8, true)),
-    "false|true,16|64,10|28",
+    "false|true,16|64,10|3|28",
   );
   // Multi-class: no linear start; three features: at most three pairs.
   assertEquals(values(selectionAxes(p, {}, 1_000, 3, false)), "false,16|64,3");
+  // Four features, six pairs: all six or the fewest three.
+  assertEquals(
+    values(selectionAxes(p, {}, 1_000, 4, false)),
+    `false,16|64,6|${FEWEST_PAIRS}`,
+  );
   // Given parameters are not varied.
   const given = { bins: 32, max_interactions: 5 };
   assertEquals(
@@ -168,15 +187,7 @@ Deno.test("selection: a logistic target gets the linear start, log-odds exact; s
   const lin = binary(600, "linear");
   const m = train(lin.data);
   assert(m.metrics.linearStart, "linear start kept for a linear logit");
-  const q = features(lin.columns);
-  const e = explain(m, q, "yes");
-  const p = predict(m, q);
-  const yes = m.classes.indexOf("yes");
-  e.bias.forEach((b, i) => {
-    const logit = b + e.contributions[i].reduce((x, y) => x + y, 0);
-    const p1 = p.probabilities[i][yes];
-    assertAlmostEquals(logit, Math.log(p1 / (1 - p1)), 1e-9);
-  });
+  assertLogOddsExact(m, features(lin.columns));
   // Steps no line can follow are still learnt (with or without the start,
   // whichever the held-out rows preferred): the Bayes AUC is about 0.95.
   const steps = train(binary(600, "steps").data);
@@ -187,7 +198,8 @@ Deno.test("selection: multi-class (penguins) searches shapes and pairs only", as
   const { data } = await loadEncoded(PENGUINS);
   const m = train(data, { max_rounds: 100, estimators: 2 });
   assertEquals(m.metrics.linearStart, false);
-  assertEquals(m.metrics.candidates, 3);
+  // The bins, then 3 and 21 pairs against 10.
+  assertEquals(m.metrics.candidates, 4);
 });
 
 Deno.test("linear start: logistic fit recovers a known slope; the solver solves", () => {
@@ -253,4 +265,35 @@ Deno.test("selection through the API: a training configuration that leaves bins 
   } finally {
     await ml.close();
   }
+});
+
+/** Eight uniform features on [-1, 1]; the log-odds are a checkerboard of x1 and x2 plus a slope in x3. */
+function checkerboard(n: number, seed: number) {
+  const rng = createRng(seed);
+  const names = Array.from({ length: 8 }, (_, j) => `x${j + 1}`);
+  const columns: RawColumns = Object.fromEntries(
+    names.map((c) => [c, Array.from({ length: n }, () => 2 * rng() - 1)]),
+  );
+  const x = (c: string, i: number) => columns[c][i] as number;
+  columns.y = Array.from({ length: n }, (_, i) => {
+    const logit = 3 * Math.sign(x("x1", i) * x("x2", i)) + 1.5 * x("x3", i);
+    return rng() < 1 / (1 + Math.exp(-logit)) ? "yes" : "no";
+  });
+  const fields: SchemaField[] = [...names.map(num), cat("y")].map((f) =>
+    f.name === "y" ? { ...f, designation: "TARGET" } : f
+  );
+  return { columns, data: encodeDataset(columns, fields, { targets: ["y"] }) };
+}
+
+Deno.test("selection: one real interaction among 28 possible pairs keeps the fewest pairs, the pair found and log-odds exact", () => {
+  const { data, columns } = checkerboard(3_000, 11);
+  const m = train(data);
+  assertEquals(m.params.max_interactions, FEWEST_PAIRS);
+  const pairs = m.terms.filter((t) => t.features.length === 2);
+  assertEquals(pairs.length, FEWEST_PAIRS);
+  const importance = (t: (typeof pairs)[number]) =>
+    t.scores.reduce((s, v, q) => s + t.counts[q] * Math.abs(v), 0);
+  const top = pairs.reduce((a, b) => importance(a) >= importance(b) ? a : b);
+  assertEquals(top.name, "x1*x2");
+  assertLogOddsExact(m, features(columns));
 });
