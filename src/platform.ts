@@ -78,7 +78,12 @@ import {
   TrainingJobBuilder,
   type TrainingJobOptions,
 } from "./builders/training.ts";
-import { idOf, type RefLike, type Typed } from "./builders/types.ts";
+import {
+  type ColumnSet,
+  idOf,
+  type RefLike,
+  type Typed,
+} from "./builders/types.ts";
 import type { ViewsBuilder, ViewsQueryInput } from "./builders/views.ts";
 import { WorkspaceBuilder } from "./builders/workspace.ts";
 import {
@@ -302,14 +307,14 @@ export class MLPlatform extends Client {
   ingestionConfiguration<F extends string, T extends string>(
     name: string,
     schema: Typed<{ id: string }, F, T> | string,
-  ): IngestionConfigurationBuilder<{ features: F; targets: T }> {
+  ): IngestionConfigurationBuilder<ColumnSet<F, T>> {
     return new IngestionConfigurationBuilder(this, { name, schema });
   }
 
   /** An ingestion job; `create()` (or `await`) gives a Job of the datasource. */
   ingestionJob<F extends string, T extends string>(
-    options: IngestionJobOptions<{ features: F; targets: T }>,
-  ): IngestionJobBuilder<{ features: F; targets: T }> {
+    options: IngestionJobOptions<ColumnSet<F, T>>,
+  ): IngestionJobBuilder<ColumnSet<F, T>> {
     return new IngestionJobBuilder(this, this.#withProgress(options));
   }
 
@@ -323,8 +328,8 @@ export class MLPlatform extends Client {
 
   /** An onboarding job; `create()` (or `await`) gives a Job of the dataset. */
   onboardingJob<F extends string, T extends string>(
-    options: OnboardingJobOptions<{ features: F; targets: T }>,
-  ): OnboardingJobBuilder<{ features: F; targets: T }> {
+    options: OnboardingJobOptions<ColumnSet<F, T>>,
+  ): OnboardingJobBuilder<ColumnSet<F, T>> {
     return new OnboardingJobBuilder(this, this.#withProgress(options));
   }
 
@@ -338,8 +343,8 @@ export class MLPlatform extends Client {
 
   /** A training job; `create()` (or `await`) gives a Job of the model. */
   trainingJob<F extends string, T extends string>(
-    options: TrainingJobOptions<{ features: F; targets: T }>,
-  ): TrainingJobBuilder<{ features: F; targets: T }> {
+    options: TrainingJobOptions<ColumnSet<F, T>>,
+  ): TrainingJobBuilder<ColumnSet<F, T>> {
     return new TrainingJobBuilder(this, this.#withProgress(options));
   }
 
@@ -353,8 +358,8 @@ export class MLPlatform extends Client {
 
   /** A deployed model; `create()` (or `await`) gives a Job of the running deployment. */
   deployedModel<F extends string, T extends string>(
-    options: DeployedModelOptions<{ features: F; targets: T }>,
-  ): DeployedModelBuilder<{ features: F; targets: T }> {
+    options: DeployedModelOptions<ColumnSet<F, T>>,
+  ): DeployedModelBuilder<ColumnSet<F, T>> {
     return new DeployedModelBuilder(this, this.#withProgress(options));
   }
 

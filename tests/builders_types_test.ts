@@ -1,6 +1,6 @@
 /**
  * The column names travel through the job builders as one type parameter
- * (`C extends Columns`): from the typed input each factory method is given
+ * (`C extends ColumnSet`): from the typed input each factory method is given
  * to what awaiting its builder gives. The `@ts-expect-error` lines fail
  * `deno check` if a builder ever loses the names (they would type-check as
  * plain strings).
@@ -8,14 +8,14 @@
 import { assertEquals } from "@std/assert";
 import { MLPlatform } from "../src/platform.ts";
 import type {
-  Columns,
+  ColumnSet,
   FeaturesOf,
   TargetsOf,
   Typed,
 } from "../src/builders/types.ts";
 import type { IngestionJobBuilder } from "../src/builders/ingestion.ts";
 
-type Penguin = Columns<"island" | "bill_length_mm", "species">;
+type Penguin = ColumnSet<"island" | "bill_length_mm", "species">;
 type PenguinRef = Typed<{ id: string }, "island" | "bill_length_mm", "species">;
 /** A reference carrying the column names of `X`. */
 type RefOf<X> = Typed<{ id: string }, FeaturesOf<X>, TargetsOf<X>>;

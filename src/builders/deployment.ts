@@ -12,7 +12,7 @@ import type { DeployedModel } from "../schemas/deployments.ts";
 import type { CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import { JobBuilder, type JobControl, type JobSteps } from "./job_builder.ts";
-import type { Columns, RefLike, TypedRef } from "./types.ts";
+import type { ColumnSet, RefLike, TypedRef } from "./types.ts";
 import {
   ViewsBuilder,
   type ViewsOptions,
@@ -111,13 +111,13 @@ export class Deployment<F extends string = string, T extends string = string> {
 }
 
 /** The {@linkcode Deployment} of a model whose data has the column set `C`. */
-export type DeploymentOf<C extends Columns> = Deployment<
+export type DeploymentOf<C extends ColumnSet> = Deployment<
   C["features"],
   C["targets"]
 >;
 
 /** Options of a deployed model. */
-export interface DeployedModelOptions<C extends Columns = Columns>
+export interface DeployedModelOptions<C extends ColumnSet = ColumnSet>
   extends JobControl {
   /** Deployed model name (default: the model's name). */
   name?: string;
@@ -141,7 +141,7 @@ export interface DeployedModelOptions<C extends Columns = Columns>
  * }
  * ```
  */
-export class DeployedModelBuilder<C extends Columns = Columns>
+export class DeployedModelBuilder<C extends ColumnSet = ColumnSet>
   extends JobBuilder<
     "deployedModels",
     DeployedModelOptions<C>,
@@ -163,7 +163,7 @@ export class DeployedModelBuilder<C extends Columns = Columns>
  * `RUNNING`, resolved to a {@linkcode Deployment}. It has no cancel (delete
  * it). Shared by the builder and `ml.attach`.
  */
-export function deploymentSteps<C extends Columns>(
+export function deploymentSteps<C extends ColumnSet>(
   client: BuilderClient,
 ): JobSteps<DeployedModel, DeploymentOf<C>> {
   return {

@@ -11,10 +11,12 @@ import {
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
-import type { Columns, RefLike, TypedBy, TypedRef } from "./types.ts";
+import type { ColumnSet, RefLike, TypedBy, TypedRef } from "./types.ts";
 
 /** Options of an ingestion configuration. */
-export interface IngestionConfigurationOptions<C extends Columns = Columns> {
+export interface IngestionConfigurationOptions<
+  C extends ColumnSet = ColumnSet,
+> {
   /** Configuration name (unique in the account). */
   name: string;
   /** The data schema (or its id) the files follow. */
@@ -31,7 +33,7 @@ export interface IngestionConfigurationOptions<C extends Columns = Columns> {
  * if (body.data_schema_id !== "sch_1") throw new Error(JSON.stringify(body));
  * ```
  */
-export class IngestionConfigurationBuilder<C extends Columns = Columns>
+export class IngestionConfigurationBuilder<C extends ColumnSet = ColumnSet>
   extends ResourceBuilder<
     "ingestionConfigurations",
     IngestionConfigurationOptions<C>,
@@ -45,7 +47,7 @@ export class IngestionConfigurationBuilder<C extends Columns = Columns>
 }
 
 /** Options of an ingestion job. */
-export interface IngestionJobOptions<C extends Columns = Columns>
+export interface IngestionJobOptions<C extends ColumnSet = ColumnSet>
   extends DataProcessingJobOptions {
   /** The ingestion configuration (or its id). */
   configuration: TypedRef<C>;
@@ -72,7 +74,7 @@ export interface IngestionJobOptions<C extends Columns = Columns>
  * if (body.name !== "ingest-churn" || body.data_path !== "wa_churn.csv") throw new Error(JSON.stringify(body));
  * ```
  */
-export class IngestionJobBuilder<C extends Columns = Columns>
+export class IngestionJobBuilder<C extends ColumnSet = ColumnSet>
   extends ProducingJobBuilder<"ingestionJobs", IngestionJobOptions<C>, C> {
   /** Its definition. */
   protected readonly spec = this.define({

@@ -22,7 +22,7 @@ import {
   type CreateKey,
   SpecBuilder,
 } from "./spec.ts";
-import type { Columns, RefLike, TypedBy } from "./types.ts";
+import type { ColumnSet, RefLike, TypedBy } from "./types.ts";
 
 /** Options every job builder takes besides its own. */
 export interface JobControl {
@@ -137,7 +137,7 @@ export type ArtifactOf<J extends JobKindName> = Item<
 >;
 
 /** How a job that makes an artifact is followed, typed by the artifact's column set. */
-export type ProducingSteps<J extends JobSnapshot, A> = <C extends Columns>(
+export type ProducingSteps<J extends JobSnapshot, A> = <C extends ColumnSet>(
   client: BuilderClient,
 ) => JobSteps<J, TypedBy<A, C>>;
 
@@ -164,7 +164,7 @@ export function followJob<J extends JobKindName>(
   jobs: J,
 ): ProducingSteps<Item<J>, ArtifactOf<J>> {
   const { noun, produces } = KINDS[jobs];
-  return <C extends Columns>(client: BuilderClient) => {
+  return <C extends ColumnSet>(client: BuilderClient) => {
     const collection = client[jobs] as unknown as Pick<
       BuilderClient["trainingJobs"],
       "get" | "cancel"
@@ -192,7 +192,7 @@ export function followJob<J extends JobKindName>(
 export abstract class ProducingJobBuilder<
   K extends JobKindName,
   O extends ProcessingJobOptions,
-  C extends Columns,
+  C extends ColumnSet,
 > extends JobBuilder<K, O, TypedBy<ArtifactOf<K>, C>> {
   /** Types a subclass's spec and follows the job as the route table says. */
   protected override define(

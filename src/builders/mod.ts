@@ -52,7 +52,7 @@
  *    `dataset_id`; fields ending in `_id` take a resource or its id), and
  *    `defaults` for derived values. A job that makes an artifact extends
  *    `ProducingJobBuilder<"family", Options<C>, C>`, where
- *    `C extends Columns` is the column set (feature and target names) that
+ *    `C extends ColumnSet` is the column set (feature and target names) that
  *    its input carries and its artifact keeps, and is followed as `KINDS`
  *    says (`produces`); any other job extends `JobBuilder` and adds `steps`.
  * 4. Add a method to `MLPlatform` that returns `new YourBuilder(this, options)`.

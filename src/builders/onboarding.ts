@@ -14,7 +14,7 @@ import {
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
-import type { Columns, TypedRef } from "./types.ts";
+import type { ColumnSet, TypedRef } from "./types.ts";
 import { invalid } from "./validate.ts";
 
 /** Encoding options of an onboarding configuration (all optional, with defaults). */
@@ -114,7 +114,7 @@ export class OnboardingConfigurationBuilder<T extends string = string>
 }
 
 /** Options of an onboarding job. */
-export interface OnboardingJobOptions<C extends Columns = Columns>
+export interface OnboardingJobOptions<C extends ColumnSet = ColumnSet>
   extends DataProcessingJobOptions {
   /** The datasource to onboard (or its id). */
   datasource: TypedRef<C>;
@@ -137,7 +137,7 @@ export interface OnboardingJobOptions<C extends Columns = Columns>
  * }
  * ```
  */
-export class OnboardingJobBuilder<C extends Columns = Columns>
+export class OnboardingJobBuilder<C extends ColumnSet = ColumnSet>
   extends ProducingJobBuilder<"onboardingJobs", OnboardingJobOptions<C>, C> {
   /** Its definition. */
   protected readonly spec = this.define({

@@ -13,7 +13,7 @@ import {
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
-import { type Columns, idOf, type RefLike, type TypedRef } from "./types.ts";
+import { type ColumnSet, idOf, type RefLike, type TypedRef } from "./types.ts";
 
 /** Options of a training configuration: a name, the hyperparameters, and the type. */
 export interface TrainingConfigurationOptions extends Hyperparameters {
@@ -66,7 +66,7 @@ export class TrainingConfigurationBuilder extends ResourceBuilder<
 }
 
 /** Options of a training job. */
-export interface TrainingJobOptions<C extends Columns = Columns>
+export interface TrainingJobOptions<C extends ColumnSet = ColumnSet>
   extends ProcessingJobOptions {
   /** The dataset to train on (or its id). */
   dataset: TypedRef<C>;
@@ -92,7 +92,7 @@ export interface TrainingJobOptions<C extends Columns = Columns>
  * if (body.managed_spot_training !== false || "workspace" in body) throw new Error(JSON.stringify(body));
  * ```
  */
-export class TrainingJobBuilder<C extends Columns = Columns>
+export class TrainingJobBuilder<C extends ColumnSet = ColumnSet>
   extends ProducingJobBuilder<"trainingJobs", TrainingJobOptions<C>, C> {
   /** Its definition. */
   protected readonly spec = this.define({

@@ -39,10 +39,10 @@ export type Typed<R, F extends string = string, T extends string = string> =
 /**
  * The column names of some data as one type parameter: features `F` and
  * targets `T`. The builders between a schema and a deployment take
- * `C extends Columns` (`IngestionJobBuilder<Columns<"tenure", "churn">>`);
+ * `C extends ColumnSet` (`IngestionJobBuilder<ColumnSet<"tenure", "churn">>`);
  * the values they give are {@linkcode Typed} by `C`'s two name sets.
  */
-export interface Columns<
+export interface ColumnSet<
   F extends string = string,
   T extends string = string,
 > {
@@ -53,14 +53,14 @@ export interface Columns<
 }
 
 /** A resource `R` carrying the column names of the column set `C`. */
-export type TypedBy<R, C extends Columns> = Typed<
+export type TypedBy<R, C extends ColumnSet> = Typed<
   R,
   C["features"],
   C["targets"]
 >;
 
 /** What a builder's options take for an input resource of column set `C`: it, or its id. */
-export type TypedRef<C extends Columns, R = { id: string }> =
+export type TypedRef<C extends ColumnSet, R = { id: string }> =
   | TypedBy<R, C>
   | string;
 
