@@ -117,6 +117,8 @@ interface Bucket {
   release?: () => void;
   /** When the bucket's signal aborts. */
   at: number;
+  /** The rejections of the attempts racing the signal (see `race`). */
+  racing: Set<(reason: unknown) => void>;
 }
 
 /** A shared timeout signal taken by one attempt; release it when done. */
@@ -125,6 +127,50 @@ export interface TimeoutSlot {
   signal: AbortSignal;
   /** The attempt is over (done, failed or aborted). */
   release(): void;
+  /**
+   * Settles like `work`, or rejects with the signal's reason once it
+   * aborts: what `abortable(work, signal)` does, without an abort listener
+   * added and removed per attempt (the bucket rejects the attempts still
+   * racing when it aborts), and without keeping `work`'s value once it
+   * settles (a promise shared by the bucket's races would keep every
+   * answer of the bucket's lifetime).
+   */
+  race<T>(work: Promise<T>): Promise<T>;
+}
+
+class Slot implements TimeoutSlot {
+  #bucket: Bucket;
+  #released = false;
+  constructor(bucket: Bucket) {
+    this.#bucket = bucket;
+  }
+  get signal(): AbortSignal {
+    return this.#bucket.controller.signal;
+  }
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    const b = this.#bucket;
+    if (--b.active === 0) {
+      b.release?.();
+      b.release = undefined;
+    }
+  }
+  race<T>(work: Promise<T>): Promise<T> {
+    const b = this.#bucket;
+    const signal = b.controller.signal;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise<T>((resolve, reject) => {
+      b.racing.add(reject);
+      work.then((value) => {
+        b.racing.delete(reject);
+        resolve(value);
+      }, (error) => {
+        b.racing.delete(reject);
+        reject(error);
+      });
+    });
+  }
 }
 
 /**
@@ -146,6 +192,10 @@ export interface TimeoutSlot {
  * await new Promise((r) => setTimeout(r, 40));
  * slow.signal.aborted; // true: still running after 20 ms (+ at most 2 ms)
  * slow.release();
+ * const late = timeouts.take(20);
+ * const error = await late.race(new Promise(() => {})).catch((e) => e.name);
+ * late.release();
+ * if (error !== "TimeoutError") throw new Error(String(error)); // the race lost to the clock
  * ```
  */
 export class TimeoutSignals {
@@ -163,6 +213,7 @@ export class TimeoutSignals {
         closesAt: now + slack,
         at: now + slack + ms,
         active: 0,
+        racing: new Set(),
       };
       this.#open.set(ms, bucket);
     }
@@ -173,20 +224,11 @@ export class TimeoutSignals {
         b.controller.abort(
           new DOMException("The request timed out", "TimeoutError"),
         );
+        for (const reject of b.racing) reject(b.controller.signal.reason);
+        b.racing.clear();
         if (this.#open.get(ms) === b) this.#open.delete(ms);
       });
     }
-    let released = false;
-    return {
-      signal: b.controller.signal,
-      release: () => {
-        if (released) return;
-        released = true;
-        if (--b.active === 0) {
-          b.release?.();
-          b.release = undefined;
-        }
-      },
-    };
+    return new Slot(b);
   }
 }

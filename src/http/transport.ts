@@ -46,7 +46,7 @@ import {
   RETRY_RULES,
   type RetryLimits,
 } from "./retry.ts";
-import { Deadlines, TimeoutSignals } from "./deadlines.ts";
+import { Deadlines, TimeoutSignals, type TimeoutSlot } from "./deadlines.ts";
 import { responseCheck } from "./response_check.ts";
 import { TokenManager } from "./token.ts";
 import { abortable } from "../abort.ts";
@@ -137,6 +137,27 @@ interface Received {
   body: unknown;
   /** The URL the request went to (relative `Location`s resolve against it). */
   url: string;
+}
+
+/** A fetch answer as {@linkcode Received}. */
+class Answer implements Received {
+  readonly status: number;
+  readonly body: unknown;
+  readonly url: string;
+  readonly #response: Response;
+  constructor(response: Response, body: unknown, url: string) {
+    this.status = response.status;
+    this.body = body;
+    this.url = url;
+    this.#response = response;
+  }
+  /**
+   * Read only when needed (202, redirects, errors): building a fetch
+   * answer's Headers object is not free.
+   */
+  get headers(): Headers {
+    return this.#response.headers;
+  }
 }
 
 /** How the retry loop may treat one request. */
@@ -233,25 +254,29 @@ export class Transport {
     route: R,
     options: CallOptions,
   ): Promise<RouteResult<R>> {
-    const operation = `${route.method} ${route.path}`;
     let body = route.body ? options.body : undefined;
     if (route.body && !options.validated) {
-      body = parseRequest(route.body, body, `request body for ${operation}`);
+      // A body zod would return as it is (no default to fill, no key to
+      // strip) is sent as it is: the compiled check says so without zod's
+      // copy. Anything else is parsed, which writes the messages.
+      if (!responseCheck(route.body)?.(body)) {
+        body = parseRequest(
+          route.body,
+          body,
+          `request body for ${route.method} ${route.path}`,
+        );
+      }
     }
     const path = filledPath(route.path, options.params);
+    const headers = this.#headers(route, options);
     const outgoing: Outgoing = {
       method: route.method,
       url: this.#url(path, options.query),
       sameOrigin: true,
-      headers: {
-        accept: "application/json",
-        ...this.#settings.headers,
-        ...this.#specialHeaders(route, options, operation),
-        ...options.headers,
-      },
+      headers,
     };
     if (body !== undefined) {
-      outgoing.headers["content-type"] = "application/json";
+      headers["content-type"] = "application/json";
       outgoing.body = JSON.stringify(body);
     }
     const state = { outcomeUnknown: false };
@@ -368,17 +393,21 @@ export class Transport {
     return path.includes("/.") ? new URL(url).pathname : this.#basePath + path;
   }
 
-  #specialHeaders(
-    route: Route,
-    options: CallOptions,
-    operation: string,
-  ): Record<string, string> {
-    const headers: Record<string, string> = {};
+  /**
+   * The headers of one call, in one object: accept, the client's, the
+   * route's own (workspace, views cache), then the call's.
+   */
+  #headers(route: Route, options: CallOptions): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      ...this.#settings.headers,
+    };
     if (route.workspace) {
       const workspace = options.workspaceId ?? this.#settings.workspaceId;
       if (!workspace) {
         throw new ConfigurationError({
-          message: `${operation} needs a workspace (X-Active-Workspace)`,
+          message:
+            `${route.method} ${route.path} needs a workspace (X-Active-Workspace)`,
           hint:
             "Pass { workspaceId } to this call or to the client options; create one with client.workspaces.create({ name })",
         });
@@ -388,7 +417,7 @@ export class Transport {
     if (route.views && this.#settings.viewsCacheControl !== false) {
       headers["x-views-cache-control"] = this.#settings.viewsCacheControl;
     }
-    return headers;
+    return options.headers ? { ...headers, ...options.headers } : headers;
   }
 
   /** Polls the `Location` of 202 answers until the final one. */
@@ -460,7 +489,7 @@ export class Transport {
       }
       let answer: Received;
       try {
-        answer = await this.#attempt({ ...outgoing, headers }, policy);
+        answer = await this.#attempt(outgoing, headers, policy);
       } catch (error) {
         if (
           !(error instanceof ConnectionError || error instanceof TimeoutError)
@@ -525,7 +554,12 @@ export class Transport {
         status === 404 && policy.kind === "delete" && state.outcomeUnknown
       ) {
         // An earlier attempt reached the service and deleted it.
-        return { ...answer, status: 204, body: undefined };
+        return {
+          status: 204,
+          headers: answer.headers,
+          body: undefined,
+          url: answer.url,
+        };
       }
       if (status >= 300) {
         throw errorFromResponse({
@@ -559,20 +593,25 @@ export class Transport {
   }
 
   /** One HTTP exchange under the attempt's timeout, body fully read. */
-  async #attempt(outgoing: Outgoing, policy: Policy): Promise<Received> {
+  async #attempt(
+    outgoing: Outgoing,
+    headers: Record<string, string>,
+    policy: Policy,
+  ): Promise<Received> {
     const caller = policy.signal;
     if (caller?.aborted) throw caller.reason;
     let signal: AbortSignal;
     let timedOut: () => boolean;
     let done: () => void;
+    // The common case: a timeout signal shared with the attempts that
+    // start at about the same time (a signal each costs more than the rest
+    // of a small call), on one shared timer.
+    let slot: TimeoutSlot | undefined;
     if (!caller) {
-      // The common case: a timeout signal shared with the attempts that
-      // start at about the same time (a signal each costs more than the
-      // rest of a small call), on one shared timer.
-      const slot = this.#timeouts.take(policy.timeout);
-      signal = slot.signal;
-      timedOut = () => slot.signal.aborted;
-      done = slot.release;
+      const taken = slot = this.#timeouts.take(policy.timeout);
+      signal = taken.signal;
+      timedOut = () => taken.signal.aborted;
+      done = () => taken.release();
     } else {
       const controller = new AbortController();
       const onAbort = () => controller.abort(caller.reason);
@@ -598,39 +637,29 @@ export class Transport {
         // form every handler accepts. It needs no signal: racing the abort
         // stops handlers that ignore it too, and a Request's dependent
         // signal costs a weak reference each call.
-        ({ response, text } = await abortable(
-          custom(
-            new Request(outgoing.url, {
-              method: outgoing.method,
-              headers: outgoing.headers,
-              body: outgoing.body,
-              redirect: "manual",
-            }),
-          ).then(readText),
-          signal,
-        ));
+        const work = custom(
+          new Request(outgoing.url, {
+            method: outgoing.method,
+            headers,
+            body: outgoing.body,
+            redirect: "manual",
+          }),
+        ).then(readText);
+        ({ response, text } =
+          await (slot ? slot.race(work) : abortable(work, signal)));
       } else {
         // The global fetch follows the signal itself, body included (an
         // abort while the body is read rejects `text()`): no race needed.
         response = await fetch(outgoing.url, {
           method: outgoing.method,
-          headers: outgoing.headers,
+          headers,
           body: outgoing.body,
           signal,
           redirect: "manual",
         });
         text = await response.text();
       }
-      return {
-        status: response.status,
-        // Read only when needed (202, redirects, errors): building a fetch
-        // answer's Headers object is not free.
-        get headers() {
-          return response.headers;
-        },
-        body: parseBody(text),
-        url: outgoing.url,
-      };
+      return new Answer(response, parseBody(text), outgoing.url);
     } catch (error) {
       if (caller?.aborted) throw caller.reason;
       if (timedOut()) {

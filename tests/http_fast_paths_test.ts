@@ -1,0 +1,135 @@
+/**
+ * The transport's shortcuts keep its guarantees: a request body the compiled
+ * check accepts is sent as given, and every other body still goes through
+ * zod (defaults filled, unknown keys stripped, bad fields refused unsent);
+ * an in-process (custom) fetch that never answers still times out, on the
+ * shared timeout bucket, and the calls after it still succeed.
+ */
+import { assert, assertEquals, assertRejects } from "@std/assert";
+import { Client } from "../src/client.ts";
+import { TimeoutError, ValidationError } from "../src/http/errors.ts";
+import { TimeoutSignals } from "../src/http/deadlines.ts";
+
+const T = "2024-05-01T12:00:00.000000Z";
+const ref = { id: "u_1", name: "me" };
+
+/** A client whose fetch records each body sent and answers `answer(body)`. */
+function recording(answer: (body: unknown) => unknown) {
+  const sent: unknown[] = [];
+  const client = new Client({
+    baseUrl: "https://mlp.invalid",
+    clientId: "id",
+    clientSecret: "s",
+    maxRetries: 0,
+    fetch: async (input) => {
+      const request = input as Request;
+      if (new URL(request.url).pathname === "/oauth/token") {
+        return Response.json({
+          access_token: "t",
+          token_type: "Bearer",
+          expires_in: 3600,
+        });
+      }
+      const body = JSON.parse(await request.text());
+      sent.push(body);
+      return Response.json(answer(body), { status: 201 });
+    },
+  });
+  return { client, sent };
+}
+
+Deno.test("request body: valid as given is sent as given; defaults are filled and unknown keys stripped by zod", async () => {
+  const { client, sent } = recording((body) => ({
+    id: "x_1",
+    account: ref,
+    created_at: T,
+    created_by: ref,
+    ...(body as object),
+  }));
+  await client.workspaces.create({ name: "w" });
+  assertEquals(sent.at(-1), { name: "w" });
+  // An unknown key is stripped (zod's object), so the check sends it to zod.
+  await client.workspaces.create({ name: "w2", colour: "red" } as never);
+  assertEquals(sent.at(-1), { name: "w2" });
+  // Defaults are zod's to fill.
+  await client.deploymentConfigurations.create({ name: "dc" });
+  assertEquals(sent.at(-1), {
+    name: "dc",
+    deployment_type: "SERVERLESS",
+    maximum_concurrency: 4,
+    memory_size: 2048,
+  });
+});
+
+Deno.test("request body: an invalid one is refused, naming the field, and nothing is sent", async () => {
+  const { client, sent } = recording(() => ({}));
+  const error = await assertRejects(
+    () => client.workspaces.create({ name: 3 } as never),
+    ValidationError,
+  );
+  assertEquals(error.issues.map((i) => i.path), ["name"]);
+  const limits = await assertRejects(
+    () =>
+      client.deploymentConfigurations.create({
+        name: "dc",
+        maximum_concurrency: 0,
+      }),
+    ValidationError,
+  );
+  assertEquals(limits.issues.map((i) => i.path), ["maximum_concurrency"]);
+  assertEquals(sent, []);
+});
+
+Deno.test("timeout: an in-process fetch that never answers times out, and the next call succeeds", async () => {
+  let hang = true;
+  const client = new Client({
+    baseUrl: "https://mlp.invalid",
+    clientId: "id",
+    clientSecret: "s",
+    maxRetries: 0,
+    fetch: (input) => {
+      const request = input as Request;
+      if (new URL(request.url).pathname === "/oauth/token") {
+        return Promise.resolve(Response.json({
+          access_token: "t",
+          token_type: "Bearer",
+          expires_in: 3600,
+        }));
+      }
+      if (hang) return new Promise<Response>(() => {});
+      return Promise.resolve(Response.json({
+        id: "w_1",
+        name: "w",
+        account: ref,
+        created_at: T,
+        created_by: ref,
+      }));
+    },
+  });
+  const error = await assertRejects(
+    () => client.workspaces.get("w_1", { timeout: 20 }),
+    TimeoutError,
+  );
+  assert(error.message.startsWith("GET /workspaces/w_1 timed out after 20 ms"));
+  hang = false;
+  assertEquals((await client.workspaces.get("w_1", { timeout: 20 })).id, "w_1");
+});
+
+Deno.test("timeout slots: a race settles like its work, and rejects with the timeout once the bucket aborts", async () => {
+  const timeouts = new TimeoutSignals();
+  const a = timeouts.take(20);
+  assertEquals(await a.race(Promise.resolve(1)), 1);
+  await assertRejects(
+    () => a.race(Promise.reject(new Error("no"))),
+    Error,
+    "no",
+  );
+  const b = timeouts.take(20);
+  const late = b.race(new Promise(() => {}));
+  const reason = await late.catch((e) => e);
+  assertEquals((reason as DOMException).name, "TimeoutError");
+  // After the abort a race rejects at once.
+  await assertRejects(() => b.race(Promise.resolve(2)));
+  a.release();
+  b.release();
+});
