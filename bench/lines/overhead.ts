@@ -29,6 +29,8 @@ export interface OverheadOptions {
   batch?: number;
   /** Targets measured (default both). */
   targets?: ("http" | "in-process")[];
+  /** Calls measured (default all four), e.g. `["views"]` to look at one alone. */
+  ops?: (keyof typeof LABELS)[];
 }
 
 const GOAL = { max: 1.10 };
@@ -111,6 +113,9 @@ export async function overheadLine(
       const all = await cases(target, where);
       const flat: Record<string, () => unknown> = {};
       for (const [op, c] of Object.entries(all)) {
+        if (options.ops && !options.ops.includes(op as keyof typeof LABELS)) {
+          continue;
+        }
         flat[`${op}.sdk`] = c.sdk;
         flat[`${op}.raw`] = c.raw;
       }
@@ -120,6 +125,7 @@ export async function overheadLine(
         warmup: 3,
       });
       for (const op of Object.keys(all) as (keyof typeof LABELS)[]) {
+        if (!flat[`${op}.sdk`]) continue;
         const sdk = samples[`${op}.sdk`];
         const raw = samples[`${op}.raw`];
         const us = (xs: number[]) => `${(median(xs) * 1000).toFixed(0)} µs`;

@@ -72,12 +72,17 @@ export function toViewsQuery(
     }
     const out: Cell[] = new Array(length);
     for (let i = 0; i < length; i++) out[i] = toCell(values[i], name, i);
-    Object.defineProperty(query, name, {
-      value: out,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    // A column named `__proto__` is a key like any other: defined, since
+    // assigning it would set the prototype (defining every column cost a
+    // third of a one-row conversion).
+    if (name === "__proto__") {
+      Object.defineProperty(query, name, {
+        value: out,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else query[name] = out;
   }
   if (Object.keys(query).length === 0) {
     throw new FrameError(

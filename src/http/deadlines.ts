@@ -62,10 +62,15 @@ export class Deadlines {
 
   /**
    * Calls `fire` in `ms` milliseconds unless the returned release function
-   * is called first.
+   * is called first. `now` is `performance.now()`, for a caller that has
+   * just read it.
    */
-  add(ms: number, fire: () => void): () => void {
-    const entry: Entry = { at: performance.now() + ms, fire };
+  add(
+    ms: number,
+    fire: () => void,
+    now: number = performance.now(),
+  ): () => void {
+    const entry: Entry = { at: now + ms, fire };
     this.#entries.add(entry);
     if (entry.at < this.#armedAt) this.#arm(entry.at);
     else if (!this.#ref) this.#setRef(true);
@@ -227,7 +232,7 @@ export class TimeoutSignals {
         for (const reject of b.racing) reject(b.controller.signal.reason);
         b.racing.clear();
         if (this.#open.get(ms) === b) this.#open.delete(ms);
-      });
+      }, now);
     }
     return new Slot(b);
   }
