@@ -9,7 +9,10 @@
  * The loop is a generator ({@link trainSteps}) that yields after every boosting
  * round, so the same code runs synchronously ({@link train}), in-thread while
  * yielding to the event loop ({@link trainAsync}) or in a worker.
- * Deterministic: the only randomness is a seeded PRNG for `subsample`.
+ * Deterministic: the only randomness is seeded (a stream per bag for
+ * `subsample` and the bags' splits), so the model is the same whether the
+ * bags ran in one thread or half of them on another core
+ * ({@link FitOptions.helper}).
  *
  * @example
  * ```ts
@@ -98,6 +101,12 @@ export interface FitOptions {
    * {@link FEW_PAIRS} pairs unless `max_interactions` is given).
    */
   search?: boolean;
+  /**
+   * {@link trainAsync} only: fits half of each configuration's bags
+   * elsewhere (another core) while this thread fits the others. Bags are
+   * seeded one by one, so the model is the same with or without a helper.
+   */
+  helper?: BagHelper;
 }
 
 type Bins = Uint8Array | Uint16Array;
@@ -164,6 +173,27 @@ export function* trainSteps(
   shouldStop: () => boolean,
   search = true,
 ): Generator<TrainProgress, EbmModel, void> {
+  const steps = searchSteps(data, input, shouldStop, search, null);
+  let r = steps.next();
+  for (; !r.done; r = steps.next()) {
+    // Without a helper nothing is waited for.
+    if ("fraction" in r.value) yield r.value;
+  }
+  return r.value;
+}
+
+/**
+ * {@link trainSteps} with an optional {@link BagHelper}: then it also yields
+ * `{ wait }`, a promise of the helper's bags, and must be resumed with
+ * what it resolves to (`next(results)`); see {@link trainAsync}.
+ */
+function* searchSteps(
+  data: EncodedDataset,
+  input: Partial<TrainingParams>,
+  shouldStop: () => boolean,
+  search: boolean,
+  helper: BagHelper | null,
+): Generator<Step, EbmModel, BagResult[] | undefined> {
   const p = resolveParams(input).params;
   const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
   const target = data.encoder.target;
@@ -199,7 +229,7 @@ export function* trainSteps(
   const fit = function* (
     candidate: Candidate,
     sharedPairs: boolean,
-  ): Generator<TrainProgress, Fitted, void> {
+  ): Generator<Step, Fitted, BagResult[] | undefined> {
     const from = tried / slots, to = (tried + 1) / slots;
     tried++;
     const steps = fitOnce(
@@ -212,18 +242,24 @@ export function* trainSteps(
       candidate.linear,
       sharedPairs,
       () => (stopped ||= shouldStop()),
+      helper,
     );
     let r = steps.next();
-    for (; !r.done; r = steps.next()) {
-      if (slots === 1) {
-        yield r.value;
+    while (!r.done) {
+      if (!("fraction" in r.value)) {
+        r = steps.next(yield r.value);
         continue;
       }
-      yield {
-        fraction: Math.min(0.97, from + (to - from) * r.value.fraction),
-        stage: r.value.stage,
-        ...(tried === 1 && r.value.logged ? { logged: r.value.logged } : {}),
-      };
+      const step = r.value;
+      if (slots === 1) yield step;
+      else {
+        yield {
+          fraction: Math.min(0.97, from + (to - from) * step.fraction),
+          stage: step.stage,
+          ...(tried === 1 && step.logged ? { logged: step.logged } : {}),
+        };
+      }
+      r = steps.next();
     }
     return r.value;
   };
@@ -477,7 +513,147 @@ function* fitOnce(
   withLinearStart: boolean,
   sharedPairs: boolean,
   shouldStop: () => boolean,
-): Generator<TrainProgress, Fitted, void> {
+  helper: BagHelper | null,
+): Generator<Step, Fitted, BagResult[] | undefined> {
+  const fitter = yield* relay(
+    bagFitter(data, p, withLinearStart, shouldStop),
+  );
+  const { bags, fitBag, stopped } = fitter;
+  // With a helper (another core), the second half of the bags runs there
+  // while this thread fits the first half; each bag has its own seed, so
+  // the bags come out the same wherever they ran.
+  const split = helper && bags > 1 ? Math.ceil(bags / 2) : bags;
+  const remote = split < bags
+    ? helper!({
+      params: p,
+      linear: withLinearStart,
+      sharedPairs,
+      bags: Array.from({ length: bags - split }, (_, i) => split + i),
+    })
+    : null;
+  const results: BagResult[] = [];
+  for (let b = 0; b < split && (b === 0 || !stopped.deadline); b++) {
+    results.push(
+      yield* relay(fitBag(b, sharedPairs && b > 0 ? results[0].pairs : null)),
+    );
+  }
+  if (remote) {
+    // Held by the driver until the helper answers (see FitOptions.helper).
+    const theirs = (yield { wait: remote }) ?? [];
+    // After a deadline, the bags up to the first one missing.
+    if (results.length === split) {
+      for (const r of theirs) {
+        if (r.bag !== results.length) break;
+        results.push(r);
+      }
+    }
+  }
+  return yield* relay(fitter.combine(results));
+}
+
+/** Re-yields a generator's steps inside one that is resumed with values (which it ignores). */
+function* relay<T, R>(g: Generator<T, R, void>): Generator<T, R, unknown> {
+  let r = g.next();
+  while (!r.done) {
+    yield r.value;
+    r = g.next();
+  }
+  return r.value;
+}
+
+/** One bag's fit: its terms' tables, its pairs, its held-out loss and stages. */
+export interface BagResult {
+  bag: number;
+  terms: RawTerm[];
+  pairs: [number, number][];
+  heldOut: number;
+  mainRounds: number;
+  mainStop: string;
+  pairRounds: number;
+  pairStop: string;
+}
+
+/**
+ * What a helper is asked: fit these bags of one configuration (`params` as
+ * resolved, with the candidate's bins and pairs) on the dataset it holds.
+ */
+export interface BagTask {
+  params: TrainingParams;
+  linear: boolean;
+  sharedPairs: boolean;
+  bags: number[];
+}
+
+/**
+ * Fits some of a configuration's bags elsewhere (another Worker, on another
+ * core) and resolves with their {@link BagResult}s in bag order: see
+ * {@link fitBags}, which the helper runs.
+ */
+export type BagHelper = (task: BagTask) => Promise<BagResult[]>;
+
+/** What the training generators yield: progress, or a helper's answer to wait for. */
+type Step = TrainProgress | { wait: Promise<BagResult[]> };
+
+/**
+ * The helper's side of {@link BagHelper}: fits `task.bags` of the
+ * configuration on `data`, exactly as training in one thread fits those
+ * bags (with shared pairs, the pairs are bag 0's, ranked here again from
+ * bag 0's main terms). Bags after a deadline are left out.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { fitBags } from "./ebm.ts";
+ * import { resolveParams } from "./params.ts";
+ *
+ * const x = Array.from({ length: 300 }, (_, i) => i % 30);
+ * const data = encodeDataset({ x, y: x.map((v) => (v > 14 ? "hi" : "lo")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const params = resolveParams({ max_rounds: 20 }).params;
+ * const r = fitBags(data, { params, linear: false, sharedPairs: true, bags: [2, 3] }, () => false);
+ * if (!(r.length === 2 && r[0].bag === 2 && r[1].terms.length === 1)) throw new Error("example failed");
+ * ```
+ */
+export function fitBags(
+  data: EncodedDataset,
+  task: BagTask,
+  shouldStop: () => boolean,
+): BagResult[] {
+  const steps = (function* () {
+    const { fitBag, stopped } = yield* bagFitter(
+      data,
+      task.params,
+      task.linear,
+      shouldStop,
+    );
+    const shared = task.sharedPairs && task.bags.some((b) => b > 0)
+      ? (yield* fitBag(0, null, true)).pairs
+      : null;
+    const out: BagResult[] = [];
+    for (const b of task.bags) {
+      if (stopped.deadline && out.length > 0) break;
+      out.push(yield* fitBag(b, b > 0 ? shared : null));
+    }
+    return out;
+  })();
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/**
+ * The parts of one fit with fixed parameters: binning and the dataset's
+ * split (`overall`), the bags' count, one bag's fit ({@link BagResult}) and
+ * the bags combined into the model.
+ */
+function* bagFitter(
+  data: EncodedDataset,
+  p: TrainingParams,
+  withLinearStart: boolean,
+  shouldStop: () => boolean,
+) {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
   const K = regression || classes.length === 2 ? 1 : classes.length;
@@ -594,9 +770,11 @@ function* fitOnce(
     : 0;
   const stopped = { deadline: false };
   const checkStop = () => (stopped.deadline ||= shouldStop());
-  const booster: Booster = {
+  const boosterOf = (b: number): Booster => ({
     K,
-    rng: createRng(p.seed),
+    // Each bag its own stream (bag 0's is the seed's own), so a bag's fit
+    // does not depend on the bags fitted before it.
+    rng: createRng(b === 0 ? p.seed : (p.seed + 0x5bd1 * b) >>> 0),
     maxRounds: p.max_rounds,
     patience: p.early_stopping_patience,
     lr: p.learning_rate,
@@ -606,7 +784,7 @@ function* fitOnce(
     prunePatience: p.prune_patience,
     logInterval: p.log_interval,
     checkStop,
-  };
+  });
   const constant = (m: number, values: number[]) => {
     const out = new Float64Array(m * K);
     for (let i = 0; i < m; i++) {
@@ -615,14 +793,6 @@ function* fitOnce(
     return out;
   };
 
-  // ---- per bag: main terms, then pairs on top of them ----
-  // The pairs are chosen once, by bag 0 (the dataset's split).
-  let pairs: [number, number][] = [];
-  const bagTerms: RawTerm[][] = [];
-  const heldOut: number[] = [];
-  const bagPairs = new Set<string>();
-  let mainRounds = 0, mainStop = "max_rounds";
-  let pairRounds = 0, pairStop = "none";
   // Progress: bag b owns [0.92 b / bags, 0.92 (b + 1) / bags]; inside it,
   // main terms take the first part, pairs the rest.
   const mainPart = pairsWanted > 0 ? 0.6 : 1;
@@ -631,7 +801,18 @@ function* fitOnce(
     from: at(b, from),
     to: at(b, to),
   });
-  for (let b = 0; b < bags && (b === 0 || !stopped.deadline); b++) {
+  // ---- one bag: main terms, then pairs on top of them, then the main
+  // terms again (the backfit). `given`: the pairs to boost (bag 0's, when
+  // the bags share them); null: the bag ranks its own (bag 0 on the
+  // dataset's split). `rankOnly`: return once the pairs are ranked.
+  const fitBag = function* (
+    b: number,
+    given: [number, number][] | null,
+    rankOnly = false,
+  ): Generator<TrainProgress, BagResult, void> {
+    const booster = boosterOf(b);
+    let pairs: [number, number][] = given ?? [];
+    let pairRounds = 0, pairStop = "none";
     const bag = bagData(b);
     const nVa = bag.objective.yVa.length;
     // The linear start's scores are outside the boosting stage (its base);
@@ -697,15 +878,14 @@ function* fitOnce(
         log: b === 0,
       },
     );
-    mainRounds = Math.max(mainRounds, main.rounds);
-    if (b === 0) mainStop = main.stop;
+    const mainRounds = main.rounds;
     if (start) mainTerms.forEach((t, j) => addInto(t.table, start.tables[j]));
     const own: RawTerm[] = mainTerms.map((t, j) => ({
       features: [j],
       scores: t.table,
     }));
     if (pairsWanted > 0 && !stopped.deadline) {
-      if (b === 0 || !sharedPairs) {
+      if (given === null) {
         yield { fraction: at(b, mainPart), stage: "interactions" };
         pairs = yield* rankPairs(
           features,
@@ -720,6 +900,18 @@ function* fitOnce(
           at(b, mainPart),
           at(b, mainPart + 0.1),
         );
+      }
+      if (rankOnly) {
+        return {
+          bag: b,
+          terms: own,
+          pairs,
+          heldOut: Infinity,
+          mainRounds,
+          mainStop: main.stop,
+          pairRounds,
+          pairStop,
+        };
       }
       const baseTr = scoreTerms(
         own,
@@ -770,8 +962,8 @@ function* fitOnce(
             log: b === 0,
           },
         );
-        pairRounds = Math.max(pairRounds, done.rounds);
-        if (b === 0) pairStop = done.stop;
+        pairRounds = done.rounds;
+        pairStop = done.stop;
         pairs.forEach((pair, t) =>
           own.push({ features: pair, scores: stage[t].table })
         );
@@ -806,8 +998,8 @@ function* fitOnce(
         }
       }
     }
-    if (nVa > 0) {
-      heldOut.push(bag.objective.scale(
+    const heldOut = nVa > 0
+      ? bag.objective.scale(
         bag.objective.validationLoss(scoreTerms(
           own,
           cellsOf(features, own, bag.vaBins),
@@ -815,67 +1007,88 @@ function* fitOnce(
           K,
           new Float64Array(nVa * K),
         )),
-      ));
-    } else heldOut.push(Infinity);
-    bagTerms.push(own);
-    bagPairs.add(JSON.stringify(pairs));
-  }
-  if (bagPairs.size > 1) return { model: null, heldOut };
-  const terms: RawTerm[] = bagTerms[0].map((t, i) => {
-    const m = mergeBags(
-      bagTerms.map((own) => own[i].scores),
-      termCells(features, t.features, overall.trBins),
-      K,
-      p.estimators_winsorize_level,
-    );
-    return { features: t.features, scores: m.scores, spread: m.spread };
-  });
-
-  yield { fraction: 0.98, stage: "finalizing" };
-  const averaged = finalize(
-    terms,
-    features,
-    overall.trBins,
-    intercept,
-    K,
-    classes,
-    data,
-    p,
-  );
-  // Validation metrics: of bag 0's own model on the dataset's validation
-  // rows, which bag 0 never trained on (the other bags may have): an honest,
-  // if slightly pessimistic, figure for the averaged model.
-  const judged = bagTerms.length === 1 ? averaged : finalize(
-    bagTerms[0],
-    features,
-    overall.trBins,
-    intercept,
-    K,
-    classes,
-    data,
-    p,
-  );
-  const model: EbmModel = {
-    ...averaged,
-    metrics: metrics(
-      judged,
-      overall.trBins,
-      overall.vaBins,
-      overall.objective,
-      {
-        mainRounds,
-        pairRounds,
-        stopReason: stopped.deadline
-          ? "deadline"
-          : pairsWanted > 0
-          ? pairStop
-          : mainStop,
-        estimators: bagTerms.length,
-      },
-    ),
+      )
+      : Infinity;
+    return {
+      bag: b,
+      terms: own,
+      pairs,
+      heldOut,
+      mainRounds,
+      mainStop: main.stop,
+      pairRounds,
+      pairStop,
+    };
   };
-  yield { fraction: 1, stage: "finalizing" };
-  return { model, heldOut };
+  return { bags, fitBag, stopped, combine };
+
+  /** The bags' fits (bag order, from 0) combined: the model and every bag's held-out loss. */
+  function* combine(
+    results: BagResult[],
+  ): Generator<TrainProgress, Fitted, void> {
+    const heldOut = results.map((r) => r.heldOut);
+    const bagTerms = results.map((r) => r.terms);
+    const bagPairs = new Set(results.map((r) => JSON.stringify(r.pairs)));
+    const mainRounds = Math.max(...results.map((r) => r.mainRounds));
+    const pairRounds = Math.max(...results.map((r) => r.pairRounds));
+    const { mainStop, pairStop } = results[0];
+    if (bagPairs.size > 1) return { model: null, heldOut };
+    const terms: RawTerm[] = bagTerms[0].map((t, i) => {
+      const m = mergeBags(
+        bagTerms.map((own) => own[i].scores),
+        termCells(features, t.features, overall.trBins),
+        K,
+        p.estimators_winsorize_level,
+      );
+      return { features: t.features, scores: m.scores, spread: m.spread };
+    });
+
+    yield { fraction: 0.98, stage: "finalizing" };
+    const averaged = finalize(
+      terms,
+      features,
+      overall.trBins,
+      intercept,
+      K,
+      classes,
+      data,
+      p,
+    );
+    // Validation metrics: of bag 0's own model on the dataset's validation
+    // rows, which bag 0 never trained on (the other bags may have): an honest,
+    // if slightly pessimistic, figure for the averaged model.
+    const judged = bagTerms.length === 1 ? averaged : finalize(
+      bagTerms[0],
+      features,
+      overall.trBins,
+      intercept,
+      K,
+      classes,
+      data,
+      p,
+    );
+    const model: EbmModel = {
+      ...averaged,
+      metrics: metrics(
+        judged,
+        overall.trBins,
+        overall.vaBins,
+        overall.objective,
+        {
+          mainRounds,
+          pairRounds,
+          stopReason: stopped.deadline
+            ? "deadline"
+            : pairsWanted > 0
+            ? pairStop
+            : mainStop,
+          estimators: bagTerms.length,
+        },
+      ),
+    };
+    yield { fraction: 1, stage: "finalizing" };
+    return { model, heldOut };
+  }
 }
 
 /**
@@ -1878,11 +2091,24 @@ export async function trainAsync(
 ): Promise<EbmModel> {
   const { abort, deadline } = stopChecks(options);
   abort();
-  const steps = trainSteps(data, params, deadline, options.search);
+  const steps = searchSteps(
+    data,
+    params,
+    deadline,
+    options.search ?? true,
+    options.helper ?? null,
+  );
   let slice = Date.now();
+  let answer: BagResult[] | undefined;
   for (;;) {
-    const r = steps.next();
+    const r = steps.next(answer);
+    answer = undefined;
     if (r.done) return r.value;
+    if (!("fraction" in r.value)) {
+      answer = await r.value.wait;
+      abort();
+      continue;
+    }
     options.onProgress?.(r.value.fraction, r.value.stage, r.value.logged);
     if (Date.now() - slice > 10) {
       // A macrotask (not a microtask) so timers and I/O get their turn.

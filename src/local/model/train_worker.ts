@@ -20,11 +20,11 @@
 
 import { CsvError } from "../../csv.ts";
 import { datasourceFromCsv } from "./datasource.ts";
-import { train } from "./ebm.ts";
+import { type BagTask, fitBags, trainAsync } from "./ebm.ts";
 import type { EncodedDataset, SchemaField } from "./encoding.ts";
 import { ModelError } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
-import { isArrayBuffer } from "./worker.ts";
+import { isArrayBuffer, workerBagHelper } from "./worker.ts";
 
 /** The training request the main thread posts. */
 export interface TrainRequest {
@@ -41,9 +41,25 @@ export interface ParseRequest {
   fields: SchemaField[];
 }
 
+/**
+ * A bag helper's task (see `workerBagHelper`): the dataset comes with the
+ * first task only; `deadlineAt` (epoch ms) stops it as the training's
+ * runtime cap would.
+ */
+export interface BagsRequest {
+  type: "bags";
+  data?: EncodedDataset;
+  task: BagTask;
+  deadlineAt: number | null;
+}
+
+let helperData: EncodedDataset | null = null;
+
 // Only the two members used, so this file type-checks without the worker lib.
 const scope = globalThis as unknown as {
-  onmessage: ((e: MessageEvent<TrainRequest | ParseRequest>) => void) | null;
+  onmessage:
+    | ((e: MessageEvent<TrainRequest | ParseRequest | BagsRequest>) => void)
+    | null;
   postMessage(message: unknown, transfer?: Transferable[]): void;
 };
 
@@ -75,15 +91,38 @@ scope.onmessage = (e) => {
     }
     return;
   }
-  const { data, params, maximumRuntimeSeconds } = e.data;
-  try {
-    const model = train(data, params, {
-      maximumRuntimeSeconds,
-      onProgress: (fraction, stage, logged) =>
-        scope.postMessage({ type: "progress", fraction, stage, logged }),
-    });
-    scope.postMessage({ type: "done", model });
-  } catch (err) {
-    postError(err);
+  if (e.data.type === "bags") {
+    const { task, deadlineAt } = e.data;
+    helperData = e.data.data ?? helperData;
+    try {
+      if (!helperData) throw new Error("the bag helper got no dataset");
+      const results = fitBags(
+        helperData,
+        task,
+        () => deadlineAt !== null && Date.now() >= deadlineAt,
+      );
+      scope.postMessage({ type: "bags-done", results });
+    } catch (err) {
+      postError(err);
+    }
+    return;
   }
+  const { data, params, maximumRuntimeSeconds } = e.data;
+  // Another core, when there is one, fits half of every configuration's
+  // bags (the same model either way; see FitOptions.helper).
+  const helper = workerBagHelper(
+    data,
+    maximumRuntimeSeconds === undefined
+      ? null
+      : Date.now() + maximumRuntimeSeconds * 1000,
+  );
+  trainAsync(data, params, {
+    maximumRuntimeSeconds,
+    helper: helper?.run,
+    onProgress: (fraction, stage, logged) =>
+      scope.postMessage({ type: "progress", fraction, stage, logged }),
+  }).then(
+    (model) => scope.postMessage({ type: "done", model }),
+    postError,
+  ).finally(() => helper?.close());
 };

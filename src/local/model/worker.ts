@@ -27,7 +27,13 @@ import {
   datasourceFromCsv,
   makeDatasource,
 } from "./datasource.ts";
-import { type LoggedRound, trainAsync } from "./ebm.ts";
+import {
+  type BagHelper,
+  type BagResult,
+  type BagTask,
+  type LoggedRound,
+  trainAsync,
+} from "./ebm.ts";
 import type { EncodedDataset, SchemaField } from "./encoding.ts";
 import {
   ModelDataError,
@@ -64,6 +70,7 @@ type WorkerMessage =
     logged?: LoggedRound;
   }
   | { type: "done"; model: EbmModel }
+  | { type: "bags-done"; results: BagResult[] }
   | { type: "parsed"; datasource: Pick<Datasource, "nRows" | "columns"> }
   | {
     type: "error";
@@ -178,13 +185,7 @@ function runInWorker<T>(
     if (signal?.aborted) return reject(signal.reason);
     // The npm build compiles both files to .js side by side: follow our own
     // extension so Deno running the package, or Bun, finds the worker too.
-    const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
-    const worker = new Worker(
-      new URL(`./train_worker.${ext}`, import.meta.url),
-      {
-        type: "module",
-      },
-    );
+    const worker = new Worker(workerUrl(), { type: "module" });
     liveWorkers++;
     let terminated = false;
     const finish = () => {
@@ -224,6 +225,115 @@ function runInWorker<T>(
     // be collected while the worker runs.
     request.value = null;
   });
+}
+
+/** The model worker's file, next to this one (the npm build compiles both to .js). */
+function workerUrl(): URL {
+  const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
+  return new URL(`./train_worker.${ext}`, import.meta.url);
+}
+
+/**
+ * Cores training may use: `navigator.hardwareConcurrency` where the runtime
+ * has it, else 1.
+ *
+ * @example
+ * ```ts
+ * import { availableCores } from "./worker.ts";
+ * if (!(availableCores() >= 1)) throw new Error("example failed");
+ * ```
+ */
+export function availableCores(): number {
+  const n = (globalThis as { navigator?: { hardwareConcurrency?: number } })
+    .navigator?.hardwareConcurrency;
+  return typeof n === "number" && n >= 1 ? Math.floor(n) : 1;
+}
+
+/**
+ * A {@link BagHelper} backed by one more model Worker (another core): it is
+ * started at the first task and gets the dataset once (a copy); every task
+ * runs `fitBags` there, stopping at `deadlineAt` (epoch ms) when given.
+ * `close()` terminates it. Null where there is no `Worker` or one core
+ * (training then fits every bag in its own thread, the same model).
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { fitBags } from "./ebm.ts";
+ * import { resolveParams } from "./params.ts";
+ * import { workerBagHelper } from "./worker.ts";
+ *
+ * const x = Array.from({ length: 300 }, (_, i) => i % 30);
+ * const data = encodeDataset({ x, y: x.map((v) => (v > 14 ? "hi" : "lo")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const helper = workerBagHelper(data, null, 2)!;
+ * const task = { params: resolveParams({ max_rounds: 20 }).params, linear: false, sharedPairs: true, bags: [1, 2] };
+ * const there = await helper.run(task);
+ * helper.close();
+ * if (JSON.stringify(there) !== JSON.stringify(fitBags(data, task, () => false))) throw new Error("example failed");
+ * ```
+ */
+export function workerBagHelper(
+  data: EncodedDataset,
+  deadlineAt: number | null,
+  cores: number = availableCores(),
+): { run: BagHelper; close(): void } | null {
+  if (cores < 2 || typeof Worker === "undefined") return null;
+  let worker: Worker | null = null;
+  let pending: {
+    resolve: (r: BagResult[]) => void;
+    reject: (e: Error) => void;
+  } | null = null;
+  const fail = (e: Error) => {
+    const p = pending;
+    pending = null;
+    p?.reject(e);
+  };
+  return {
+    run(task: BagTask): Promise<BagResult[]> {
+      return new Promise((resolve, reject) => {
+        if (pending) {
+          return reject(new Error("a bag helper runs one task at a time"));
+        }
+        pending = { resolve, reject };
+        let first = false;
+        if (!worker) {
+          first = true;
+          worker = new Worker(workerUrl(), { type: "module" });
+          worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
+            const m = e.data;
+            if (m.type === "error") fail(reviveError(m));
+            else if (m.type === "bags-done") {
+              const p = pending;
+              pending = null;
+              p?.resolve(m.results);
+            }
+          };
+          worker.onerror = (e: ErrorEvent) => {
+            e.preventDefault();
+            fail(
+              new Error(
+                `model bag helper failed: ${e.message}; retry, or train in-thread (useWorker: false).`,
+              ),
+            );
+          };
+        }
+        worker.postMessage({
+          type: "bags",
+          ...(first ? { data } : {}),
+          task,
+          deadlineAt,
+        });
+      });
+    },
+    close() {
+      worker?.terminate();
+      worker = null;
+      fail(new Error("the bag helper was closed"));
+    },
+  };
 }
 
 /**
