@@ -14,9 +14,25 @@ import { createRng } from "../src/local/model/rng.ts";
 import { DATASETS_DIR } from "../tests/_helpers/datasets.ts";
 
 /**
+ * The file beside a resampled CSV that names every row's source row of
+ * wa_churn.csv (one index a line, in row order): a split by these groups
+ * keeps a customer's copies on one side (bench/model_reference.py).
+ *
+ * @example
+ * ```ts
+ * import { groupsFileOf } from "./model_churn_resample.ts";
+ * if (groupsFileOf("/t/wa_churn_50.csv") !== "/t/wa_churn_50.csv.groups.txt") throw new Error("example failed");
+ * ```
+ */
+export function groupsFileOf(csv: string): string {
+  return `${csv}.groups.txt`;
+}
+
+/**
  * Writes wa_churn.csv resampled to `rows` rows into `dir` (a fresh temp
- * folder when omitted) and returns the file's path. The same `rows` and
- * `seed` always give the same file.
+ * folder when omitted) and returns the file's path; every row's source row
+ * goes to {@link groupsFileOf} the file. The same `rows` and `seed` always
+ * give the same files.
  *
  * @example
  * ```ts
@@ -63,6 +79,7 @@ export async function writeResampledChurn(
     truncate: true,
   });
   const encoder = new TextEncoder();
+  const sources = new Uint32Array(rows);
   let chunk: string[] = [header];
   const flush = async () => {
     const bytes = encoder.encode(chunk.join("\n") + "\n");
@@ -73,12 +90,14 @@ export async function writeResampledChurn(
   };
   for (let i = 0; i < rows; i++) {
     const r = Math.floor(rng() * before.length);
+    sources[i] = r;
     const x = charge[r] * (1 + 0.04 * (rng() - 0.5));
     chunk.push(`${before[r]},${x.toFixed(2)},${after[r]}`);
     if (chunk.length >= 50_000) await flush();
   }
   await flush();
   handle.close();
+  await Deno.writeTextFile(groupsFileOf(file), sources.join("\n") + "\n");
   return file;
 }
 

@@ -8,13 +8,16 @@ then scikit-learn's HistGradientBoosting (categorical columns one-hot encoded,
 numbers passed through with their NaNs), LogisticRegression / Ridge (one-hot +
 standardised median-imputed numbers) and XGBoost (one-hot, numbers with NaNs;
 XGBClassifier / XGBRegressor defaults) are fitted and scored on the test rows.
+With a groups file (one group per row, e.g. the source row of a resampled
+table), the split is GroupShuffleSplit(test_size=0.2, random_state=0)
+instead, so a group's rows (a customer's copies) all land on one side.
 Fit time: the best of `repeats` fits (1 for large files).
 
 Prints one JSON object on stdout: {"hgb": {...}, "linear": {...}, "xgboost": {...}}
 with "score" (ROC AUC, macro one-vs-rest for 3+ classes; R² for regression),
 "fit_seconds", and, for regression, "rmse".
 
-Usage: python3 bench/model_reference.py <csv> <target> <numeric,columns> <task> <split_json> [repeats]
+Usage: python3 bench/model_reference.py <csv> <target> <numeric,columns> <task> <split_json> [repeats] [groups_file]
 """
 import json
 import sys
@@ -27,7 +30,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostin
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.metrics import mean_squared_error, r2_score, roc_auc_score
-from sklearn.model_selection import train_test_split
+from sklearn.model_selection import GroupShuffleSplit, train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import LabelEncoder, OneHotEncoder, StandardScaler
 
@@ -46,7 +49,7 @@ def timed_fit(model, x, y, repeats):
     return best
 
 
-def main(csv, target, numeric, task, split_json, repeats):
+def main(csv, target, numeric, task, split_json, repeats, groups_file=None):
     df = pd.read_csv(csv, keep_default_na=False, na_values=[""])
     regression = task == "regression"
     x = df.drop(columns=[target])
@@ -55,9 +58,15 @@ def main(csv, target, numeric, task, split_json, repeats):
     idx = np.arange(len(df))
     if regression:
         y = df[target].astype(float).to_numpy()
-        train_idx, test_idx = train_test_split(idx, test_size=0.2, random_state=0)
     else:
         y = LabelEncoder().fit_transform(df[target].astype(str).to_numpy())
+    if groups_file:
+        groups = np.loadtxt(groups_file, dtype=np.int64)
+        splitter = GroupShuffleSplit(n_splits=1, test_size=0.2, random_state=0)
+        train_idx, test_idx = next(splitter.split(idx, y, groups))
+    elif regression:
+        train_idx, test_idx = train_test_split(idx, test_size=0.2, random_state=0)
+    else:
         train_idx, test_idx = train_test_split(idx, test_size=0.2, stratify=y, random_state=0)
     with open(split_json, "w") as f:
         json.dump({"train": train_idx.tolist(), "test": test_idx.tolist()}, f)
@@ -110,4 +119,5 @@ def main(csv, target, numeric, task, split_json, repeats):
 if __name__ == "__main__":
     csv, target, numeric, task, split_json = sys.argv[1:6]
     repeats = int(sys.argv[6]) if len(sys.argv) > 6 else 3
-    print(json.dumps(main(csv, target, [c for c in numeric.split(",") if c], task, split_json, repeats)))
+    groups_file = sys.argv[7] if len(sys.argv) > 7 else None
+    print(json.dumps(main(csv, target, [c for c in numeric.split(",") if c], task, split_json, repeats, groups_file)))
