@@ -13,27 +13,31 @@ import { TimeoutSignals } from "../src/http/deadlines.ts";
 const T = "2024-05-01T12:00:00.000000Z";
 const ref = { id: "u_1", name: "me" };
 
-/** A client whose fetch records each body sent and answers `answer(body)`. */
-function recording(answer: (body: unknown) => unknown) {
-  const sent: unknown[] = [];
-  const client = new Client({
+/** A client whose in-process fetch hands every call but the token's to `handle`. */
+function inProcess(handle: (request: Request) => Promise<Response>) {
+  return new Client({
     baseUrl: "https://mlp.invalid",
     clientId: "id",
     clientSecret: "s",
     maxRetries: 0,
-    fetch: async (input) => {
-      const request = input as Request;
-      if (new URL(request.url).pathname === "/oauth/token") {
-        return Response.json({
+    fetch: (input) =>
+      new URL((input as Request).url).pathname === "/oauth/token"
+        ? Promise.resolve(Response.json({
           access_token: "t",
           token_type: "Bearer",
           expires_in: 3600,
-        });
-      }
-      const body = JSON.parse(await request.text());
-      sent.push(body);
-      return Response.json(answer(body), { status: 201 });
-    },
+        }))
+        : handle(input as Request),
+  });
+}
+
+/** A client that records each body sent and answers `answer(body)`. */
+function recording(answer: (body: unknown) => unknown) {
+  const sent: unknown[] = [];
+  const client = inProcess(async (request) => {
+    const body = JSON.parse(await request.text());
+    sent.push(body);
+    return Response.json(answer(body), { status: 201 });
   });
   return { client, sent };
 }
@@ -82,30 +86,15 @@ Deno.test("request body: an invalid one is refused, naming the field, and nothin
 
 Deno.test("timeout: an in-process fetch that never answers times out, and the next call succeeds", async () => {
   let hang = true;
-  const client = new Client({
-    baseUrl: "https://mlp.invalid",
-    clientId: "id",
-    clientSecret: "s",
-    maxRetries: 0,
-    fetch: (input) => {
-      const request = input as Request;
-      if (new URL(request.url).pathname === "/oauth/token") {
-        return Promise.resolve(Response.json({
-          access_token: "t",
-          token_type: "Bearer",
-          expires_in: 3600,
-        }));
-      }
-      if (hang) return new Promise<Response>(() => {});
-      return Promise.resolve(Response.json({
-        id: "w_1",
-        name: "w",
-        account: ref,
-        created_at: T,
-        created_by: ref,
-      }));
-    },
-  });
+  const client = inProcess(() =>
+    hang ? new Promise<Response>(() => {}) : Promise.resolve(Response.json({
+      id: "w_1",
+      name: "w",
+      account: ref,
+      created_at: T,
+      created_by: ref,
+    }))
+  );
   const error = await assertRejects(
     () => client.workspaces.get("w_1", { timeout: 20 }),
     TimeoutError,

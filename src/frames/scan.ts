@@ -47,16 +47,9 @@ export function scanSplitTable(
   table: SplitTable,
   options: { missing: Cell | typeof NaN; rows?: boolean },
 ): ScannedTable {
-  const names = checkColumns(table);
-  const data = table.data;
-  if (!Array.isArray(data)) {
-    throw new FrameError(
-      "split table has no `data` array; expected { columns, index, data } as the views endpoint returns it",
-    );
-  }
+  const { names, data, index } = checkTable(table);
   const n = data.length;
   const m = names.length;
-  const index = checkIndex(table.index, n);
   const missing = options.missing;
   const wantRows = options.rows === true;
   // Preallocated columns filled row by row measured fastest (see bench/lines/frames.ts).
@@ -122,6 +115,38 @@ function dtypeOf(kind: number): Dtype {
   // (danfo infers the same).
   if ((kind & ~(INT | FLOAT | MISSING)) === 0) return "float32";
   return "string";
+}
+
+/** A split table's parts, checked: what every conversion reads. */
+export interface CheckedTable {
+  /** Column names (strings, unique). */
+  names: string[];
+  /** The rows as given (each is checked where it is read). */
+  data: unknown[];
+  /** One label per row (0..n-1 when the table has none). */
+  index: (number | string)[];
+}
+
+/**
+ * The columns, rows and index of a split table, checked: names are unique
+ * strings, `data` is an array, and there is one index label per row.
+ *
+ * @example
+ * ```ts
+ * import { checkTable } from "./scan.ts";
+ * const { names, index } = checkTable({ columns: ["x"], data: [[1], [2]] } as never);
+ * if (names.join() !== "x" || index.join() !== "0,1") throw new Error();
+ * ```
+ */
+export function checkTable(table: SplitTable): CheckedTable {
+  const names = checkColumns(table);
+  const data = table.data;
+  if (!Array.isArray(data)) {
+    throw new FrameError(
+      "split table has no `data` array; expected { columns, index, data } as the views endpoint returns it",
+    );
+  }
+  return { names, data, index: checkIndex(table.index, data.length) };
 }
 
 /** The table's column names, checked (strings, unique). */

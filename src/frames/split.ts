@@ -3,12 +3,7 @@
  *
  * @module
  */
-import {
-  checkColumns,
-  checkIndex,
-  misaligned,
-  scanSplitTable,
-} from "./scan.ts";
+import { checkTable, misaligned, scanSplitTable } from "./scan.ts";
 import { FrameError } from "./errors.ts";
 import type { Cell, Columns, Row, SplitTable } from "./types.ts";
 
@@ -72,16 +67,9 @@ export function splitToRows(
 ): Row[] {
   // One pass from the rows themselves (no column arrays, no dtypes: rows
   // need neither), with the same checks as the other conversions.
-  const names = checkColumns(table);
-  const data = table.data;
-  if (!Array.isArray(data)) {
-    throw new FrameError(
-      "split table has no `data` array; expected { columns, index, data } as the views endpoint returns it",
-    );
-  }
+  const { names, data, index } = checkTable(table);
   const n = data.length;
   const m = names.length;
-  const index = checkIndex(table.index, n);
   const key = options.indexKey;
   if (key !== undefined && names.includes(key)) {
     throw new FrameError(
