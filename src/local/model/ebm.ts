@@ -102,9 +102,10 @@ export interface FitOptions {
    */
   search?: boolean;
   /**
-   * {@link trainAsync} only: fits half of each configuration's bags
-   * elsewhere (another core) while this thread fits the others. Bags are
-   * seeded one by one, so the model is the same with or without a helper.
+   * {@link trainAsync} only: fits bags elsewhere (another core) while this
+   * thread fits the others. Bags are seeded one by one, so the model is the
+   * same with or without a helper. For a worker's own thread: with it,
+   * trainAsync yields to the event loop only to wait for the helper.
    */
   helper?: BagHelper;
 }
@@ -519,34 +520,44 @@ function* fitOnce(
     bagFitter(data, p, withLinearStart, shouldStop),
   );
   const { bags, fitBag, stopped } = fitter;
-  // With a helper (another core), the second half of the bags runs there
-  // while this thread fits the first half; each bag has its own seed, so
-  // the bags come out the same wherever they ran.
-  const split = helper && bags > 1 ? Math.ceil(bags / 2) : bags;
-  const remote = split < bags
+  // With a helper (another core), both threads take the next bag not yet
+  // taken (an atomic counter they share) until none is left: bag 0 is this
+  // thread's, the helper starts when it is ready, and neither waits on a
+  // slower half. Each bag has its own seed, so the bags come out the same
+  // wherever they ran.
+  // claims[1]: 0 until the helper takes the task (1), or this thread gives
+  // it up (2) because the helper was not ready before the bags ran out.
+  const claims = helper && bags > 1
+    ? new Int32Array(new SharedArrayBuffer(8))
+    : null;
+  if (claims) claims[0] = 1;
+  const remote = claims
     ? helper!({
       params: p,
       linear: withLinearStart,
       sharedPairs,
-      bags: Array.from({ length: bags - split }, (_, i) => split + i),
+      bags,
+      claims,
     })
     : null;
   const results: BagResult[] = [];
-  for (let b = 0; b < split && (b === 0 || !stopped.deadline); b++) {
+  for (
+    let b = 0;
+    b < bags && (b === 0 || !stopped.deadline);
+    b = claims ? Atomics.add(claims, 0, 1) : b + 1
+  ) {
     results.push(
       yield* relay(fitBag(b, sharedPairs && b > 0 ? results[0].pairs : null)),
     );
   }
-  if (remote) {
-    // Held by the driver until the helper answers (see FitOptions.helper).
-    const theirs = (yield { wait: remote }) ?? [];
+  if (remote && Atomics.compareExchange(claims!, 1, 0, 2) !== 0) {
+    // The helper took the task: held by the driver until it answers (see
+    // FitOptions.helper).
+    results.push(...((yield { wait: remote }) ?? []));
+    results.sort((x, y) => x.bag - y.bag);
     // After a deadline, the bags up to the first one missing.
-    if (results.length === split) {
-      for (const r of theirs) {
-        if (r.bag !== results.length) break;
-        results.push(r);
-      }
-    }
+    const gap = results.findIndex((r, i) => r.bag !== i);
+    if (gap >= 0) results.length = gap;
   }
   return yield* relay(fitter.combine(results));
 }
@@ -574,14 +585,23 @@ export interface BagResult {
 }
 
 /**
- * What a helper is asked: fit these bags of one configuration (`params` as
- * resolved, with the candidate's bins and pairs) on the dataset it holds.
+ * What a helper is asked: fit bags of one configuration (`params` as
+ * resolved, with the candidate's bins and pairs) on the dataset it holds,
+ * taking the next bag below `bags` from `claims[0]` (atomically, shared with
+ * the training thread) until none is left.
  */
 export interface BagTask {
   params: TrainingParams;
   linear: boolean;
   sharedPairs: boolean;
-  bags: number[];
+  /** The configuration's bag count. */
+  bags: number;
+  /**
+   * On a SharedArrayBuffer: `claims[0]`, the next bag not yet taken;
+   * `claims[1]`, 0 until the helper takes the task (it sets 1) or the
+   * training thread gives it up (2: the helper returns no bags).
+   */
+  claims: Int32Array;
 }
 
 /**
@@ -595,10 +615,10 @@ export type BagHelper = (task: BagTask) => Promise<BagResult[]>;
 type Step = TrainProgress | { wait: Promise<BagResult[]> };
 
 /**
- * The helper's side of {@link BagHelper}: fits `task.bags` of the
- * configuration on `data`, exactly as training in one thread fits those
+ * The helper's side of {@link BagHelper}: fits the bags it takes (see
+ * {@link BagTask}) on `data`, exactly as training in one thread fits those
  * bags (with shared pairs, the pairs are bag 0's, ranked here again from
- * bag 0's main terms). Bags after a deadline are left out.
+ * bag 0's main terms). It takes no bag after a deadline.
  *
  * @example
  * ```ts
@@ -612,8 +632,14 @@ type Step = TrainProgress | { wait: Promise<BagResult[]> };
  *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
  * ]);
  * const params = resolveParams({ max_rounds: 20 }).params;
- * const r = fitBags(data, { params, linear: false, sharedPairs: true, bags: [2, 3] }, () => false);
- * if (!(r.length === 2 && r[0].bag === 2 && r[1].terms.length === 1)) throw new Error("example failed");
+ * // Bags 0 and 1 taken elsewhere: this fits 2 and 3.
+ * const claims = new Int32Array(new SharedArrayBuffer(8));
+ * claims[0] = 2;
+ * const r = fitBags(data, { params, linear: false, sharedPairs: true, bags: 4, claims }, () => false);
+ * if (!(r.length === 2 && r[0].bag === 2 && r[1].terms.length === 1 && claims[0] === 5)) throw new Error("example failed");
+ * // A task given up before the helper took it fits nothing.
+ * const late = Int32Array.of(4, 2);
+ * if (fitBags(data, { params, linear: false, sharedPairs: true, bags: 4, claims: late }, () => false).length !== 0) throw new Error("example failed");
  * ```
  */
 export function fitBags(
@@ -628,13 +654,17 @@ export function fitBags(
       task.linear,
       shouldStop,
     );
-    const shared = task.sharedPairs && task.bags.some((b) => b > 0)
-      ? (yield* fitBag(0, null, true)).pairs
-      : null;
+    let shared: [number, number][] | null = null;
     const out: BagResult[] = [];
-    for (const b of task.bags) {
-      if (stopped.deadline && out.length > 0) break;
-      out.push(yield* fitBag(b, b > 0 ? shared : null));
+    // Given up by the training thread (it fitted every bag): nothing to do.
+    if (Atomics.compareExchange(task.claims, 1, 0, 1) !== 0) return out;
+    while (!stopped.deadline) {
+      const b = Atomics.add(task.claims, 0, 1);
+      if (b >= task.bags) break;
+      if (task.sharedPairs && b > 0 && !shared) {
+        shared = (yield* fitBag(0, null, true)).pairs;
+      }
+      out.push(yield* fitBag(b, b > 0 && task.sharedPairs ? shared : null));
     }
     return out;
   })();
@@ -2110,7 +2140,9 @@ export async function trainAsync(
       continue;
     }
     options.onProgress?.(r.value.fraction, r.value.stage, r.value.logged);
-    if (Date.now() - slice > 10) {
+    // With a helper (in the training worker), the event loop turns while it
+    // waits for the helper; no thread needs it in between.
+    if (!options.helper && Date.now() - slice > 10) {
       // A macrotask (not a microtask) so timers and I/O get their turn.
       await new Promise((resolve) => setTimeout(resolve, 0));
       slice = Date.now();

@@ -269,10 +269,11 @@ export function availableCores(): number {
  *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
  * ]);
  * const helper = workerBagHelper(data, null, 2)!;
- * const task = { params: resolveParams({ max_rounds: 20 }).params, linear: false, sharedPairs: true, bags: [1, 2] };
- * const there = await helper.run(task);
+ * const params = resolveParams({ max_rounds: 20 }).params;
+ * const task = () => ({ params, linear: false, sharedPairs: true, bags: 3, claims: new Int32Array(new SharedArrayBuffer(8)) });
+ * const there = await helper.run(task());
  * helper.close();
- * if (JSON.stringify(there) !== JSON.stringify(fitBags(data, task, () => false))) throw new Error("example failed");
+ * if (JSON.stringify(there) !== JSON.stringify(fitBags(data, task(), () => false))) throw new Error("example failed");
  * ```
  */
 export function workerBagHelper(
@@ -282,33 +283,27 @@ export function workerBagHelper(
 ): { run: BagHelper; close(): void } | null {
   if (cores < 2 || typeof Worker === "undefined") return null;
   let worker: Worker | null = null;
-  let pending: {
+  // The worker answers its tasks in order (a task given up answers []).
+  const pending: {
     resolve: (r: BagResult[]) => void;
     reject: (e: Error) => void;
-  } | null = null;
+  }[] = [];
   const fail = (e: Error) => {
-    const p = pending;
-    pending = null;
-    p?.reject(e);
+    for (const p of pending.splice(0)) p.reject(e);
   };
   return {
     run(task: BagTask): Promise<BagResult[]> {
       return new Promise((resolve, reject) => {
-        if (pending) {
-          return reject(new Error("a bag helper runs one task at a time"));
-        }
-        pending = { resolve, reject };
+        pending.push({ resolve, reject });
         let first = false;
         if (!worker) {
           first = true;
           worker = new Worker(workerUrl(), { type: "module" });
           worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
             const m = e.data;
-            if (m.type === "error") fail(reviveError(m));
+            if (m.type === "error") pending.shift()?.reject(reviveError(m));
             else if (m.type === "bags-done") {
-              const p = pending;
-              pending = null;
-              p?.resolve(m.results);
+              pending.shift()?.resolve(m.results);
             }
           };
           worker.onerror = (e: ErrorEvent) => {
