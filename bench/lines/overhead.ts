@@ -29,6 +29,8 @@ export interface OverheadOptions {
   batch?: number;
   /** Targets measured (default both). */
   targets?: ("http" | "in-process")[];
+  /** Untimed rounds first (default 3). */
+  warmup?: number;
   /** Calls measured (default all four), e.g. `["views"]` to look at one alone. */
   ops?: (keyof typeof LABELS)[];
 }
@@ -122,7 +124,7 @@ export async function overheadLine(
       const samples = await interleave(flat, {
         rounds: options.rounds ?? 60,
         batch: options.batch ?? 20,
-        warmup: 3,
+        warmup: options.warmup ?? 3,
       });
       for (const op of Object.keys(all) as (keyof typeof LABELS)[]) {
         if (!flat[`${op}.sdk`]) continue;

@@ -291,7 +291,9 @@ export class Transport {
     let answer: Received;
     try {
       answer = await this.#send(outgoing, policy);
-      answer = await this.#followAccepted(answer, outgoing.headers, policy);
+      if (answer.status === 202) {
+        answer = await this.#followAccepted(answer, outgoing.headers, policy);
+      }
     } catch (error) {
       // A create re-sent after an unknown outcome and refused as a
       // duplicate: the lost attempt probably made it.
