@@ -265,7 +265,7 @@ export async function runInteractions(
           ]),
         );
         const split = JSON.parse(await Deno.readTextFile(splitFile));
-        const ours = fitAndScore(
+        const ours = await fitAndScore(
           t.columns,
           t.fields,
           "y",
