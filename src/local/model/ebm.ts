@@ -550,6 +550,8 @@ function* fitOnce(
       yield* relay(fitBag(b, sharedPairs && b > 0 ? results[0].pairs : null)),
     );
   }
+  // Given up: its answer (no bags) is not waited for.
+  remote?.catch(() => {});
   if (remote && Atomics.compareExchange(claims!, 1, 0, 2) !== 0) {
     // The helper took the task: held by the driver until it answers (see
     // FitOptions.helper).

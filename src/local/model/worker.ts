@@ -253,7 +253,8 @@ export function availableCores(): number {
  * A {@link BagHelper} backed by one more model Worker (another core): it is
  * started at the first task and gets the dataset once (a copy); every task
  * runs `fitBags` there, stopping at `deadlineAt` (epoch ms) when given.
- * `close()` terminates it. Null where there is no `Worker` or one core
+ * `close()` terminates it (tasks still pending, given up by the training,
+ * resolve with no bags). Null where there is no `Worker` or one core
  * (training then fits every bag in its own thread, the same model).
  *
  * @example
@@ -326,7 +327,8 @@ export function workerBagHelper(
     close() {
       worker?.terminate();
       worker = null;
-      fail(new Error("the bag helper was closed"));
+      // Only tasks the training gave up can be left: nobody waits on them.
+      for (const p of pending.splice(0)) p.resolve([]);
     },
   };
 }
