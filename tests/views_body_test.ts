@@ -8,9 +8,14 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import fc from "fast-check";
-import { ViewsBuilder } from "../src/builders/views.ts";
+import {
+  type QueryRows,
+  ViewsBuilder,
+  type ViewsOptions,
+} from "../src/builders/views.ts";
 import { ViewsRequestSchema } from "../src/schemas/views.ts";
 import { ValidationError } from "../src/http/errors.ts";
+import { MLPlatform } from "../src/platform.ts";
 
 /** What zod makes of the builder's raw body. */
 const zodBody = (builder: ViewsBuilder) =>
@@ -135,4 +140,66 @@ Deno.test("views body: the body's arrays are not the caller's", () => {
   assert(body.query.x !== column);
   (body.targets.y as string[])[0] = "changed";
   assertEquals(perRow, ["a", "b"]);
+});
+
+Deno.test("views body: what is sent is body()'s JSON, __proto__ keys included", async () => {
+  const sent: string[] = [];
+  const ml = new MLPlatform({
+    baseUrl: "https://mlp.invalid",
+    clientId: "id",
+    clientSecret: "s",
+    progress: false,
+    fetch: async (input) => {
+      const request = input as Request;
+      if (new URL(request.url).pathname === "/oauth/token") {
+        return Response.json({
+          access_token: "t",
+          token_type: "Bearer",
+          expires_in: 3600,
+        });
+      }
+      sent.push(await request.text());
+      return Response.json({ columns: ["p"], index: [0], data: [["a"]] });
+    },
+  });
+  // JSON text: a literal would set the prototype instead of a key.
+  const rows = JSON.parse('[{"__proto__": 1, "x": "a"}]');
+  const targets = JSON.parse('{"__proto__": "c", "y": ["b"]}');
+  // Deno has no Object.prototype.__proto__; Node (the npm build) has, and
+  // assigning that key there sets the prototype: give it back for the test.
+  const had = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
+  Object.defineProperty(Object.prototype, "__proto__", {
+    configurable: true,
+    get() {
+      return Object.getPrototypeOf(this);
+    },
+    set(value) {
+      if (typeof value === "object") Object.setPrototypeOf(this, value);
+    },
+  });
+  try {
+    await sendBoth(rows, targets);
+  } finally {
+    if (had) Object.defineProperty(Object.prototype, "__proto__", had);
+    else delete (Object.prototype as { __proto__?: unknown }).__proto__;
+  }
+  assertEquals(
+    sent.at(-1),
+    '{"data":[{"view_type":"RESULTS"}],"query":{"__proto__":[1],"x":["a"]},"targets":{"__proto__":"c","y":["b"]}}',
+  );
+
+  async function sendBoth(
+    rows: QueryRows<string>,
+    targets: ViewsOptions["targets"],
+  ) {
+    for (const t of [undefined, targets]) {
+      const builder = new ViewsBuilder(ml, {
+        deployment: "dm_1",
+        query: rows,
+        targets: t,
+      });
+      await builder;
+      assertEquals(sent.at(-1), JSON.stringify(builder.body()));
+    }
+  }
 });

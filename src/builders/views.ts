@@ -11,6 +11,7 @@ import type { DataFrame } from "danfojs-node";
 import type { z } from "zod";
 import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
 import { toViewsQuery } from "../frames/query.ts";
+import { setOwn } from "../frames/split.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
 import type { DeployedModel } from "../schemas/deployments.ts";
 import { ClientBuilder, type CreateOptions } from "./base.ts";
@@ -128,8 +129,18 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
    * check does not accept goes through zod, which writes the messages.
    */
   override body(): z.output<typeof ViewsRequestSchema> {
+    return this.#checked(true);
+  }
+
+  /**
+   * The checked body; with `records` false its query and targets are plain
+   * objects rather than null-prototype records (the same JSON: what
+   * `make()` sends, since JSON.stringify takes a slow path for a
+   * null-prototype object, 1.0 against 0.4 us for a one-row body).
+   */
+  #checked(records: boolean): z.output<typeof ViewsRequestSchema> {
     const raw = this.raw();
-    const body = checkedBody(raw) ??
+    const body = checkedBody(raw, records) ??
       validateBody(this.schema, raw, this.what, this.optionNames());
     const features = this.options.features;
     if (features) {
@@ -151,7 +162,7 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
    * chunks above `chunkSize` rows) and wraps the table.
    */
   protected async make(options: CreateOptions = {}): Promise<ViewsResult<T>> {
-    const body = this.body();
+    const body = this.#checked(false);
     const client = this.requireClient("send");
     // body() has parsed the body with the route's own schema: the transport
     // need not parse it (or its chunks, slices of it) a second time.
@@ -199,13 +210,18 @@ function isCell(value: unknown): boolean {
 /**
  * The body zod would return for `raw` (whose query `toViewsQuery` built),
  * or undefined when the explained classes are not plainly valid: zod then
- * parses it and names what is wrong. A test holds it to zod's output.
+ * parses it and names what is wrong. A test holds it to zod's output. With
+ * `records` false, query and targets stay plain objects (own keys only,
+ * `__proto__` included; the same JSON).
  */
 function checkedBody(
   raw: Record<string, unknown>,
+  records: boolean,
 ): z.output<typeof ViewsRequestSchema> | undefined {
   const given = raw.targets;
-  const targets: Record<string, Cell | Cell[]> = Object.create(null);
+  const targets: Record<string, Cell | Cell[]> = records
+    ? Object.create(null)
+    : {};
   if (given !== undefined) {
     if (given === null || typeof given !== "object" || Array.isArray(given)) {
       return undefined;
@@ -216,15 +232,19 @@ function checkedBody(
         for (let i = 0; i < value.length; i++) {
           if (!isCell(value[i])) return undefined;
         }
-        targets[key] = value.slice();
+        setOwn(targets, key, value.slice());
       } else if (isCell(value)) {
-        targets[key] = value as Cell;
+        setOwn(targets, key, value as Cell);
       } else return undefined;
     }
   }
-  const query: Record<string, Cell[]> = Object.create(null);
+  // toViewsQuery's own object: fresh, own keys, checked.
   const columns = raw.query as Record<string, Cell[]>;
-  for (const key of Object.keys(columns)) query[key] = columns[key];
+  let query = columns;
+  if (records) {
+    query = Object.create(null);
+    for (const key of Object.keys(columns)) query[key] = columns[key];
+  }
   return { data: [{ view_type: "RESULTS" }], query, targets };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { FrameError } from "./errors.ts";
+import { setOwn } from "./split.ts";
 import type { Cell } from "../schemas/views.ts";
 import type { SplitTable, ViewsQuery } from "./types.ts";
 
@@ -72,17 +73,9 @@ export function toViewsQuery(
     }
     const out: Cell[] = new Array(length);
     for (let i = 0; i < length; i++) out[i] = toCell(values[i], name, i);
-    // A column named `__proto__` is a key like any other: defined, since
-    // assigning it would set the prototype (defining every column cost a
-    // third of a one-row conversion).
-    if (name === "__proto__") {
-      Object.defineProperty(query, name, {
-        value: out,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else query[name] = out;
+    // A column named `__proto__` is a key like any other (defining every
+    // column instead cost a third of a one-row conversion).
+    setOwn(query, name, out);
   }
   if (Object.keys(query).length === 0) {
     throw new FrameError(

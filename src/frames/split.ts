@@ -7,8 +7,19 @@ import { checkTable, misaligned, scanSplitTable } from "./scan.ts";
 import { FrameError } from "./errors.ts";
 import type { Cell, Columns, Row, SplitTable } from "./types.ts";
 
-// A column may be named "__proto__"; plain assignment would replace the prototype.
-function put(
+/**
+ * Sets an own enumerable key of `target`, `"__proto__"` included (a column
+ * may be named so; assigning it would replace the prototype instead).
+ *
+ * @example
+ * ```ts
+ * import { setOwn } from "./split.ts";
+ * const row: Record<string, unknown> = {};
+ * setOwn(row, "__proto__", 1);
+ * if (!Object.hasOwn(row, "__proto__") || JSON.stringify(row) !== '{"__proto__":1}') throw new Error();
+ * ```
+ */
+export function setOwn(
   target: Record<string, unknown>,
   key: string,
   value: unknown,
@@ -46,7 +57,7 @@ function defineNull(target: Record<string, unknown>, key: string): void {
 export function splitToColumns(table: SplitTable): Columns {
   const { names, columns } = scanSplitTable(table, { missing: null });
   const out: Columns = {};
-  for (let j = 0; j < names.length; j++) put(out, names[j], columns[j]);
+  for (let j = 0; j < names.length; j++) setOwn(out, names[j], columns[j]);
   return out;
 }
 
