@@ -149,7 +149,11 @@ export async function clientCost(
   if (options.profile) {
     const run = cases[options.profile];
     if (!run) throw new Error(`no case ${options.profile}`);
+    // Marks in stderr: a --trace-gc or --cpu-prof reader can tell the
+    // calls from the setup (which trains a model).
+    console.error(`calls of ${options.profile}: start`);
     for (let i = 0; i < (options.calls ?? 50_000); i++) await run();
+    console.error(`calls of ${options.profile}: end`);
     return undefined;
   }
   const names = Object.keys(cases);
