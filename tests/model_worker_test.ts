@@ -4,9 +4,13 @@ import {
   assertInstanceOf,
   assertRejects,
 } from "@std/assert";
-import { train } from "../src/local/model/ebm.ts";
+import { fitBags, train } from "../src/local/model/ebm.ts";
 import { ModelParamError } from "../src/local/model/errors.ts";
-import { trainInBackground } from "../src/local/model/worker.ts";
+import { resolveParams } from "../src/local/model/params.ts";
+import {
+  trainInBackground,
+  workerBagHelper,
+} from "../src/local/model/worker.ts";
 import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
 const { data } = await loadEncoded(PENGUINS);
@@ -68,4 +72,28 @@ Deno.test("worker: the fallback lets timers run while it trains", async () => {
     clearInterval(timer);
   }
   assert(ticks > 0, "the event loop ran during training");
+});
+
+Deno.test("worker: a bag helper fits the bags it claims like one thread, and closing it settles a pending task with no bags", async () => {
+  const p = resolveParams({ max_rounds: 20 }).params;
+  const task = (next: number) => {
+    const claims = new Int32Array(new SharedArrayBuffer(8));
+    claims[0] = next;
+    return { params: p, linear: false, sharedPairs: true, bags: 4, claims };
+  };
+  const helper = workerBagHelper(data, null, 2);
+  assert(helper, "two cores and Worker: a helper");
+  assertEquals(workerBagHelper(data, null, 1), null);
+  const there = await helper.run(task(1));
+  assertEquals(there.map((r) => r.bag), [1, 2, 3]);
+  assertEquals(
+    JSON.stringify(there),
+    JSON.stringify(fitBags(data, task(1), () => false)),
+  );
+  // A task the training gave up (it fitted every bag) can still be pending
+  // when training ends: closing must not reject it (an unhandled rejection
+  // in the worker), it answers no bags.
+  const pending = helper.run(task(4));
+  helper.close();
+  assertEquals(await pending, []);
 });
