@@ -3,10 +3,13 @@
  * parameters, trains with the same code as in-thread training, and posts
  * progress messages and finally the model (or the error) back. It also
  * parses large CSV files for ingestion (`{ type: "parse", text, fields }`),
- * posting the typed columns back with their buffers transferred.
+ * posting the typed columns back with their buffers transferred. As a bag
+ * helper (`{ type: "bags", data?, task, deadlineAt }`, see
+ * `workerBagHelper`), it fits the bags it claims and posts them back.
  *
  * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
- * `{ type: "parsed", datasource }`, `{ type: "error", name, message, column, code }`.
+ * `{ type: "parsed", datasource }`, `{ type: "bags-done", results }`,
+ * `{ type: "error", name, message, column, code }`.
  *
  * @example
  * ```ts

@@ -1,8 +1,10 @@
 /**
  * Background training that does not block the server: in a Web Worker where
  * the runtime has `Worker` (Deno, browsers), else in-thread training that
- * yields to the event loop every ~10 ms (Node 20). Both run the same training
- * code, so they return the same model.
+ * yields to the event loop every ~10 ms (Node 20). On two or more cores the
+ * training worker starts a helper Worker ({@link workerBagHelper}) that fits
+ * bags beside it. All run the same training code, so they return the same
+ * model.
  *
  * @example
  * ```ts
