@@ -49,6 +49,7 @@ import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
 import { linearStart } from "./linear.ts";
+import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
 import { createRng, shuffle } from "./rng.ts";
 import type { EbmModel, FeatureBins, Term, TrainingMetrics } from "./types.ts";
 
@@ -108,15 +109,35 @@ export interface FitOptions {
    * trainAsync yields to the event loop only to wait for the helper.
    */
   helper?: BagHelper;
+  /**
+   * {@link trainAsync} only: a helper thread that builds half of every
+   * gradient histogram of a fit with one bag on a large table
+   * ({@link ROW_SPLIT_ROWS} rows a round or more; see ./rows.ts). The sums
+   * are added in another order than in one thread, so the model can differ
+   * from the one-thread model in the last bits; it is the same on every run.
+   */
+  rows?: RowHelper;
 }
 
 type Bins = Uint8Array | Uint16Array;
 
-/** Gathers `col[rows[i]]` into a new array of the same kind. */
-function gather(col: Float64Array, rows: Uint32Array): Float64Array;
-function gather(col: Int32Array, rows: Uint32Array): Int32Array;
-function gather(col: Uint16Array, rows: Uint32Array): Uint16Array;
-function gather(col: Bins, rows: Uint32Array): Bins;
+/** Gathers `col[rows[i]]` into `into` (of the same kind) or a new array. */
+function gather(
+  col: Float64Array,
+  rows: Uint32Array,
+  into?: Float64Array,
+): Float64Array;
+function gather(
+  col: Int32Array,
+  rows: Uint32Array,
+  into?: Int32Array,
+): Int32Array;
+function gather(
+  col: Uint16Array,
+  rows: Uint32Array,
+  into?: Uint16Array,
+): Uint16Array;
+function gather(col: Bins, rows: Uint32Array, into?: Bins): Bins;
 function gather(
   col: Float64Array | Uint16Array,
   rows: Uint32Array,
@@ -124,15 +145,17 @@ function gather(
 function gather(
   col: Float64Array | Int32Array | Uint16Array | Uint8Array,
   rows: Uint32Array,
+  into?: Float64Array | Int32Array | Uint16Array | Uint8Array,
 ): Float64Array | Int32Array | Uint16Array | Uint8Array {
   const n = rows.length;
-  const out = col instanceof Float64Array
-    ? new Float64Array(n)
-    : col instanceof Int32Array
-    ? new Int32Array(n)
-    : col instanceof Uint16Array
-    ? new Uint16Array(n)
-    : new Uint8Array(n);
+  const out = into ??
+    (col instanceof Float64Array
+      ? new Float64Array(n)
+      : col instanceof Int32Array
+      ? new Int32Array(n)
+      : col instanceof Uint16Array
+      ? new Uint16Array(n)
+      : new Uint8Array(n));
   for (let i = 0; i < n; i++) out[i] = col[rows[i]];
   return out;
 }
@@ -194,6 +217,7 @@ function* searchSteps(
   shouldStop: () => boolean,
   search: boolean,
   helper: BagHelper | null,
+  rows: RowHelper | null = null,
 ): Generator<Step, EbmModel, BagResult[] | undefined> {
   const p = resolveParams(input).params;
   const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
@@ -244,6 +268,7 @@ function* searchSteps(
       sharedPairs,
       () => (stopped ||= shouldStop()),
       helper,
+      rows,
     );
     let r = steps.next();
     while (!r.done) {
@@ -515,9 +540,10 @@ function* fitOnce(
   sharedPairs: boolean,
   shouldStop: () => boolean,
   helper: BagHelper | null,
+  rows: RowHelper | null,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const fitter = yield* relay(
-    bagFitter(data, p, withLinearStart, shouldStop),
+    bagFitter(data, p, withLinearStart, shouldStop, rows),
   );
   const { bags, fitBag, stopped } = fitter;
   // With a helper (another core), both threads take the next bag not yet
@@ -685,6 +711,7 @@ function* bagFitter(
   p: TrainingParams,
   withLinearStart: boolean,
   shouldStop: () => boolean,
+  rows: RowHelper | null = null,
 ) {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
@@ -816,6 +843,7 @@ function* bagFitter(
     prunePatience: p.prune_patience,
     logInterval: p.log_interval,
     checkStop,
+    rows: bags === 1 ? rows : null,
   });
   const constant = (m: number, values: number[]) => {
     const out = new Float64Array(m * K);
@@ -1362,6 +1390,8 @@ interface Booster {
   prunePatience: number;
   logInterval: number;
   checkStop: () => boolean;
+  /** A helper thread that builds half of each histogram (a fit with one bag), or null. */
+  rows: RowHelper | null;
 }
 
 /**
@@ -1385,9 +1415,14 @@ function sampleRows(
   return out.slice(0, m);
 }
 
-/** Gathers K values per row. */
-function gatherK(s: Float64Array, rows: Uint32Array, K: number): Float64Array {
-  const out = new Float64Array(rows.length * K);
+/** Gathers K values per row (into `into` when given). */
+function gatherK(
+  s: Float64Array,
+  rows: Uint32Array,
+  K: number,
+  into?: Float64Array,
+): Float64Array {
+  const out = into ?? new Float64Array(rows.length * K);
   for (let i = 0; i < rows.length; i++) {
     for (let k = 0; k < K; k++) out[i * K + k] = s[rows[i] * K + k];
   }
@@ -1442,93 +1477,154 @@ function* boostStage(
   const updates = terms.map(() => new Float64Array(maxCells));
   // Without sampling the training scores are kept up to date for all rows.
   // (Terms may start from non-zero tables: a later stage boosts them again.)
-  const sAll = rate >= 1 ? baseTr.slice() : null;
-  if (sAll) terms.forEach((t) => addScores(sAll, t.cellsTr, t.table, K));
+  let sAll: Float64Array | null = rate >= 1 ? baseTr.slice() : null;
+  if (sAll) terms.forEach((t) => addScores(sAll!, t.cellsTr, t.table, K));
   const below = new Int32Array(terms.length);
   const frozen = new Uint8Array(terms.length);
   let lr = b.lr;
   let rounds = 0;
-  for (let round = 0; round < b.maxRounds; round++) {
-    const rows = sAll ? null : sampleRows(bag.nTrain, rate, b.rng);
-    const m = rows ? rows.length : bag.nTrain;
-    const cells = rows
-      ? terms.map((t) => gather(t.cellsTr, rows))
-      : terms.map((t) => t.cellsTr);
-    const y = rows ? gather(bag.yTr, rows) : bag.yTr;
-    const v = rows && bag.vTr.length ? gather(bag.vTr, rows) : bag.vTr;
-    let s: Float64Array;
-    if (sAll) s = sAll;
-    else {
-      s = gatherK(baseTr, rows!, K);
-      terms.forEach((t, j) => addScores(s, cells[j], t.table, K));
-    }
-    let pending = -1;
-    for (let j = 0; j < terms.length; j++) {
-      if (frozen[j]) continue;
-      const t = terms[j];
-      gradientHistogram(
+  // A large fit with a helper thread: each histogram is built half here,
+  // half there, from rows on SharedArrayBuffers (see ./rows.ts).
+  const split = b.rows && Math.min(1, rate) * bag.nTrain >= ROW_SPLIT_ROWS
+    ? new RowSplit(
+      rowSetup(
         objective.loss,
         K,
-        s,
-        y,
-        v,
-        cells[j],
-        m,
-        t.hist,
-        pending >= 0 ? cells[pending] : null,
-        pending >= 0 ? updates[pending] : null,
-        // Every row every round: the counts of the first round stay right.
-        sAll !== null && round > 0,
-      );
-      const u = updates[j];
-      for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
-      addInto(t.table, u);
-      addScores(sVa, t.cellsVa, u, K);
-      pending = j;
-      if (b.prunePatience > 0 && b.pruneThreshold > 0) {
-        below[j] = importanceOf(t.table, t.hist.C, K) < b.pruneThreshold
-          ? below[j] + 1
-          : 0;
-        if (below[j] >= b.prunePatience) frozen[j] = 1;
-      }
-    }
-    if (pending >= 0) addScores(s, cells[pending], updates[pending], K);
-    rounds = round + 1;
-    const validationLoss = hasValidation ? objective.validationLoss(sVa) : 0;
-    const done = early.observe(objective.scale(validationLoss), tables);
-    if (
-      b.lrPatience > 0 && early.since > 0 && early.since % b.lrPatience === 0
-    ) lr *= b.lrDecay;
-    if (rounds % b.logInterval === 0 && !progress.log) {
-      yield {
-        fraction: progress.from +
-          ((progress.to - progress.from) * rounds) / b.maxRounds,
-        stage: progress.stage,
-      };
-    } else if (rounds % b.logInterval === 0) {
-      yield {
-        fraction: progress.from +
-          ((progress.to - progress.from) * rounds) / b.maxRounds,
-        stage: progress.stage,
-        logged: {
-          round: progress.roundOffset + rounds,
-          stage: progress.stage,
-          trainingLoss: objective.lossOf(s, y, v),
-          validationLoss: hasValidation ? validationLoss : null,
-        },
-      };
-    }
-    if (done || b.checkStop()) break;
+        bag.nTrain,
+        maxCells,
+        terms.map((t) => ({
+          cells: t.hist.C.length,
+          wide: t.cellsTr instanceof Uint16Array,
+        })),
+        objective.regression,
+      ),
+      b.rows,
+    )
+    : null;
+  if (split && sAll) {
+    const { setup } = split;
+    setup.s.set(sAll);
+    sAll = setup.s;
+    terms.forEach((t, j) => setup.cells[j].set(t.cellsTr));
+    if (setup.y.length) setup.y.set(bag.yTr);
+    if (setup.v.length) setup.v.set(bag.vTr);
   }
-  const stop = early.stoppedEarly
-    ? "early_stopping"
-    : rounds < b.maxRounds
-    ? "deadline"
-    : "max_rounds";
-  early.restore(tables);
-  // A frozen term is pruned: its table goes back to zero.
-  frozen.forEach((f, j) => f && tables[j].fill(0));
-  return { rounds, stop };
+  try {
+    return yield* boostRounds();
+  } finally {
+    split?.close();
+  }
+
+  function* boostRounds(): Generator<
+    TrainProgress,
+    { rounds: number; stop: string },
+    void
+  > {
+    for (let round = 0; round < b.maxRounds; round++) {
+      const rows = sAll ? null : sampleRows(bag.nTrain, rate, b.rng);
+      const m = rows ? rows.length : bag.nTrain;
+      const into = split && rows ? split.setup : null;
+      const cells = rows
+        ? terms.map((t, j) =>
+          gather(t.cellsTr, rows, into?.cells[j].subarray(0, m))
+        )
+        : terms.map((t) => t.cellsTr);
+      const y = rows
+        ? gather(
+          bag.yTr,
+          rows,
+          into?.y.length ? into.y.subarray(0, m) : undefined,
+        )
+        : bag.yTr;
+      const v = rows && bag.vTr.length
+        ? gather(bag.vTr, rows, into?.v.subarray(0, m))
+        : bag.vTr;
+      let s: Float64Array;
+      if (sAll) s = sAll;
+      else {
+        s = gatherK(baseTr, rows!, K, into?.s.subarray(0, m * K));
+        terms.forEach((t, j) => addScores(s, cells[j], t.table, K));
+      }
+      let pending = -1;
+      for (let j = 0; j < terms.length; j++) {
+        if (frozen[j]) continue;
+        const t = terms[j];
+        // Every row every round: the counts of the first round stay right.
+        const counted = sAll !== null && round > 0;
+        if (split) {
+          split.build(
+            j,
+            pending,
+            pending >= 0 ? updates[pending] : null,
+            m,
+            counted,
+            t.hist,
+          );
+        } else {
+          gradientHistogram(
+            objective.loss,
+            K,
+            s,
+            y,
+            v,
+            cells[j],
+            m,
+            t.hist,
+            pending >= 0 ? cells[pending] : null,
+            pending >= 0 ? updates[pending] : null,
+            counted,
+          );
+        }
+        const u = updates[j];
+        for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+        addInto(t.table, u);
+        addScores(sVa, t.cellsVa, u, K);
+        pending = j;
+        if (b.prunePatience > 0 && b.pruneThreshold > 0) {
+          below[j] = importanceOf(t.table, t.hist.C, K) < b.pruneThreshold
+            ? below[j] + 1
+            : 0;
+          if (below[j] >= b.prunePatience) frozen[j] = 1;
+        }
+      }
+      if (pending >= 0) addScores(s, cells[pending], updates[pending], K);
+      rounds = round + 1;
+      const validationLoss = hasValidation ? objective.validationLoss(sVa) : 0;
+      const done = early.observe(objective.scale(validationLoss), tables);
+      if (
+        b.lrPatience > 0 && early.since > 0 && early.since % b.lrPatience === 0
+      ) lr *= b.lrDecay;
+      if (rounds % b.logInterval === 0 && !progress.log) {
+        yield {
+          fraction: progress.from +
+            ((progress.to - progress.from) * rounds) / b.maxRounds,
+          stage: progress.stage,
+        };
+      } else if (rounds % b.logInterval === 0) {
+        yield {
+          fraction: progress.from +
+            ((progress.to - progress.from) * rounds) / b.maxRounds,
+          stage: progress.stage,
+          logged: {
+            round: progress.roundOffset + rounds,
+            stage: progress.stage,
+            trainingLoss: objective.lossOf(s, y, v),
+            validationLoss: hasValidation ? validationLoss : null,
+          },
+        };
+      }
+      if (done || b.checkStop()) break;
+    }
+    const stop = early.stoppedEarly
+      ? "early_stopping"
+      : rounds < b.maxRounds
+      ? "deadline"
+      : "max_rounds";
+    early.restore(tables);
+    // A frozen term is pruned: its table goes back to zero.
+    frozen.forEach((f, j) => f && tables[j].fill(0));
+    return { rounds, stop };
+  }
 }
 
 /**
@@ -2140,6 +2236,7 @@ export async function trainAsync(
     deadline,
     options.search ?? true,
     options.helper ?? null,
+    options.rows ?? null,
   );
   let slice = Date.now();
   let answer: BagResult[] | undefined;

@@ -27,7 +27,17 @@ import { type BagTask, fitBags, trainAsync } from "./ebm.ts";
 import type { EncodedDataset, SchemaField } from "./encoding.ts";
 import { ModelError } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
+import { type RowSetup, serveRows } from "./rows.ts";
 import { isArrayBuffer, workerBagHelper } from "./worker.ts";
+
+/**
+ * A helper's half of every histogram of one boosting stage (see
+ * `RowSplit`): it serves them until the training thread closes the split.
+ */
+export interface RowsRequest {
+  type: "rows";
+  setup: RowSetup;
+}
 
 /** The training request the main thread posts. */
 export interface TrainRequest {
@@ -61,7 +71,9 @@ let helperData: EncodedDataset | null = null;
 // Only the two members used, so this file type-checks without the worker lib.
 const scope = globalThis as unknown as {
   onmessage:
-    | ((e: MessageEvent<TrainRequest | ParseRequest | BagsRequest>) => void)
+    | ((
+      e: MessageEvent<TrainRequest | ParseRequest | BagsRequest | RowsRequest>,
+    ) => void)
     | null;
   postMessage(message: unknown, transfer?: Transferable[]): void;
 };
@@ -89,6 +101,14 @@ scope.onmessage = (e) => {
         type: "parsed",
         datasource: { nRows: d.nRows, columns: { ...d.columns } },
       }, transfer);
+    } catch (err) {
+      postError(err);
+    }
+    return;
+  }
+  if (e.data.type === "rows") {
+    try {
+      serveRows(e.data.setup);
     } catch (err) {
       postError(err);
     }
@@ -122,6 +142,7 @@ scope.onmessage = (e) => {
   trainAsync(data, params, {
     maximumRuntimeSeconds,
     helper: helper?.run,
+    rows: helper?.rows,
     onProgress: (fraction, stage, logged) =>
       scope.postMessage({ type: "progress", fraction, stage, logged }),
   }).then(

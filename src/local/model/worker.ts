@@ -44,6 +44,7 @@ import {
   ModelParamError,
 } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
+import type { RowHelper, RowSetup } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
 
 /** Options of {@link trainInBackground}. */
@@ -283,9 +284,10 @@ export function workerBagHelper(
   data: EncodedDataset,
   deadlineAt: number | null,
   cores: number = availableCores(),
-): { run: BagHelper; close(): void } | null {
+): { run: BagHelper; rows: RowHelper; close(): void } | null {
   if (cores < 2 || typeof Worker === "undefined") return null;
   let worker: Worker | null = null;
+  let dataSent = false;
   // The worker answers its tasks in order (a task given up answers []).
   const pending: {
     resolve: (r: BagResult[]) => void;
@@ -294,31 +296,34 @@ export function workerBagHelper(
   const fail = (e: Error) => {
     for (const p of pending.splice(0)) p.reject(e);
   };
+  const start = (): Worker => {
+    if (!worker) {
+      worker = new Worker(workerUrl(), { type: "module" });
+      worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
+        const m = e.data;
+        if (m.type === "error") pending.shift()?.reject(reviveError(m));
+        else if (m.type === "bags-done") {
+          pending.shift()?.resolve(m.results);
+        }
+      };
+      worker.onerror = (e: ErrorEvent) => {
+        e.preventDefault();
+        fail(
+          new Error(
+            `model bag helper failed: ${e.message}; retry, or train in-thread (useWorker: false).`,
+          ),
+        );
+      };
+    }
+    return worker;
+  };
   return {
     run(task: BagTask): Promise<BagResult[]> {
       return new Promise((resolve, reject) => {
         pending.push({ resolve, reject });
-        let first = false;
-        if (!worker) {
-          first = true;
-          worker = new Worker(workerUrl(), { type: "module" });
-          worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
-            const m = e.data;
-            if (m.type === "error") pending.shift()?.reject(reviveError(m));
-            else if (m.type === "bags-done") {
-              pending.shift()?.resolve(m.results);
-            }
-          };
-          worker.onerror = (e: ErrorEvent) => {
-            e.preventDefault();
-            fail(
-              new Error(
-                `model bag helper failed: ${e.message}; retry, or train in-thread (useWorker: false).`,
-              ),
-            );
-          };
-        }
-        worker.postMessage({
+        const first = !dataSent;
+        dataSent = true;
+        start().postMessage({
           type: "bags",
           ...(first ? { data } : {}),
           task,
@@ -326,9 +331,13 @@ export function workerBagHelper(
         });
       });
     },
+    rows(setup: RowSetup): void {
+      start().postMessage({ type: "rows", setup });
+    },
     close() {
       worker?.terminate();
       worker = null;
+      dataSent = false;
       // Only tasks the training gave up can be left: nobody waits on them.
       for (const p of pending.splice(0)) p.resolve([]);
     },
