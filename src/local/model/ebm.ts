@@ -121,23 +121,11 @@ export interface FitOptions {
 
 type Bins = Uint8Array | Uint16Array;
 
-/** Gathers `col[rows[i]]` into `into` (of the same kind) or a new array. */
-function gather(
-  col: Float64Array,
-  rows: Uint32Array,
-  into?: Float64Array,
-): Float64Array;
-function gather(
-  col: Int32Array,
-  rows: Uint32Array,
-  into?: Int32Array,
-): Int32Array;
-function gather(
-  col: Uint16Array,
-  rows: Uint32Array,
-  into?: Uint16Array,
-): Uint16Array;
-function gather(col: Bins, rows: Uint32Array, into?: Bins): Bins;
+/** Gathers `col[rows[i]]` into a new array of the same kind. */
+function gather(col: Float64Array, rows: Uint32Array): Float64Array;
+function gather(col: Int32Array, rows: Uint32Array): Int32Array;
+function gather(col: Uint16Array, rows: Uint32Array): Uint16Array;
+function gather(col: Bins, rows: Uint32Array): Bins;
 function gather(
   col: Float64Array | Uint16Array,
   rows: Uint32Array,
@@ -145,17 +133,15 @@ function gather(
 function gather(
   col: Float64Array | Int32Array | Uint16Array | Uint8Array,
   rows: Uint32Array,
-  into?: Float64Array | Int32Array | Uint16Array | Uint8Array,
 ): Float64Array | Int32Array | Uint16Array | Uint8Array {
   const n = rows.length;
-  const out = into ??
-    (col instanceof Float64Array
-      ? new Float64Array(n)
-      : col instanceof Int32Array
-      ? new Int32Array(n)
-      : col instanceof Uint16Array
-      ? new Uint16Array(n)
-      : new Uint8Array(n));
+  const out = col instanceof Float64Array
+    ? new Float64Array(n)
+    : col instanceof Int32Array
+    ? new Int32Array(n)
+    : col instanceof Uint16Array
+    ? new Uint16Array(n)
+    : new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = col[rows[i]];
   return out;
 }
@@ -1402,9 +1388,10 @@ function sampleRows(
   n: number,
   rate: number,
   rng: () => number,
+  into?: Uint32Array,
 ): Uint32Array | null {
   if (rate >= 1) return null;
-  const out = new Uint32Array(n);
+  const out = into ?? new Uint32Array(n);
   let m = 0;
   for (let i = 0; i < n; i++) if (rng() < rate) out[m++] = i;
   if (m < 2) {
@@ -1412,17 +1399,12 @@ function sampleRows(
     out[1] = n - 1;
     m = 2;
   }
-  return out.slice(0, m);
+  return into ? out.subarray(0, m) : out.slice(0, m);
 }
 
-/** Gathers K values per row (into `into` when given). */
-function gatherK(
-  s: Float64Array,
-  rows: Uint32Array,
-  K: number,
-  into?: Float64Array,
-): Float64Array {
-  const out = into ?? new Float64Array(rows.length * K);
+/** Gathers K values per row. */
+function gatherK(s: Float64Array, rows: Uint32Array, K: number): Float64Array {
+  const out = new Float64Array(rows.length * K);
   for (let i = 0; i < rows.length; i++) {
     for (let k = 0; k < K; k++) out[i * K + k] = s[rows[i] * K + k];
   }
@@ -1497,10 +1479,18 @@ function* boostStage(
           wide: t.cellsTr instanceof Uint16Array,
         })),
         objective.regression,
+        sAll === null,
       ),
       b.rows,
     )
     : null;
+  const from = split?.setup.from;
+  if (from) {
+    terms.forEach((t, j) => from.cells[j].set(t.cellsTr));
+    if (from.y.length) from.y.set(bag.yTr);
+    if (from.v.length) from.v.set(bag.vTr);
+    from.base.set(baseTr);
+  }
   if (split && sAll) {
     const { setup } = split;
     setup.s.set(sAll);
@@ -1521,28 +1511,29 @@ function* boostStage(
     void
   > {
     for (let round = 0; round < b.maxRounds; round++) {
-      const rows = sAll ? null : sampleRows(bag.nTrain, rate, b.rng);
+      const rows = sAll
+        ? null
+        : sampleRows(bag.nTrain, rate, b.rng, from?.rows);
       const m = rows ? rows.length : bag.nTrain;
-      const into = split && rows ? split.setup : null;
-      const cells = rows
-        ? terms.map((t, j) =>
-          gather(t.cellsTr, rows, into?.cells[j].subarray(0, m))
-        )
-        : terms.map((t) => t.cellsTr);
-      const y = rows
-        ? gather(
-          bag.yTr,
-          rows,
-          into?.y.length ? into.y.subarray(0, m) : undefined,
-        )
-        : bag.yTr;
-      const v = rows && bag.vTr.length
-        ? gather(bag.vTr, rows, into?.v.subarray(0, m))
-        : bag.vTr;
+      let cells: ArrayLike<number>[], y: Int32Array, v: Float64Array;
       let s: Float64Array;
-      if (sAll) s = sAll;
-      else {
-        s = gatherK(baseTr, rows!, K, into?.s.subarray(0, m * K));
+      if (sAll) {
+        s = sAll, y = bag.yTr, v = bag.vTr;
+        cells = terms.map((t) => t.cellsTr);
+      } else if (from) {
+        // Both threads gather the round's rows (see ./rows.ts).
+        terms.forEach((t, j) => from.tables[j].set(t.table));
+        split!.gather(m);
+        const { setup } = split!;
+        cells = setup.cells.map((c) => c.subarray(0, m));
+        y = setup.y.length ? setup.y.subarray(0, m) : bag.yTr;
+        v = setup.v.length ? setup.v.subarray(0, m) : bag.vTr;
+        s = setup.s.subarray(0, m * K);
+      } else {
+        cells = terms.map((t) => gather(t.cellsTr, rows!));
+        y = gather(bag.yTr, rows!);
+        v = bag.vTr.length ? gather(bag.vTr, rows!) : bag.vTr;
+        s = gatherK(baseTr, rows!, K);
         terms.forEach((t, j) => addScores(s, cells[j], t.table, K));
       }
       let pending = -1;

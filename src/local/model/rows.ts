@@ -52,7 +52,10 @@ const SEQ = 0,
   N = 6,
   MID = 7,
   COUNTED = 8,
-  CONTROL_WORDS = 9;
+  OP = 9,
+  CONTROL_WORDS = 10;
+/** Operations: a histogram, or gathering a round's sampled rows. */
+const HISTOGRAM = 0, GATHER = 1;
 
 /**
  * What both threads of a split fit share (every array on a
@@ -74,6 +77,19 @@ export interface RowSetup {
   G: Float64Array;
   H: Float64Array;
   C: Float64Array;
+  /**
+   * A sampled fit only (else null): where each round's rows come from. Every
+   * training row's cells per term, label, target and outside score (`base`),
+   * the terms' current tables, and the round's sample (`rows`, row indices).
+   */
+  from: {
+    rows: Uint32Array;
+    cells: (Uint8Array | Uint16Array)[];
+    y: Int32Array;
+    v: Float64Array;
+    base: Float64Array;
+    tables: Float64Array[];
+  } | null;
 }
 
 /** Posts a {@link RowSetup} to the helper, which then serves it ({@link serveRows}). */
@@ -106,7 +122,12 @@ export function rowSetup(
   maxCells: number,
   terms: { cells: number; wide: boolean }[],
   targets: boolean,
+  sampled = false,
 ): RowSetup {
+  const cells = () =>
+    terms.map((t) =>
+      t.wide ? shared(Uint16Array, rows) : shared(Uint8Array, rows)
+    );
   return {
     loss,
     K,
@@ -114,20 +135,61 @@ export function rowSetup(
     s: shared(Float64Array, rows * K),
     y: shared(Int32Array, targets ? 0 : rows),
     v: shared(Float64Array, targets ? rows : 0),
-    cells: terms.map((t) =>
-      t.wide ? shared(Uint16Array, rows) : shared(Uint8Array, rows)
-    ),
+    cells: cells(),
     cellCounts: terms.map((t) => t.cells),
     pu: shared(Float64Array, Math.max(maxCells, 1)),
     G: shared(Float64Array, Math.max(maxCells, 1)),
     H: shared(Float64Array, Math.max(maxCells, 1)),
     C: shared(Float64Array, Math.max(maxCells, 1)),
+    from: sampled
+      ? {
+        rows: shared(Uint32Array, rows),
+        cells: cells(),
+        y: shared(Int32Array, targets ? 0 : rows),
+        v: shared(Float64Array, targets ? rows : 0),
+        base: shared(Float64Array, rows * K),
+        tables: terms.map((t) => shared(Float64Array, t.cells * K)),
+      }
+      : null,
   };
 }
 
-/** Builds the second half (rows `mid..m`) of the build the control words describe into the setup's `G`, `H`, `C`. */
+/**
+ * Gathers the sampled rows `lo..hi` (positions in `from.rows`) into the
+ * round's arrays: cells, label or target, and score (the outside score plus
+ * every term's table, added in term order as in one thread).
+ */
+function gatherRows(setup: RowSetup, lo: number, hi: number): void {
+  const { K } = setup;
+  const from = setup.from!;
+  const rows = from.rows;
+  for (let j = 0; j < setup.cells.length; j++) {
+    const src = from.cells[j], out = setup.cells[j];
+    for (let i = lo; i < hi; i++) out[i] = src[rows[i]];
+  }
+  if (from.y.length) {
+    for (let i = lo; i < hi; i++) setup.y[i] = from.y[rows[i]];
+  }
+  if (from.v.length) {
+    for (let i = lo; i < hi; i++) setup.v[i] = from.v[rows[i]];
+  }
+  const s = setup.s, base = from.base;
+  for (let i = lo; i < hi; i++) {
+    for (let k = 0; k < K; k++) s[i * K + k] = base[rows[i] * K + k];
+  }
+  for (let j = 0; j < setup.cells.length; j++) {
+    const cells = setup.cells[j], table = from.tables[j];
+    for (let i = lo; i < hi; i++) {
+      const o = cells[i] * K;
+      for (let k = 0; k < K; k++) s[i * K + k] += table[o + k];
+    }
+  }
+}
+
+/** Runs the second half (rows `mid..m`) of the operation the control words describe (a histogram goes to the setup's `G`, `H`, `C`). */
 function buildSecondHalf(setup: RowSetup): void {
   const { ctrl, K } = setup;
+  if (ctrl[OP] === GATHER) return gatherRows(setup, ctrl[MID], ctrl[N]);
   const j = ctrl[TERM], pending = ctrl[PENDING];
   const m = ctrl[N], mid = ctrl[MID];
   const cc = setup.cellCounts[j];
@@ -213,14 +275,10 @@ export class RowSplit {
     const { ctrl, K } = setup;
     if (pending >= 0 && update) setup.pu.set(update);
     const mid = m >> 1;
-    const seq = ++this.#seq;
     ctrl[TERM] = j;
     ctrl[PENDING] = pending;
-    ctrl[N] = m;
-    ctrl[MID] = mid;
     ctrl[COUNTED] = counted ? 1 : 0;
-    Atomics.store(ctrl, SEQ, seq);
-    Atomics.notify(ctrl, SEQ);
+    const seq = this.#post(HISTOGRAM, m, mid);
     gradientHistogram(
       setup.loss,
       K,
@@ -234,19 +292,49 @@ export class RowSplit {
       pending >= 0 ? setup.pu : null,
       counted,
     );
-    if (Atomics.compareExchange(ctrl, CLAIM, seq - 1, seq) === seq - 1) {
-      buildSecondHalf(setup);
-    } else {
-      while (Atomics.load(ctrl, DONE) !== seq) {
-        Atomics.wait(ctrl, DONE, Atomics.load(ctrl, DONE));
-      }
-    }
+    this.#join(seq);
     const { G, H, C } = hist;
     for (let q = 0; q < G.length; q++) {
       G[q] += setup.G[q];
       H[q] += setup.H[q];
     }
     if (!counted) { for (let q = 0; q < C.length; q++) C[q] += setup.C[q]; }
+  }
+
+  /**
+   * A sampled fit's round: the first `m` entries of `setup.from.rows` (the
+   * caller fills them, and `from.tables` with the terms' current tables)
+   * gathered into the round's arrays, half here and half by the helper.
+   */
+  gather(m: number): void {
+    const mid = m >> 1;
+    const seq = this.#post(GATHER, m, mid);
+    gatherRows(this.setup, 0, mid);
+    this.#join(seq);
+  }
+
+  /** Publishes the next operation to the helper. */
+  #post(op: number, m: number, mid: number): number {
+    const { ctrl } = this.setup;
+    const seq = ++this.#seq;
+    ctrl[OP] = op;
+    ctrl[N] = m;
+    ctrl[MID] = mid;
+    Atomics.store(ctrl, SEQ, seq);
+    Atomics.notify(ctrl, SEQ);
+    return seq;
+  }
+
+  /** Runs operation `seq`'s second half here unless the helper claimed it, then waits for it. */
+  #join(seq: number): void {
+    const { ctrl } = this.setup;
+    if (Atomics.compareExchange(ctrl, CLAIM, seq - 1, seq) === seq - 1) {
+      buildSecondHalf(this.setup);
+      return;
+    }
+    while (Atomics.load(ctrl, DONE) !== seq) {
+      Atomics.wait(ctrl, DONE, Atomics.load(ctrl, DONE));
+    }
   }
 
   /** Releases the helper (it returns from {@link serveRows}). */
