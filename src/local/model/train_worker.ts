@@ -5,7 +5,9 @@
  * parses large CSV files for ingestion (`{ type: "parse", text, fields }`),
  * posting the typed columns back with their buffers transferred. As a bag
  * helper (`{ type: "bags", data?, task, deadlineAt }`, see
- * `workerBagHelper`), it fits the bags it claims and posts them back.
+ * `workerBagHelper`), it fits the bags it claims and posts them back; given
+ * `{ type: "rows", setup }`, it builds the second half of every histogram of
+ * a boosting stage until the training thread closes it (`serveRows`).
  *
  * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
  * `{ type: "parsed", datasource }`, `{ type: "bags-done", results }`,

@@ -3,8 +3,10 @@
  * the runtime has `Worker` (Deno, browsers), else in-thread training that
  * yields to the event loop every ~10 ms (Node 20). On two or more cores the
  * training worker starts a helper Worker ({@link workerBagHelper}) that fits
- * bags beside it. All run the same training code, so they return the same
- * model.
+ * bags beside it, or, for a large table fitted as one bag, builds half of
+ * every gradient histogram (see ./rows.ts). All run the same training code,
+ * so they return the same model (a split histogram's sums can differ in the
+ * last bits from one thread's, the same on every run).
  *
  * @example
  * ```ts
