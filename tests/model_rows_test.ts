@@ -63,7 +63,7 @@ function table(n: number) {
 const big = table(30_000);
 const base = { estimators: 1, max_rounds: 40, max_interactions: 2 };
 
-/** Trains with a row helper that counts its stages; `serve` false: the training thread builds both halves. */
+/** Trains with a row helper that counts its stages; `serve` false: the training thread builds every chunk. */
 async function split(
   params: Record<string, number>,
   serve: boolean,
@@ -87,7 +87,7 @@ async function split(
 }
 
 for (const subsample of [1, 0.9]) {
-  Deno.test(`rows: a split fit (subsample ${subsample}) is the same on every run, whichever thread builds the second halves`, async () => {
+  Deno.test(`rows: a split fit (subsample ${subsample}) is the same on every run, whichever thread builds which chunk`, async () => {
     assert(
       24_000 * subsample >= ROW_SPLIT_ROWS,
       "the table is large enough to split",

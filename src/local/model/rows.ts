@@ -1,14 +1,15 @@
 /**
  * One boosting fit on two cores: the gradient histograms of a large table's
- * rows split in two halves, the training thread building the first and a
- * helper Worker the second (the training thread builds it too when the
- * helper has not claimed it yet). The rows' cells, labels, scores and the
- * pending update live in SharedArrayBuffers; each build is one handshake on a
- * shared control word (`Atomics.wait`/`notify`). The halves are fixed (the
- * split is at `floor(m / 2)`) and the training thread adds the second half's
- * sums to the first's, so a fit is the same every time on two threads. It
- * can differ from the one-thread fit in the last bits of the sums (the rows
- * are added in another order).
+ * rows built in {@link ROW_CHUNKS} fixed chunks of rows, which the training
+ * thread and a helper Worker claim one at a time from a shared counter (a
+ * busy helper, on a loaded machine, takes fewer; no helper, none). The rows'
+ * cells, labels, scores and the pending update live in SharedArrayBuffers;
+ * each build is one handshake on shared control words
+ * (`Atomics.wait`/`notify`). Each chunk has its own partial histogram and
+ * the training thread adds them up in chunk order, so a fit is the same
+ * every time, whichever thread built which chunk. It can differ from the
+ * one-thread fit in the last bits of the sums (the rows are added in
+ * another order).
  *
  * @example
  * ```ts
@@ -44,8 +45,6 @@ export const ROW_SPLIT_ROWS = 20_000;
 
 /** Words of the control array. */
 const SEQ = 0,
-  DONE = 1,
-  CLAIM = 2,
   EXIT = 3,
   TERM = 4,
   PENDING = 5,
@@ -53,7 +52,12 @@ const SEQ = 0,
   MID = 7,
   COUNTED = 8,
   OP = 9,
-  CONTROL_WORDS = 10;
+  NEXT = 10,
+  FINISHED = 11,
+  CONTROL_WORDS = 12;
+
+/** Chunks of rows a split operation is cut into (fixed: the sums' order). */
+export const ROW_CHUNKS = 8;
 /** Operations: a histogram, or gathering a round's sampled rows. */
 const HISTOGRAM = 0, GATHER = 1;
 
@@ -74,9 +78,11 @@ export interface RowSetup {
   /** Cells of each term's table. */
   cellCounts: number[];
   pu: Float64Array;
+  /** The chunks' partial histograms: chunk `c` at `c * maxCells`. */
   G: Float64Array;
   H: Float64Array;
   C: Float64Array;
+  maxCells: number;
   /**
    * A sampled fit only (else null): where each round's rows come from. Every
    * training row's cells per term, label, target and outside score (`base`),
@@ -138,9 +144,10 @@ export function rowSetup(
     cells: cells(),
     cellCounts: terms.map((t) => t.cells),
     pu: shared(Float64Array, Math.max(maxCells, 1)),
-    G: shared(Float64Array, Math.max(maxCells, 1)),
-    H: shared(Float64Array, Math.max(maxCells, 1)),
-    C: shared(Float64Array, Math.max(maxCells, 1)),
+    G: shared(Float64Array, ROW_CHUNKS * Math.max(maxCells, 1)),
+    H: shared(Float64Array, ROW_CHUNKS * Math.max(maxCells, 1)),
+    C: shared(Float64Array, ROW_CHUNKS * Math.max(maxCells, 1)),
+    maxCells: Math.max(maxCells, 1),
     from: sampled
       ? {
         rows: shared(Uint32Array, rows),
@@ -186,35 +193,60 @@ function gatherRows(setup: RowSetup, lo: number, hi: number): void {
   }
 }
 
-/** Runs the second half (rows `mid..m`) of the operation the control words describe (a histogram goes to the setup's `G`, `H`, `C`). */
-function buildSecondHalf(setup: RowSetup): void {
+/** Rows `lo..hi` of chunk `c` of `m` rows. */
+function chunkRows(m: number, c: number): [number, number] {
+  return [
+    Math.floor((m * c) / ROW_CHUNKS),
+    Math.floor((m * (c + 1)) / ROW_CHUNKS),
+  ];
+}
+
+/** Runs chunk `c` of the operation the control words describe (a histogram goes to chunk `c`'s partial histogram). */
+function runChunk(setup: RowSetup, c: number): void {
   const { ctrl, K } = setup;
-  if (ctrl[OP] === GATHER) return gatherRows(setup, ctrl[MID], ctrl[N]);
+  const m = ctrl[N];
+  const [lo, hi] = chunkRows(m, c);
+  if (ctrl[OP] === GATHER) return gatherRows(setup, lo, hi);
   const j = ctrl[TERM], pending = ctrl[PENDING];
-  const m = ctrl[N], mid = ctrl[MID];
-  const cc = setup.cellCounts[j];
+  const cc = setup.cellCounts[j], at = c * setup.maxCells;
   gradientHistogram(
     setup.loss,
     K,
-    setup.s.subarray(mid * K, m * K),
-    setup.y.length ? setup.y.subarray(mid, m) : setup.y,
-    setup.v.length ? setup.v.subarray(mid, m) : setup.v,
-    setup.cells[j].subarray(mid, m),
-    m - mid,
+    setup.s.subarray(lo * K, hi * K),
+    setup.y.length ? setup.y.subarray(lo, hi) : setup.y,
+    setup.v.length ? setup.v.subarray(lo, hi) : setup.v,
+    setup.cells[j].subarray(lo, hi),
+    hi - lo,
     {
-      G: setup.G.subarray(0, cc * K),
-      H: setup.H.subarray(0, cc * K),
-      C: setup.C.subarray(0, cc),
+      G: setup.G.subarray(at, at + cc * K),
+      H: setup.H.subarray(at, at + cc * K),
+      C: setup.C.subarray(at, at + cc),
     },
-    pending >= 0 ? setup.cells[pending].subarray(mid, m) : null,
+    pending >= 0 ? setup.cells[pending].subarray(lo, hi) : null,
     pending >= 0 ? setup.pu : null,
     ctrl[COUNTED] === 1,
   );
 }
 
 /**
- * The helper's side: builds the second halves it claims until the training
- * thread closes the split. Blocks its thread (a Worker) meanwhile.
+ * Claims and runs chunks of the current operation until none is left; the
+ * last one finished wakes the training thread.
+ */
+function runChunks(setup: RowSetup): void {
+  const { ctrl } = setup;
+  for (;;) {
+    const c = Atomics.add(ctrl, NEXT, 1);
+    if (c >= ROW_CHUNKS) return;
+    runChunk(setup, c);
+    if (Atomics.add(ctrl, FINISHED, 1) === ROW_CHUNKS - 1) {
+      Atomics.notify(ctrl, FINISHED);
+    }
+  }
+}
+
+/**
+ * The helper's side: runs the chunks it claims until the training thread
+ * closes the split. Blocks its thread (a Worker) meanwhile.
  *
  * @example
  * ```ts
@@ -232,19 +264,14 @@ export function serveRows(setup: RowSetup): void {
     Atomics.wait(ctrl, SEQ, seen);
     seen = Atomics.load(ctrl, SEQ);
     if (Atomics.load(ctrl, EXIT) === 1) return;
-    if (Atomics.compareExchange(ctrl, CLAIM, seen - 1, seen) !== seen - 1) {
-      continue;
-    }
-    buildSecondHalf(setup);
-    Atomics.store(ctrl, DONE, seen);
-    Atomics.notify(ctrl, DONE);
+    runChunks(setup);
   }
 }
 
 /**
  * The training thread's side of a split fit (see the module): `build` fills a
- * term's histogram from both halves; `close` releases the helper. With no
- * helper (`post` null) it builds both halves itself, the same sums.
+ * term's histogram from the chunks; `close` releases the helper. With no
+ * helper (`post` null) it runs every chunk itself, the same sums.
  */
 export class RowSplit {
   /** The shared arrays; the caller fills the rows before each build. */
@@ -260,8 +287,8 @@ export class RowSplit {
   /**
    * {@link gradientHistogram} of term `j` over the first `m` shared rows,
    * after adding the update `update` (null = none) of term `pending` (-1 =
-   * none) to their scores: the first half here, the second by whichever
-   * thread claims it, summed into `hist` in that order.
+   * none) to their scores: chunk by chunk on both threads, summed into
+   * `hist` in chunk order.
    */
   build(
     j: number,
@@ -272,68 +299,51 @@ export class RowSplit {
     hist: Histogram,
   ): void {
     const { setup } = this;
-    const { ctrl, K } = setup;
+    const { ctrl } = setup;
     if (pending >= 0 && update) setup.pu.set(update);
-    const mid = m >> 1;
     ctrl[TERM] = j;
     ctrl[PENDING] = pending;
     ctrl[COUNTED] = counted ? 1 : 0;
-    const seq = this.#post(HISTOGRAM, m, mid);
-    gradientHistogram(
-      setup.loss,
-      K,
-      setup.s,
-      setup.y,
-      setup.v,
-      setup.cells[j],
-      mid,
-      hist,
-      pending >= 0 ? setup.cells[pending] : null,
-      pending >= 0 ? setup.pu : null,
-      counted,
-    );
-    this.#join(seq);
+    this.#run(HISTOGRAM, m);
     const { G, H, C } = hist;
-    for (let q = 0; q < G.length; q++) {
-      G[q] += setup.G[q];
-      H[q] += setup.H[q];
+    G.fill(0), H.fill(0);
+    if (!counted) C.fill(0);
+    for (let c = 0; c < ROW_CHUNKS; c++) {
+      const at = c * setup.maxCells;
+      for (let q = 0; q < G.length; q++) {
+        G[q] += setup.G[at + q];
+        H[q] += setup.H[at + q];
+      }
+      if (!counted) {
+        for (let q = 0; q < C.length; q++) C[q] += setup.C[at + q];
+      }
     }
-    if (!counted) { for (let q = 0; q < C.length; q++) C[q] += setup.C[q]; }
   }
 
   /**
    * A sampled fit's round: the first `m` entries of `setup.from.rows` (the
    * caller fills them, and `from.tables` with the terms' current tables)
-   * gathered into the round's arrays, half here and half by the helper.
+   * gathered into the round's arrays, chunk by chunk on both threads.
    */
   gather(m: number): void {
-    const mid = m >> 1;
-    const seq = this.#post(GATHER, m, mid);
-    gatherRows(this.setup, 0, mid);
-    this.#join(seq);
+    this.#run(GATHER, m);
   }
 
-  /** Publishes the next operation to the helper. */
-  #post(op: number, m: number, mid: number): number {
-    const { ctrl } = this.setup;
-    const seq = ++this.#seq;
+  /** Publishes operation `op` on `m` rows, runs the chunks it claims, and waits for the rest. */
+  #run(op: number, m: number): void {
+    const { setup } = this;
+    const { ctrl } = setup;
     ctrl[OP] = op;
     ctrl[N] = m;
-    ctrl[MID] = mid;
-    Atomics.store(ctrl, SEQ, seq);
+    Atomics.store(ctrl, FINISHED, 0);
+    Atomics.store(ctrl, NEXT, 0);
+    Atomics.store(ctrl, SEQ, ++this.#seq);
     Atomics.notify(ctrl, SEQ);
-    return seq;
-  }
-
-  /** Runs operation `seq`'s second half here unless the helper claimed it, then waits for it. */
-  #join(seq: number): void {
-    const { ctrl } = this.setup;
-    if (Atomics.compareExchange(ctrl, CLAIM, seq - 1, seq) === seq - 1) {
-      buildSecondHalf(this.setup);
-      return;
-    }
-    while (Atomics.load(ctrl, DONE) !== seq) {
-      Atomics.wait(ctrl, DONE, Atomics.load(ctrl, DONE));
+    runChunks(setup);
+    for (;;) {
+      const done = Atomics.load(ctrl, FINISHED);
+      if (done === ROW_CHUNKS) break;
+      Atomics.wait(ctrl, FINISHED, done);
     }
   }
 
