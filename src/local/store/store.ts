@@ -124,6 +124,11 @@ export interface Store {
 /** Everything in memory; lost when the process ends. */
 export class MemoryStore implements Store {
   #records = new Map<string, StoredRecord>();
+  // The same records by kind and account (`kind/account` -> id -> record),
+  // in the same order: a list page and every create's name check read one
+  // account's resources of one kind, which must not cost a scan of the
+  // whole store (with thousands of resources, creates grew linearly).
+  #lists = new Map<string, Map<string, StoredRecord>>();
   #blobs = new Map<string, unknown>();
   #meta = new Map<string, unknown>();
   #seq = 0;
@@ -152,7 +157,8 @@ export class MemoryStore implements Store {
    * ```
    */
   list<K extends KindName>(kind: K, account: string): StoredRecord<K>[] {
-    return this.all(kind).filter((r) => r.account === account);
+    const list = this.#lists.get(`${kind}/${account}`);
+    return list ? [...list.values()].filter((r) => isOfKind(r, kind)) : [];
   }
 
   /**
@@ -230,7 +236,14 @@ export class MemoryStore implements Store {
     this.#seq = next;
     for (const r of placed) {
       // Map order is insertion order; replacing in place keeps lists stable.
-      this.#records.set(`${r.kind}/${r.id}`, r);
+      const key = `${r.kind}/${r.id}`;
+      const old = this.#records.get(key);
+      if (old && old.account !== r.account) this.#unlist(old);
+      this.#records.set(key, r);
+      const at = `${r.kind}/${r.account}`;
+      let list = this.#lists.get(at);
+      if (!list) this.#lists.set(at, list = new Map());
+      list.set(r.id, r);
     }
   }
 
@@ -273,7 +286,17 @@ export class MemoryStore implements Store {
    * ```
    */
   remove(kind: KindName, id: string): void {
+    const old = this.#records.get(`${kind}/${id}`);
+    if (!old) return;
     this.#records.delete(`${kind}/${id}`);
+    this.#unlist(old);
+  }
+
+  #unlist(record: StoredRecord): void {
+    const at = `${record.kind}/${record.account}`;
+    const list = this.#lists.get(at);
+    list?.delete(record.id);
+    if (list?.size === 0) this.#lists.delete(at);
   }
 
   /**
