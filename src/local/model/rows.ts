@@ -43,13 +43,12 @@ import { gradientHistogram, type Histogram, type LossKind } from "./boost.ts";
  */
 export const ROW_SPLIT_ROWS = 20_000;
 
-/** Words of the control array. */
+/** Words of the control array (word 7 is unused: it held the halves' split point). */
 const SEQ = 0,
   EXIT = 3,
   TERM = 4,
   PENDING = 5,
   N = 6,
-  MID = 7,
   COUNTED = 8,
   OP = 9,
   NEXT = 10,
@@ -65,7 +64,7 @@ const HISTOGRAM = 0, GATHER = 1;
  * What both threads of a split fit share (every array on a
  * SharedArrayBuffer): the control words, the round's rows (`s` scores, `y`
  * labels, `v` regression targets, `cells[j]` of term `j`), the pending
- * update `pu`, and the second half's histogram sums `G`, `H`, `C`.
+ * update `pu`, and each chunk's partial histogram sums `G`, `H`, `C`.
  */
 export interface RowSetup {
   loss: LossKind;
