@@ -43,12 +43,13 @@ import { gradientHistogram, type Histogram, type LossKind } from "./boost.ts";
  */
 export const ROW_SPLIT_ROWS = 20_000;
 
-/** Words of the control array (word 7 is unused: it held the halves' split point). */
+/** Words of the control array. */
 const SEQ = 0,
   EXIT = 3,
   TERM = 4,
   PENDING = 5,
   N = 6,
+  FAILED = 7,
   COUNTED = 8,
   OP = 9,
   NEXT = 10,
@@ -236,9 +237,17 @@ function runChunks(setup: RowSetup): void {
   for (;;) {
     const c = Atomics.add(ctrl, NEXT, 1);
     if (c >= ROW_CHUNKS) return;
-    runChunk(setup, c);
-    if (Atomics.add(ctrl, FINISHED, 1) === ROW_CHUNKS - 1) {
-      Atomics.notify(ctrl, FINISHED);
+    try {
+      runChunk(setup, c);
+    } catch (error) {
+      // Counted as finished all the same, so the training thread wakes
+      // (else it would wait forever for this chunk) and sees the flag.
+      Atomics.store(ctrl, FAILED, 1);
+      throw error;
+    } finally {
+      if (Atomics.add(ctrl, FINISHED, 1) === ROW_CHUNKS - 1) {
+        Atomics.notify(ctrl, FINISHED);
+      }
     }
   }
 }
@@ -343,6 +352,11 @@ export class RowSplit {
       const done = Atomics.load(ctrl, FINISHED);
       if (done === ROW_CHUNKS) break;
       Atomics.wait(ctrl, FINISHED, done);
+    }
+    if (Atomics.load(ctrl, FAILED) === 1) {
+      throw new Error(
+        "the helper thread of a two-thread fit failed on its rows (its error is in the server's log); retry the training, or train with one core",
+      );
     }
   }
 
