@@ -30,11 +30,15 @@ import { createRng } from "../src/local/model/rng.ts";
 import type { RawColumns, SchemaField } from "../src/local/model/encoding.ts";
 import { fitAndScore, run } from "./model_bench.ts";
 
-/** A generated table: numeric feature columns, categorical ones and the 0/1 label. */
+/**
+ * A generated table: numeric feature columns, categorical ones and the 0/1
+ * label, or for a regression table the target's `values` instead.
+ */
 export interface SyntheticTable {
   numeric: Record<string, number[]>;
   categorical: Record<string, string[]>;
   label: number[];
+  values?: number[];
 }
 
 /** Standard normal draws from a uniform PRNG (Box-Muller). */
@@ -183,8 +187,8 @@ export const GENERATORS: Record<
 
 /**
  * The table as CSV text (numbers with 6 significant digits, the label as
- * "yes"/"no" in column `y`), with its schema fields and raw columns as
- * ingestion would give them.
+ * "yes"/"no" in column `y`, or a regression table's values), with its
+ * schema fields and raw columns as ingestion would give them.
  *
  * @example
  * ```ts
@@ -206,13 +210,16 @@ export function tableFiles(t: SyntheticTable): {
     columns[c] = t.numeric[c].map((v) => Number(v.toPrecision(6)));
   }
   for (const [c, v] of Object.entries(t.categorical)) columns[c] = v;
-  columns.y = t.label.map((v) => (v ? "yes" : "no"));
+  const regression = t.values !== undefined;
+  columns.y = regression
+    ? t.values!.map((v) => Number(v.toPrecision(6)))
+    : t.label.map((v) => (v ? "yes" : "no"));
   const lines = [names.join(",")];
-  for (let i = 0; i < t.label.length; i++) {
+  for (let i = 0; i < columns.y.length; i++) {
     lines.push(names.map((c) => String(columns[c][i])).join(","));
   }
   const fields: SchemaField[] = names.map((name) => {
-    const isNumber = numeric.includes(name);
+    const isNumber = numeric.includes(name) || (name === "y" && regression);
     return {
       name,
       data_type: { data_type: isNumber ? "NUMBER" : "STRING", format: null },
