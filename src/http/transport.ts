@@ -46,7 +46,7 @@ import {
   RETRY_RULES,
   type RetryLimits,
 } from "./retry.ts";
-import { Deadlines, TimeoutSignals, type TimeoutSlot } from "./deadlines.ts";
+import { Deadlines, TimeoutSignals } from "./deadlines.ts";
 import { responseCheck } from "./response_check.ts";
 import { TokenManager } from "./token.ts";
 import { abortable } from "../abort.ts";
@@ -290,7 +290,29 @@ export class Transport {
     };
     let answer: Received;
     try {
-      answer = await this.#send(outgoing, policy);
+      // The first attempt starts here when the token is at hand, and a
+      // success (2xx) is used as it is: the retry loop, with its frame and
+      // its state, is entered only for anything else (an error, a
+      // redirect, a 401, a failed attempt), which it handles as before.
+      const token = policy.auth ? this.#tokens?.cached() : undefined;
+      if (token === undefined && policy.auth) {
+        answer = await this.#send(outgoing, policy);
+      } else {
+        const attempt = this.#attempt(
+          outgoing,
+          authorized(outgoing, token),
+          policy,
+        );
+        let first: Received | undefined;
+        try {
+          first = await attempt;
+        } catch {
+          // Handled by the retry loop, which awaits the same attempt.
+        }
+        answer = first && first.status >= 200 && first.status < 300
+          ? first
+          : await this.#send(outgoing, policy, { token, attempt });
+      }
       if (answer.status === 202) {
         answer = await this.#followAccepted(answer, outgoing.headers, policy);
       }
@@ -470,7 +492,11 @@ export class Transport {
    * One request with its retries, its 401 renewal and its redirects;
    * throws the mapped error for a failed final answer.
    */
-  async #send(first: Outgoing, policy: Policy): Promise<Received> {
+  async #send(
+    first: Outgoing,
+    policy: Policy,
+    started?: Started,
+  ): Promise<Received> {
     const rule = RETRY_RULES[policy.kind];
     const state = policy.state ?? { outcomeUnknown: false };
     let outgoing = first;
@@ -480,18 +506,21 @@ export class Transport {
     let redirects = 0;
     let renewed = false;
     for (;;) {
-      const token = policy.auth
-        ? this.#tokens?.cached() ?? await this.#token(policy)
-        : undefined;
-      const headers = { ...outgoing.headers };
-      // The token goes to the base URL's origin only: a Location or redirect
-      // to another host (object storage, a CDN) must not receive it.
-      if (token && outgoing.sameOrigin) {
-        headers.authorization = `Bearer ${token}`;
+      let token: string | undefined;
+      let attempt: Promise<Received>;
+      if (started) {
+        // The first attempt, started by the caller with this token.
+        ({ token, attempt } = started);
+        started = undefined;
+      } else {
+        token = policy.auth
+          ? this.#tokens?.cached() ?? await this.#token(policy)
+          : undefined;
+        attempt = this.#attempt(outgoing, authorized(outgoing, token), policy);
       }
       let answer: Received;
       try {
-        answer = await this.#attempt(outgoing, headers, policy);
+        answer = await attempt;
       } catch (error) {
         if (
           !(error instanceof ConnectionError || error instanceof TimeoutError)
@@ -602,76 +631,63 @@ export class Transport {
   ): Promise<Received> {
     const caller = policy.signal;
     if (caller?.aborted) throw caller.reason;
-    let signal: AbortSignal;
-    let timedOut: () => boolean;
-    let done: () => void;
-    // The common case: a timeout signal shared with the attempts that
-    // start at about the same time (a signal each costs more than the rest
-    // of a small call), on one shared timer.
-    let slot: TimeoutSlot | undefined;
+    const custom = this.#settings.fetch;
+    const init = requestInit(outgoing, headers);
     if (!caller) {
-      const taken = slot = this.#timeouts.take(policy.timeout);
-      signal = taken.signal;
-      timedOut = () => taken.signal.aborted;
-      done = () => taken.release();
-    } else {
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(caller.reason);
-      caller.addEventListener("abort", onAbort, { once: true });
-      let fired = false;
-      const release = this.#deadlines.add(policy.timeout, () => {
-        fired = true;
-        controller.abort();
-      });
-      signal = controller.signal;
-      timedOut = () => fired;
-      done = () => {
-        release();
-        caller.removeEventListener("abort", onAbort);
-      };
+      // The common case: a timeout signal shared with the attempts that
+      // start at about the same time (a signal each costs more than the
+      // rest of a small call), on one shared timer.
+      const slot = this.#timeouts.take(policy.timeout);
+      try {
+        if (custom) {
+          // A custom fetch (an in-process app handler) gets one Request,
+          // the form every handler accepts. It needs no signal: racing the
+          // timeout stops handlers that ignore it too, and a Request's
+          // dependent signal costs a weak reference each call.
+          const { response, text } = await slot.race(
+            custom(new Request(outgoing.url, init)).then(readText),
+          );
+          return new Answer(response, parseBody(text), outgoing.url);
+        }
+        // The global fetch follows the signal itself, body included (an
+        // abort while the body is read rejects `text()`): no race needed.
+        init.signal = slot.signal;
+        const response = await fetch(outgoing.url, init);
+        const text = await response.text();
+        return new Answer(response, parseBody(text), outgoing.url);
+      } catch (error) {
+        throw attemptFailure(error, policy, outgoing, slot.signal.aborted);
+      } finally {
+        slot.release();
+      }
     }
+    // The caller's signal and the attempt's timeout, in one signal.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(caller.reason);
+    caller.addEventListener("abort", onAbort, { once: true });
+    let fired = false;
+    const release = this.#deadlines.add(policy.timeout, () => {
+      fired = true;
+      controller.abort();
+    });
     try {
-      const custom = this.#settings.fetch;
       let response: Response;
       let text: string;
       if (custom) {
-        // A custom fetch (an in-process app handler) gets one Request, the
-        // form every handler accepts. It needs no signal: racing the abort
-        // stops handlers that ignore it too, and a Request's dependent
-        // signal costs a weak reference each call.
-        const work = custom(
-          new Request(outgoing.url, requestInit(outgoing, headers)),
-        ).then(readText);
-        ({ response, text } =
-          await (slot ? slot.race(work) : abortable(work, signal)));
+        const work = custom(new Request(outgoing.url, init)).then(readText);
+        ({ response, text } = await abortable(work, controller.signal));
       } else {
-        // The global fetch follows the signal itself, body included (an
-        // abort while the body is read rejects `text()`): no race needed.
-        const init = requestInit(outgoing, headers);
-        init.signal = signal;
+        init.signal = controller.signal;
         response = await fetch(outgoing.url, init);
         text = await response.text();
       }
       return new Answer(response, parseBody(text), outgoing.url);
     } catch (error) {
-      if (caller?.aborted) throw caller.reason;
-      if (timedOut()) {
-        throw new TimeoutError({
-          message: `${policy.operation} timed out after ${policy.timeout} ms`,
-          hint: "Retry, or raise the timeout option (client or call)",
-        });
-      }
-      if (error instanceof MLPlatformError) throw error;
-      throw new ConnectionError({
-        message: `${policy.operation}: could not reach ${
-          new URL(outgoing.url).origin
-        } (${innermostMessage(error)})`,
-        hint:
-          "Check the base URL and the network; the call is retried automatically where that is safe",
-        cause: error,
-      });
+      if (caller.aborted) throw caller.reason;
+      throw attemptFailure(error, policy, outgoing, fired);
     } finally {
-      done();
+      release();
+      caller.removeEventListener("abort", onAbort);
     }
   }
 
@@ -853,6 +869,56 @@ function requestInit(
       body: outgoing.body,
       redirect: "manual",
     };
+}
+
+/** What the retry loop needs of an attempt its caller already started. */
+interface Started {
+  /** The token the attempt was sent with (undefined: none). */
+  token: string | undefined;
+  /** The attempt itself (it may have failed). */
+  attempt: Promise<Received>;
+}
+
+/**
+ * The headers of one attempt: the request's, plus the bearer token when the
+ * request goes to the base URL's origin (a Location or redirect to another
+ * host, such as object storage or a CDN, must not receive it).
+ */
+function authorized(
+  outgoing: Outgoing,
+  token: string | undefined,
+): Record<string, string> {
+  const headers = { ...outgoing.headers };
+  if (token && outgoing.sameOrigin) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/**
+ * The error a failed attempt throws: a `TimeoutError` when its timeout
+ * fired, an SDK error as it is, anything else (the network) as a
+ * `ConnectionError`.
+ */
+function attemptFailure(
+  error: unknown,
+  policy: Policy,
+  outgoing: Outgoing,
+  timedOut: boolean,
+): unknown {
+  if (timedOut) {
+    return new TimeoutError({
+      message: `${policy.operation} timed out after ${policy.timeout} ms`,
+      hint: "Retry, or raise the timeout option (client or call)",
+    });
+  }
+  if (error instanceof MLPlatformError) return error;
+  return new ConnectionError({
+    message: `${policy.operation}: could not reach ${
+      new URL(outgoing.url).origin
+    } (${innermostMessage(error)})`,
+    hint:
+      "Check the base URL and the network; the call is retried automatically where that is safe",
+    cause: error,
+  });
 }
 
 async function readText(
