@@ -122,3 +122,58 @@ Deno.test("timeout slots: a race settles like its work, and rejects with the tim
   a.release();
   b.release();
 });
+
+Deno.test("timeout slots: a group whose attempts all finished in time is not aborted at its deadline, and the next group's late attempt is", async () => {
+  const timeouts = new TimeoutSignals();
+  const early = timeouts.take(10);
+  early.release();
+  await new Promise((r) => setTimeout(r, 30)); // past the group's deadline
+  assertEquals(early.signal.aborted, false);
+  const late = timeouts.take(10); // a new group: the old one is past its deadline
+  assert(late.signal !== early.signal);
+  const reason = await late.race(new Promise(() => {})).catch((e) => e);
+  late.release();
+  assertEquals((reason as DOMException).name, "TimeoutError");
+  assertEquals(early.signal.aborted, false);
+});
+
+Deno.test("timeout slots keep a script alive only while an attempt waits (and never with keepAlive false)", async () => {
+  // Each script takes a 60 s timeout slot; it must exit at once, not in 60 s.
+  const scripts = {
+    released:
+      "const t = new TimeoutSignals(); t.take(60_000).release(); console.log('done');",
+    unreleased:
+      "const t = new TimeoutSignals({ keepAlive: false }); t.take(60_000); console.log('done');",
+  };
+  const module = new URL("../src/http/deadlines.ts", import.meta.url).href;
+  for (const [name, code] of Object.entries(scripts)) {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `import { TimeoutSignals } from "${module}"; ${code}`,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    // A script the timer held would be killed long before its 60 s.
+    const kill = setTimeout(() => child.kill(), 30_000);
+    const out = await child.output();
+    clearTimeout(kill);
+    assertEquals(
+      [name, out.code, new TextDecoder().decode(out.stdout).trim()],
+      [name, 0, "done"],
+      new TextDecoder().decode(out.stderr),
+    );
+  }
+  // With keepAlive (the default) a waiting attempt is kept alive until its
+  // timeout fires.
+  const held = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { TimeoutSignals } from "${module}"; const s = new TimeoutSignals().take(50); await s.race(new Promise(() => {})).catch((e) => console.log(e.name));`,
+    ],
+    stdout: "piped",
+  });
+  const out = await held.output();
+  assertEquals(new TextDecoder().decode(out.stdout).trim(), "TimeoutError");
+});

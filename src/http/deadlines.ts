@@ -8,7 +8,8 @@
  *   When nothing is pending the timer stays armed but no longer keeps the
  *   process alive (it is unref'd), so a script still exits at once.
  * - {@linkcode TimeoutSignals}: one AbortSignal shared by the requests that
- *   start close together, instead of one each.
+ *   start close together, instead of one each, with one deadline per
+ *   group: an attempt only counts itself in and out.
  *
  * @module
  */
@@ -16,6 +17,8 @@
 interface Entry {
   at: number;
   fire: () => void;
+  /** The entry keeps the process alive while it is pending. */
+  keepAlive: boolean;
 }
 
 type TimerId = ReturnType<typeof setTimeout>;
@@ -59,29 +62,64 @@ export class Deadlines {
   #timer?: TimerId;
   #armedAt = Infinity;
   #ref = false;
+  /** Pending entries that keep the process alive, plus holds. */
+  #alive = 0;
 
   /**
    * Calls `fire` in `ms` milliseconds unless the returned release function
    * is called first. `now` is `performance.now()`, for a caller that has
-   * just read it.
+   * just read it. With `keepAlive` false the entry alone does not keep the
+   * process alive (see {@linkcode Deadlines.hold}).
    */
   add(
     ms: number,
     fire: () => void,
     now: number = performance.now(),
+    keepAlive = true,
   ): () => void {
-    const entry: Entry = { at: now + ms, fire };
+    const entry: Entry = { at: now + ms, fire, keepAlive };
     this.#entries.add(entry);
+    if (keepAlive) this.#alive++;
     if (entry.at < this.#armedAt) this.#arm(entry.at);
-    else if (!this.#ref) this.#setRef(true);
+    else this.#updateRef();
     return () => {
-      this.#entries.delete(entry);
-      if (this.#entries.size === 0) this.#setRef(false);
+      if (!this.#entries.delete(entry)) return;
+      if (entry.keepAlive) this.#alive--;
+      this.#updateRef();
     };
   }
 
-  #setRef(on: boolean): void {
-    if (this.#timer === undefined) return;
+  /**
+   * Keeps the process alive (the timer referenced) until the matching
+   * {@linkcode Deadlines.unhold}, for entries added with `keepAlive` false
+   * while something waits on them.
+   *
+   * @example
+   * ```ts
+   * import { Deadlines } from "./deadlines.ts";
+   * const deadlines = new Deadlines();
+   * let fired = false;
+   * deadlines.add(5, () => (fired = true), performance.now(), false);
+   * deadlines.hold(); // an attempt waits on it: the timer may not be dropped
+   * await new Promise((r) => setTimeout(r, 20));
+   * deadlines.unhold();
+   * fired; // true
+   * ```
+   */
+  hold(): void {
+    this.#alive++;
+    this.#updateRef();
+  }
+
+  /** Ends one {@linkcode Deadlines.hold}. */
+  unhold(): void {
+    this.#alive--;
+    this.#updateRef();
+  }
+
+  #updateRef(): void {
+    const on = this.#alive > 0;
+    if (on === this.#ref || this.#timer === undefined) return;
     this.#ref = on;
     setRef(this.#timer, on);
   }
@@ -94,7 +132,7 @@ export class Deadlines {
       Math.max(0, at - performance.now()),
     );
     this.#ref = true;
-    if (this.#entries.size === 0) this.#setRef(false);
+    this.#updateRef();
   }
 
   #tick(): void {
@@ -105,6 +143,7 @@ export class Deadlines {
     for (const entry of this.#entries) {
       if (entry.at <= now) {
         this.#entries.delete(entry);
+        if (entry.keepAlive) this.#alive--;
         entry.fire();
       } else if (entry.at < next) next = entry.at;
     }
@@ -118,10 +157,10 @@ interface Bucket {
   closesAt: number;
   /** Attempts of the bucket still in flight. */
   active: number;
-  /** Cancels the bucket's deadline (set while attempts are in flight). */
-  release?: () => void;
-  /** When the bucket's signal aborts. */
-  at: number;
+  /** Cancels the bucket's deadline (once no attempt can need it). */
+  release: () => void;
+  /** A newer bucket took its place: no attempt will join it. */
+  closed: boolean;
   /** The rejections of the attempts racing the signal (see `race`). */
   racing: Set<(reason: unknown) => void>;
 }
@@ -145,9 +184,11 @@ export interface TimeoutSlot {
 
 class Slot implements TimeoutSlot {
   #bucket: Bucket;
+  #deadlines: Deadlines | undefined;
   #released = false;
-  constructor(bucket: Bucket) {
+  constructor(bucket: Bucket, deadlines: Deadlines | undefined) {
     this.#bucket = bucket;
+    this.#deadlines = deadlines;
   }
   get signal(): AbortSignal {
     return this.#bucket.controller.signal;
@@ -157,8 +198,9 @@ class Slot implements TimeoutSlot {
     this.#released = true;
     const b = this.#bucket;
     if (--b.active === 0) {
-      b.release?.();
-      b.release = undefined;
+      this.#deadlines?.unhold();
+      // Nobody can join a closed bucket: its deadline is not needed.
+      if (b.closed) b.release();
     }
   }
   race<T>(work: Promise<T>): Promise<T> {
@@ -178,6 +220,17 @@ class Slot implements TimeoutSlot {
   }
 }
 
+/** Options of {@linkcode TimeoutSignals}. */
+export interface TimeoutSignalsOptions {
+  /**
+   * Keep the process alive while an attempt waits on a signal (default
+   * true). An attempt whose own work keeps it alive (a global `fetch`: its
+   * connection does) can say false, which spares each attempt a timer
+   * reference and release.
+   */
+  keepAlive?: boolean;
+}
+
 /**
  * Timeout signals shared by the requests that start close together.
  * Giving each request its own AbortSignal costs more than the rest of a
@@ -185,7 +238,9 @@ class Slot implements TimeoutSlot {
  * requests with the same timeout that start within a tenth of it (at most
  * 1 s) share one signal, which aborts when the last of them would time out.
  * So a request times out after between `ms` and `ms` plus that slack; the
- * requests of its group that already finished are not affected.
+ * requests of its group that already finished are not affected. The group
+ * has one deadline, recorded when it opens: an attempt only counts itself
+ * in and out, and the signal aborts only if one is still counted then.
  *
  * @example
  * ```ts
@@ -206,34 +261,57 @@ class Slot implements TimeoutSlot {
 export class TimeoutSignals {
   #deadlines = new Deadlines();
   #open = new Map<number, Bucket>();
+  #keepAlive: boolean;
+
+  /** Signals on one shared timer; see {@linkcode TimeoutSignalsOptions}. */
+  constructor(options: TimeoutSignalsOptions = {}) {
+    this.#keepAlive = options.keepAlive ?? true;
+  }
 
   /** A signal that aborts after about `ms`, for one attempt. */
   take(ms: number): TimeoutSlot {
-    const now = performance.now();
     let bucket = this.#open.get(ms);
-    if (!bucket || now > bucket.closesAt || bucket.controller.signal.aborted) {
-      const slack = Math.min(1000, ms / 10);
-      bucket = {
-        controller: new AbortController(),
-        closesAt: now + slack,
-        at: now + slack + ms,
-        active: 0,
-        racing: new Set(),
-      };
-      this.#open.set(ms, bucket);
+    if (bucket && !bucket.controller.signal.aborted) {
+      const now = performance.now();
+      if (now > bucket.closesAt) bucket = this.#openBucket(ms, now, bucket);
+    } else bucket = this.#openBucket(ms, performance.now(), bucket);
+    if (bucket.active++ === 0 && this.#keepAlive) this.#deadlines.hold();
+    return new Slot(bucket, this.#keepAlive ? this.#deadlines : undefined);
+  }
+
+  /** A new bucket for `ms` from `now`, in place of `old`. */
+  #openBucket(ms: number, now: number, old: Bucket | undefined): Bucket {
+    if (old) {
+      old.closed = true;
+      if (old.active === 0) old.release();
     }
-    const b = bucket;
-    if (b.active++ === 0) {
-      b.release = this.#deadlines.add(Math.max(0, b.at - now), () => {
-        b.release = undefined;
+    const slack = Math.min(1000, ms / 10);
+    const b: Bucket = {
+      controller: new AbortController(),
+      closesAt: now + slack,
+      active: 0,
+      release: () => {},
+      closed: false,
+      racing: new Set(),
+    };
+    // The bucket's one deadline: it does not keep the process alive by
+    // itself (an attempt in flight holds the timer instead).
+    b.release = this.#deadlines.add(
+      slack + ms,
+      () => {
+        if (this.#open.get(ms) === b) this.#open.delete(ms);
+        b.closed = true;
+        if (b.active === 0) return; // every attempt finished in time
         b.controller.abort(
           new DOMException("The request timed out", "TimeoutError"),
         );
         for (const reject of b.racing) reject(b.controller.signal.reason);
         b.racing.clear();
-        if (this.#open.get(ms) === b) this.#open.delete(ms);
-      }, now);
-    }
-    return new Slot(b);
+      },
+      now,
+      false,
+    );
+    this.#open.set(ms, b);
+    return b;
   }
 }

@@ -214,11 +214,15 @@ export class Transport {
   readonly #basePath: string;
   readonly #tokens?: TokenManager;
   readonly #deadlines = new Deadlines();
-  readonly #timeouts = new TimeoutSignals();
+  readonly #timeouts: TimeoutSignals;
 
   /** Checks the base URL; credentials are used at the first call. */
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    // The global fetch keeps the process alive while a request is pending
+    // (its connection does), so its timeouts need not; an in-process
+    // handler may not (a hung one must still time out).
+    this.#timeouts = new TimeoutSignals({ keepAlive: !!settings.fetch });
     this.#limits = {
       maxRetries: settings.maxRetries,
       retryTimeout: settings.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
