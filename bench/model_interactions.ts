@@ -28,6 +28,7 @@
  */
 import { createRng } from "../src/local/model/rng.ts";
 import type { RawColumns, SchemaField } from "../src/local/model/encoding.ts";
+import type { EbmModel } from "../src/local/model/types.ts";
 import { fitAndScore, run } from "./model_bench.ts";
 
 /**
@@ -42,7 +43,7 @@ export interface SyntheticTable {
 }
 
 /** Standard normal draws from a uniform PRNG (Box-Muller). */
-function normal(rng: () => number): () => number {
+export function normal(rng: () => number): () => number {
   return () => {
     const u = Math.max(rng(), 1e-12), v = rng();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
@@ -243,58 +244,76 @@ export interface InteractionResult {
   xgboost: number | null;
 }
 
+/**
+ * Splits and scores one table: bench/model_reference.py writes the split
+ * (beside `file`) and scores the peers, then ours trains on the same train
+ * rows (`params` over the defaults) and scores the test rows.
+ */
+export async function scoreTable(
+  t: SyntheticTable,
+  file: string,
+  at: { table: string; seed: number },
+  params: Record<string, unknown>,
+): Promise<{ result: InteractionResult; model: EbmModel }> {
+  const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
+  const files = tableFiles(t);
+  const regression = t.values !== undefined;
+  const splitFile = `${file}.split.json`;
+  await Deno.writeTextFile(file, files.csv);
+  const ref = JSON.parse(
+    await run(python, [
+      new URL("./model_reference.py", import.meta.url).pathname,
+      file,
+      "y",
+      files.numeric.join(","),
+      regression ? "regression" : "classification",
+      splitFile,
+      "1",
+    ]),
+  );
+  const split = JSON.parse(await Deno.readTextFile(splitFile));
+  const ours = await fitAndScore(
+    files.columns,
+    files.fields,
+    "y",
+    regression ? "REGRESSION" : "CLASSIFICATION",
+    split,
+    1,
+    params,
+  );
+  const result: InteractionResult = {
+    ...at,
+    rows: files.columns.y.length,
+    ours: ours.score,
+    oursSeconds: ours.fitSeconds,
+    pairs: ours.model.terms.filter((x) => x.features.length === 2).length,
+    hgb: ref.hgb.score,
+    linear: ref.linear.score,
+    xgboost: ref.xgboost?.score ?? null,
+  };
+  return { result, model: ours.model };
+}
+
 /** Generates, splits and scores every table and seed. */
 export async function runInteractions(
   names: readonly string[],
   seeds: number,
   params: Record<string, unknown> = {},
 ): Promise<InteractionResult[]> {
-  const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
   const dir = await Deno.makeTempDir({ prefix: "model_interactions_" });
   const out: InteractionResult[] = [];
   try {
     for (const name of names) {
       const g = GENERATORS[name];
       for (let seed = 1; seed <= seeds; seed++) {
-        const t = tableFiles(g.make(g.rows, seed * 7919 + name.length));
-        const file = `${dir}/${name}_${seed}.csv`;
-        const splitFile = `${dir}/${name}_${seed}.split.json`;
-        await Deno.writeTextFile(file, t.csv);
-        const ref = JSON.parse(
-          await run(python, [
-            new URL("./model_reference.py", import.meta.url).pathname,
-            file,
-            "y",
-            t.numeric.join(","),
-            "classification",
-            splitFile,
-            "1",
-          ]),
-        );
-        const split = JSON.parse(await Deno.readTextFile(splitFile));
-        const ours = await fitAndScore(
-          t.columns,
-          t.fields,
-          "y",
-          undefined,
-          split,
-          1,
+        const { result } = await scoreTable(
+          g.make(g.rows, seed * 7919 + name.length),
+          `${dir}/${name}_${seed}.csv`,
+          { table: name, seed },
           params,
         );
-        const r: InteractionResult = {
-          table: name,
-          seed,
-          rows: g.rows,
-          ours: ours.score,
-          oursSeconds: ours.fitSeconds,
-          pairs: ours.model.terms.filter((x) => x.features.length === 2)
-            .length,
-          hgb: ref.hgb.score,
-          linear: ref.linear.score,
-          xgboost: ref.xgboost?.score ?? null,
-        };
-        out.push(r);
-        printRow(r);
+        out.push(result);
+        printRow(result);
       }
     }
     return out;
@@ -342,26 +361,46 @@ export function summarise(results: readonly InteractionResult[]): string[] {
   return lines;
 }
 
-if (import.meta.main) {
+/**
+ * A table bench's command line: `--only=a,b` (checked against `known`,
+ * default all), `--seeds=N` (default 3) and `--params='{...}'`.
+ *
+ * @example
+ * ```ts
+ * import { benchArgs } from "./model_interactions.ts";
+ * const a = benchArgs(["--only=xor", "--seeds=2"], ["xor", "product"]);
+ * if (!(a.names.join() === "xor" && a.seeds === 2 && Object.keys(a.params).length === 0)) throw new Error("example failed");
+ * ```
+ */
+export function benchArgs(
+  argv: readonly string[],
+  known: readonly string[],
+): { names: string[]; seeds: number; params: Record<string, unknown> } {
   const args = Object.fromEntries(
-    Deno.args.map((a) => a.replace(/^--/, "").split(/=(.*)/s)).map((
+    argv.map((a) => a.replace(/^--/, "").split(/=(.*)/s)).map((
       [k, v],
     ) => [k, v ?? "true"]),
   );
-  const names = args.only ? args.only.split(",") : Object.keys(GENERATORS);
-  const unknown = names.filter((n: string) => !(n in GENERATORS));
+  const names: string[] = args.only ? args.only.split(",") : [...known];
+  const unknown = names.filter((n) => !known.includes(n));
   if (unknown.length) {
     throw new Error(
-      `unknown table(s) ${unknown.join(", ")}; known: ${
-        Object.keys(GENERATORS).join(", ")
-      }`,
+      `unknown table(s) ${unknown.join(", ")}; known: ${known.join(", ")}`,
     );
   }
-  const results = await runInteractions(
+  return {
     names,
-    Number(args.seeds ?? 3),
-    args.params ? JSON.parse(args.params) : {},
+    seeds: Number(args.seeds ?? 3),
+    params: args.params ? JSON.parse(args.params) : {},
+  };
+}
+
+if (import.meta.main) {
+  const { names, seeds, params } = benchArgs(
+    Deno.args,
+    Object.keys(GENERATORS),
   );
+  const results = await runInteractions(names, seeds, params);
   console.log("");
   for (const line of summarise(results)) console.log(line);
 }

@@ -31,21 +31,15 @@
  * @module
  */
 import { createRng } from "../src/local/model/rng.ts";
-import { fitAndScore, run } from "./model_bench.ts";
+import { run } from "./model_bench.ts";
 import {
+  benchArgs,
   type InteractionResult,
+  normal,
+  scoreTable,
   summarise,
   type SyntheticTable,
-  tableFiles,
 } from "./model_interactions.ts";
-
-/** Standard normal draws from a uniform PRNG (Box-Muller). */
-function normal(rng: () => number): () => number {
-  return () => {
-    const u = Math.max(rng(), 1e-12), v = rng();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
-}
 
 const drawLabel = (rng: () => number, logit: number) =>
   rng() < 1 / (1 + Math.exp(-logit)) ? 1 : 0;
@@ -177,7 +171,6 @@ export async function runSmall(
 ): Promise<InteractionResult[]> {
   const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
   const dir = await Deno.makeTempDir({ prefix: "model_small_" });
-  const script = (name: string) => new URL(name, import.meta.url).pathname;
   const out: InteractionResult[] = [];
   try {
     for (const name of names) {
@@ -188,56 +181,25 @@ export async function runSmall(
         let t: SyntheticTable;
         if (sk) {
           await run(python, [
-            script("./model_small_data.py"),
+            new URL("./model_small_data.py", import.meta.url).pathname,
             name,
             String(seed - 1),
             file,
           ]);
           t = tableOfCsv(await Deno.readTextFile(file), sk.regression);
         } else t = SMALL_GENERATORS[name](seed * 7919 + name.length);
-        const files = tableFiles(t);
-        const regression = t.values !== undefined;
-        const splitFile = `${dir}/${name}_${seed}.split.json`;
-        await Deno.writeTextFile(file, files.csv);
-        const ref = JSON.parse(
-          await run(python, [
-            script("./model_reference.py"),
-            file,
-            "y",
-            files.numeric.join(","),
-            regression ? "regression" : "classification",
-            splitFile,
-            "1",
-          ]),
-        );
-        const split = JSON.parse(await Deno.readTextFile(splitFile));
-        const ours = await fitAndScore(
-          files.columns,
-          files.fields,
-          "y",
-          regression ? "REGRESSION" : "CLASSIFICATION",
-          split,
-          1,
+        const { result: r, model } = await scoreTable(
+          t,
+          file,
+          { table: name, seed },
           params,
         );
-        const r: InteractionResult = {
-          table: name,
-          seed,
-          rows: t.label.length || t.values!.length,
-          ours: ours.score,
-          oursSeconds: ours.fitSeconds,
-          pairs: ours.model.terms.filter((x) => x.features.length === 2)
-            .length,
-          hgb: ref.hgb.score,
-          linear: ref.linear.score,
-          xgboost: ref.xgboost?.score ?? null,
-        };
         out.push(r);
         console.log(
           `${name.padEnd(19)} seed ${seed} ${
             String(r.rows).padStart(5)
           } | ours ${r.ours.toFixed(4)} (${r.pairs} pairs, linear start ${
-            ours.model.metrics.linearStart ? "yes" : "no"
+            model.metrics.linearStart ? "yes" : "no"
           }, ${r.oursSeconds.toFixed(1)} s) HGB ${r.hgb.toFixed(4)} LR ${
             r.linear.toFixed(4)
           } XGB ${r.xgboost?.toFixed(4) ?? "-"} | vs best ${
@@ -255,27 +217,11 @@ export async function runSmall(
 const signed = (v: number) => (v >= 0 ? "+" : "") + v.toFixed(4);
 
 if (import.meta.main) {
-  const args = Object.fromEntries(
-    Deno.args.map((a) => a.replace(/^--/, "").split(/=(.*)/s)).map((
-      [k, v],
-    ) => [k, v ?? "true"]),
-  );
-  const known = [
+  const { names, seeds, params } = benchArgs(Deno.args, [
     ...Object.keys(SMALL_GENERATORS),
     ...Object.keys(SKLEARN_TABLES),
-  ];
-  const names = args.only ? args.only.split(",") : known;
-  const unknown = names.filter((n: string) => !known.includes(n));
-  if (unknown.length) {
-    throw new Error(
-      `unknown table(s) ${unknown.join(", ")}; known: ${known.join(", ")}`,
-    );
-  }
-  const results = await runSmall(
-    names,
-    Number(args.seeds ?? 3),
-    args.params ? JSON.parse(args.params) : {},
-  );
+  ]);
+  const results = await runSmall(names, seeds, params);
   console.log("");
   for (const line of summarise(results)) console.log(line);
 }

@@ -79,7 +79,14 @@ Deno.test("worker: a bag helper fits the bags it claims like one thread, and clo
   const task = (next: number) => {
     const claims = new Int32Array(new SharedArrayBuffer(8));
     claims[0] = next;
-    return { params: p, linear: false, sharedPairs: true, bags: 4, claims };
+    return {
+      params: p,
+      linear: false,
+      sharedPairs: true,
+      judged: false,
+      bags: 4,
+      claims,
+    };
   };
   const helper = workerBagHelper(data, null, 2);
   assert(helper, "two cores and Worker: a helper");

@@ -215,7 +215,12 @@ function* searchSteps(
     data.encoder.features.length,
     isRegressionTarget(target) || target.classes.length === 2,
   );
-  const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0);
+  // The no-pairs candidate costs two fits (see below).
+  const noPairs = axes.some((x) =>
+    x.name === "max_interactions" && x.values.indexOf(0) > 0
+  );
+  const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0) +
+    (noPairs ? 1 : 0);
   let chosen: Candidate = {
     bins: p.bins,
     max_interactions: p.max_interactions,
@@ -234,12 +239,18 @@ function* searchSteps(
   // judge pairs they did not choose; unless the winner's bags agreed on
   // their pairs, it is fitted once more with the pairs of the dataset's own
   // split (bag 0) shared by every bag, the one model the bags can average.
+  // No pairs at all is judged apart: the rows that stop a fit early would
+  // favour the incumbent's extra stages (pairs, backfit), which can only
+  // lower their loss, so the incumbent and the no-pairs candidate are both
+  // fitted again, stopping on half of each bag's validation rows and judged
+  // on the other half (BagTask.judged); no pairs wins by any margin.
   const slots = fits === 1 ? 1 : fits + 1;
   let stopped = false;
   let tried = 0;
   const fit = function* (
     candidate: Candidate,
     sharedPairs: boolean,
+    judged = false,
   ): Generator<Step, Fitted, BagResult[] | undefined> {
     const from = tried / slots, to = (tried + 1) / slots;
     tried++;
@@ -252,6 +263,7 @@ function* searchSteps(
       },
       candidate.linear,
       sharedPairs,
+      judged,
       () => (stopped ||= shouldStop()),
       helper,
       rows,
@@ -291,8 +303,20 @@ function* searchSteps(
   let best: Fitted | null = null;
   // Past the deadline, the last candidate that came with a model serves.
   let fallback: { model: EbmModel; candidate: Candidate } | null = null;
+  let judgedPairs = false;
   for (const [candidate, complex] of tries()) {
     if (best && stopped) break;
+    if (candidate.max_interactions === 0 && chosen.max_interactions > 0) {
+      judgedPairs = true;
+      const incumbent = yield* fit(chosen, false, true);
+      const r = yield* fit(candidate, false, true);
+      if (!stopped && improves(incumbent.heldOut, r.heldOut, false)) {
+        // Refitted below, stopping on all the validation rows.
+        best = { model: null, heldOut: r.heldOut };
+        chosen = candidate;
+      }
+      continue;
+    }
     const r = yield* fit(candidate, slots === 1);
     if (r.model) fallback = { model: r.model, candidate };
     if (!best || improves(best.heldOut, r.heldOut, complex)) {
@@ -300,7 +324,8 @@ function* searchSteps(
       chosen = candidate;
     }
   }
-  const candidates = tried;
+  // The no-pairs comparison's two fits are one candidate.
+  const candidates = tried - (judgedPairs ? 1 : 0);
   let model = best!.model;
   if (!model && stopped && fallback) {
     ({ model, candidate: chosen } = fallback);
@@ -426,10 +451,11 @@ export const SELECTION_ROWS = 20_000;
 /**
  * The axes training searches by inner validation, one at a time from the
  * first values: whether to start from the linear fit (binary and regression
- * only), smooth or fine shapes ({@link SMOOTH_BINS} or `bins`), few, fewest
- * or many pairs ({@link FEW_PAIRS}, {@link FEWEST_PAIRS} or
- * `max_interactions`; fewer pairs win by any margin, more must win
- * significantly, see {@link improves}). A parameter given in
+ * only), smooth or fine shapes ({@link SMOOTH_BINS} or `bins`), few, fewest,
+ * many or no pairs ({@link FEW_PAIRS}, {@link FEWEST_PAIRS},
+ * `max_interactions` or 0; fewer pairs win by any margin, more must win
+ * significantly, see {@link improves}; no pairs is judged on rows that did
+ * not stop the fits early, see `BagTask.judged`). A parameter given in
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
  * without validation rows, there is one candidate: no linear start, `bins`,
  * and few pairs unless `max_interactions` is given.
@@ -441,9 +467,9 @@ export const SELECTION_ROWS = 20_000;
  *
  * const p = resolveParams({}).params;
  * const small = selectionAxes(p, {}, 1_000, 8, true);
- * if (small.map((a) => a.values.join("|")).join() !== "false|true,16|64,10|3|28") throw new Error("example failed");
+ * if (small.map((a) => a.values.join("|")).join() !== "false|true,16|64,10|3|28|0") throw new Error("example failed");
  * const given = selectionAxes(p, { bins: 32 }, 1_000, 8, false);
- * if (given.map((a) => a.values.length).join() !== "1,1,3") throw new Error("example failed");
+ * if (given.map((a) => a.values.length).join() !== "1,1,4") throw new Error("example failed");
  * const large = selectionAxes(p, {}, 500_000, 8, true);
  * if (large.map((a) => a.values.join("|")).join() !== "false,64,10") throw new Error("example failed");
  * ```
@@ -474,6 +500,7 @@ export function selectionAxes(
         fewPairs,
         fewest,
         Math.min(p.max_interactions, possiblePairs),
+        0,
       ]),
     ]
     : [fewPairs];
@@ -524,12 +551,13 @@ function* fitOnce(
   p: TrainingParams,
   withLinearStart: boolean,
   sharedPairs: boolean,
+  judged: boolean,
   shouldStop: () => boolean,
   helper: BagHelper | null,
   rows: RowHelper | null,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const fitter = yield* relay(
-    bagFitter(data, p, withLinearStart, shouldStop, rows),
+    bagFitter(data, p, withLinearStart, judged, shouldStop, rows),
   );
   const { bags, fitBag, stopped } = fitter;
   // With a helper (another core), both threads take the next bag not yet
@@ -548,6 +576,7 @@ function* fitOnce(
       params: p,
       linear: withLinearStart,
       sharedPairs,
+      judged,
       bags,
       claims,
     })
@@ -608,6 +637,14 @@ export interface BagTask {
   params: TrainingParams;
   linear: boolean;
   sharedPairs: boolean;
+  /**
+   * Whether each bag stops early on half of its validation rows and
+   * reports its held-out loss on the other half (the search's fits): rows
+   * that chose the stopping round would judge a later stage (pairs, the
+   * backfit) too kindly, since early stopping keeps only what lowered their
+   * loss, so a model with more stages could never lose.
+   */
+  judged: boolean;
   /** The configuration's bag count. */
   bags: number;
   /**
@@ -649,11 +686,11 @@ type Step = TrainProgress | { wait: Promise<BagResult[]> };
  * // Bags 0 and 1 taken elsewhere: this fits 2 and 3.
  * const claims = new Int32Array(new SharedArrayBuffer(8));
  * claims[0] = 2;
- * const r = fitBags(data, { params, linear: false, sharedPairs: true, bags: 4, claims }, () => false);
+ * const r = fitBags(data, { params, linear: false, sharedPairs: true, judged: false, bags: 4, claims }, () => false);
  * if (!(r.length === 2 && r[0].bag === 2 && r[1].terms.length === 1 && claims[0] === 5)) throw new Error("example failed");
  * // A task given up before the helper took it fits nothing.
  * const late = Int32Array.of(4, 2);
- * if (fitBags(data, { params, linear: false, sharedPairs: true, bags: 4, claims: late }, () => false).length !== 0) throw new Error("example failed");
+ * if (fitBags(data, { params, linear: false, sharedPairs: true, judged: false, bags: 4, claims: late }, () => false).length !== 0) throw new Error("example failed");
  * ```
  */
 export function fitBags(
@@ -666,6 +703,7 @@ export function fitBags(
       data,
       task.params,
       task.linear,
+      task.judged,
       shouldStop,
     );
     let shared: [number, number][] | null = null;
@@ -696,6 +734,7 @@ function* bagFitter(
   data: EncodedDataset,
   p: TrainingParams,
   withLinearStart: boolean,
+  judged: boolean,
   shouldStop: () => boolean,
   rows: RowHelper | null = null,
 ) {
@@ -744,21 +783,45 @@ function* bagFitter(
       meanPerBin(f, data.features[j], binsAll[j], trRows)
     )
     : [];
-  const bagOf = (tr: Uint32Array, va: Uint32Array): Bag => {
+  const bagOf = (
+    tr: Uint32Array,
+    va: Uint32Array,
+    judge: Uint32Array | null = null,
+  ): Bag => {
     const yTr = gather(data.labels, tr), yVa = gather(data.labels, va);
-    const vTr = regression ? gather(data.values!, tr) : new Float64Array(0);
-    const vVa = regression ? gather(data.values!, va) : new Float64Array(0);
+    const values = (rows: Uint32Array) =>
+      regression ? gather(data.values!, rows) : new Float64Array(0);
+    const vTr = values(tr);
     return {
       nTrain: tr.length,
       trBins: binsAll.map((b) => gather(b, tr)),
       vaBins: binsAll.map((b) => gather(b, va)),
       yTr,
       vTr,
-      objective: makeObjective(regression, K, yTr, yVa, vTr, vVa),
+      objective: makeObjective(regression, K, yTr, yVa, vTr, values(va)),
+      judge: judge && {
+        bins: binsAll.map((b) => gather(b, judge)),
+        objective: makeObjective(
+          regression,
+          K,
+          yTr,
+          gather(data.labels, judge),
+          vTr,
+          values(judge),
+        ),
+      },
     };
   };
   // The dataset's own split: binning, intercept, pair choice and metrics.
   const overall = bagOf(trRows, pool.subarray(nTrain));
+  // A judged fit's validation rows: every other one stops early, the rest judge.
+  const halves = (va: Uint32Array): [Uint32Array, Uint32Array | null] => {
+    const judge = va.filter((_, i) => i % 2 === 1);
+    return judge.length > 0 ? [va.filter((_, i) => i % 2 === 0), judge] : [
+      va,
+      null,
+    ];
+  };
 
   // Intercept = log prior (smoothed so a rare class cannot give -Infinity);
   // regression: the mean target.
@@ -777,14 +840,17 @@ function* bagFitter(
   // bags together learn from every row. Each trains on `drawn` of its
   // training rows.
   const bagData = (b: number): Bag => {
-    if (b === 0 && drawn === nTrain) return overall;
+    if (b === 0 && drawn === nTrain && !judged) return overall;
     const rng = createRng((p.seed + 0x9e37 * (b + 1)) >>> 0);
     const rows = b === 0
       ? Uint32Array.from(pool)
       : shuffle(Uint32Array.from(pool), rng);
     let tr = rows.subarray(0, nTrain);
     if (drawn < nTrain) tr = shuffle(tr.slice(), rng).subarray(0, drawn);
-    return bagOf(tr.slice().sort(), rows.subarray(nTrain));
+    const va = rows.subarray(nTrain);
+    return judged
+      ? bagOf(tr.slice().sort(), ...halves(va))
+      : bagOf(tr.slice().sort(), va);
   };
 
   const rate = (bagRows: number) =>
@@ -1044,14 +1110,16 @@ function* bagFitter(
         }
       }
     }
-    const heldOut = nVa > 0
-      ? bag.objective.scale(
-        bag.objective.validationLoss(scoreTerms(
+    const judge = bag.judge ?? { bins: bag.vaBins, objective: bag.objective };
+    const nJudge = judge.objective.yVa.length;
+    const heldOut = nJudge > 0
+      ? judge.objective.scale(
+        judge.objective.validationLoss(scoreTerms(
           own,
-          cellsOf(features, own, bag.vaBins),
+          cellsOf(features, own, judge.bins),
           intercept,
           K,
-          new Float64Array(nVa * K),
+          new Float64Array(nJudge * K),
         )),
       )
       : Infinity;
@@ -1214,6 +1282,8 @@ interface Bag {
   yTr: Int32Array;
   vTr: Float64Array;
   objective: Objective;
+  /** A judged fit's held-out rows (see BagTask.judged); null: the validation rows judge. */
+  judge: { bins: Bins[]; objective: Objective } | null;
 }
 
 /** A term's table merged over the bags, and its spread. */

@@ -148,8 +148,9 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
     /**
      * Used. Maximum number of pairwise terms, chosen by a FAST interaction
      * score (default 30). When not given, training with up to 20,000
-     * training rows compares 10 and 30 pairs by inner validation (held-out
-     * rows of its bags, see `shapeCandidates` in ebm.ts); beyond that, 10.
+     * training rows compares 10, 3, 30 and no pairs by inner validation
+     * (held-out rows of its bags, see `selectionAxes` in ebm.ts); beyond
+     * that, 10. A given value is used as is.
      */
     max_interactions: 30,
     /** Unused (default 100): no inner iterative solver, every step is closed-form. */
