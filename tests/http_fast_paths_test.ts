@@ -9,6 +9,8 @@ import { assert, assertEquals, assertRejects } from "@std/assert";
 import { Client } from "../src/client.ts";
 import { TimeoutError, ValidationError } from "../src/http/errors.ts";
 import { TimeoutSignals } from "../src/http/deadlines.ts";
+import { listQuery } from "../src/resources/collection.ts";
+import { ListQuerySchema } from "../src/schemas/common.ts";
 
 const T = "2024-05-01T12:00:00.000000Z";
 const ref = { id: "u_1", name: "me" };
@@ -176,4 +178,34 @@ Deno.test("timeout slots keep a script alive only while an attempt waits (and ne
   });
   const out = await held.output();
   assertEquals(new TextDecoder().decode(out.stdout).trim(), "TimeoutError");
+});
+
+Deno.test("list parameters: the shortcut for a page without parameters gives zod's output, and a fresh object each time", () => {
+  const inputs: unknown[] = [
+    {},
+    { page: undefined },
+    { items_per_page: undefined, extra: "kept out" },
+    { page: 2 },
+    { items_per_page: "20" },
+    { page: 0 },
+    { items_per_page: 101 },
+    Object.create({ page: 3 }),
+  ];
+  for (const input of inputs) {
+    const zod = ListQuerySchema.safeParse(input);
+    let ours: unknown;
+    try {
+      ours = listQuery(input as never, "GET /workspaces");
+    } catch (error) {
+      ours = error;
+    }
+    if (zod.success) assertEquals(ours, zod.data, JSON.stringify(input));
+    else assert(ours instanceof ValidationError, JSON.stringify(input));
+  }
+  const a = listQuery({}, "GET /workspaces");
+  a.page = 5;
+  assertEquals(listQuery({}, "GET /workspaces"), {
+    page: 1,
+    items_per_page: 10,
+  });
 });

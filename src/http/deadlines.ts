@@ -7,9 +7,9 @@
  *   earliest deadline, fires the expired ones and re-arms for the next.
  *   When nothing is pending the timer stays armed but no longer keeps the
  *   process alive (it is unref'd), so a script still exits at once.
- * - {@linkcode TimeoutSignals}: one AbortSignal shared by the requests that
- *   start close together, instead of one each, with one deadline per
- *   group: an attempt only counts itself in and out.
+ * - {@linkcode TimeoutSignals}: one deadline shared by the requests that
+ *   start close together, instead of one each: an attempt only counts
+ *   itself in and out (and makes its own signal when it needs one).
  *
  * @module
  */
@@ -152,7 +152,6 @@ export class Deadlines {
 }
 
 interface Bucket {
-  controller: AbortController;
   /** Attempts starting after this instant open a new bucket. */
   closesAt: number;
   /** Attempts of the bucket still in flight. */
@@ -161,21 +160,25 @@ interface Bucket {
   release: () => void;
   /** A newer bucket took its place: no attempt will join it. */
   closed: boolean;
-  /** The rejections of the attempts racing the signal (see `race`). */
+  /** Set when the deadline passed with attempts in flight: they timed out. */
+  reason?: DOMException;
+  /** The signals of the attempts in flight that asked for one. */
+  controllers: Set<AbortController>;
+  /** The rejections of the attempts racing the deadline (see `race`). */
   racing: Set<(reason: unknown) => void>;
 }
 
-/** A shared timeout signal taken by one attempt; release it when done. */
+/** A timeout taken by one attempt; release it when done. */
 export interface TimeoutSlot {
   /** Aborts once the attempt has run out of time. */
   signal: AbortSignal;
   /** The attempt is over (done, failed or aborted). */
   release(): void;
   /**
-   * Settles like `work`, or rejects with the signal's reason once it
-   * aborts: what `abortable(work, signal)` does, without an abort listener
-   * added and removed per attempt (the bucket rejects the attempts still
-   * racing when it aborts), and without keeping `work`'s value once it
+   * Settles like `work`, or rejects with the timeout once it fires: what
+   * `abortable(work, signal)` does, without an AbortSignal or an abort
+   * listener per attempt (the bucket rejects the attempts still racing
+   * when its deadline passes), and without keeping `work`'s value once it
    * settles (a promise shared by the bucket's races would keep every
    * answer of the bucket's lifetime).
    */
@@ -185,18 +188,32 @@ export interface TimeoutSlot {
 class Slot implements TimeoutSlot {
   #bucket: Bucket;
   #deadlines: Deadlines | undefined;
+  #controller?: AbortController;
   #released = false;
   constructor(bucket: Bucket, deadlines: Deadlines | undefined) {
     this.#bucket = bucket;
     this.#deadlines = deadlines;
   }
+  /**
+   * The attempt's own signal, made when first asked for: a fetch given a
+   * signal shared by many requests registers each one with it (a weak
+   * reference kept for the signal's life), where one per attempt dies
+   * with the attempt.
+   */
   get signal(): AbortSignal {
-    return this.#bucket.controller.signal;
+    if (!this.#controller) {
+      const controller = this.#controller = new AbortController();
+      const b = this.#bucket;
+      if (b.reason && !this.#released) controller.abort(b.reason);
+      else if (!this.#released) b.controllers.add(controller);
+    }
+    return this.#controller.signal;
   }
   release(): void {
     if (this.#released) return;
     this.#released = true;
     const b = this.#bucket;
+    if (this.#controller) b.controllers.delete(this.#controller);
     if (--b.active === 0) {
       this.#deadlines?.unhold();
       // Nobody can join a closed bucket: its deadline is not needed.
@@ -205,8 +222,7 @@ class Slot implements TimeoutSlot {
   }
   race<T>(work: Promise<T>): Promise<T> {
     const b = this.#bucket;
-    const signal = b.controller.signal;
-    if (signal.aborted) return Promise.reject(signal.reason);
+    if (b.reason) return Promise.reject(b.reason);
     return new Promise<T>((resolve, reject) => {
       b.racing.add(reject);
       work.then((value) => {
@@ -232,15 +248,18 @@ export interface TimeoutSignalsOptions {
 }
 
 /**
- * Timeout signals shared by the requests that start close together.
- * Giving each request its own AbortSignal costs more than the rest of a
- * small call (a fetch follows the signal through weak references); here the
- * requests with the same timeout that start within a tenth of it (at most
- * 1 s) share one signal, which aborts when the last of them would time out.
- * So a request times out after between `ms` and `ms` plus that slack; the
- * requests of its group that already finished are not affected. The group
- * has one deadline, recorded when it opens: an attempt only counts itself
- * in and out, and the signal aborts only if one is still counted then.
+ * Timeouts on one shared deadline per group of requests: a timer per
+ * request costs more than the rest of a small call. The requests with the
+ * same timeout that start within a tenth of it (at most 1 s) form a group,
+ * whose deadline is when the last of them would time out. So a request
+ * times out after between `ms` and `ms` plus that slack; the requests of
+ * its group that already finished are not affected. The group's deadline
+ * is recorded when it opens: an attempt only counts itself in and out, and
+ * at the deadline the attempts still counted time out (their signals
+ * abort, their races reject). An attempt that asks for a signal gets one
+ * of its own, made on demand (fetch registers each request with the signal
+ * it follows: one signal shared by thousands kept each registration for
+ * its life).
  *
  * @example
  * ```ts
@@ -271,7 +290,7 @@ export class TimeoutSignals {
   /** A signal that aborts after about `ms`, for one attempt. */
   take(ms: number): TimeoutSlot {
     let bucket = this.#open.get(ms);
-    if (bucket && !bucket.controller.signal.aborted) {
+    if (bucket && !bucket.reason) {
       const now = performance.now();
       if (now > bucket.closesAt) bucket = this.#openBucket(ms, now, bucket);
     } else bucket = this.#openBucket(ms, performance.now(), bucket);
@@ -287,11 +306,11 @@ export class TimeoutSignals {
     }
     const slack = Math.min(1000, ms / 10);
     const b: Bucket = {
-      controller: new AbortController(),
       closesAt: now + slack,
       active: 0,
       release: () => {},
       closed: false,
+      controllers: new Set(),
       racing: new Set(),
     };
     // The bucket's one deadline: it does not keep the process alive by
@@ -302,10 +321,13 @@ export class TimeoutSignals {
         if (this.#open.get(ms) === b) this.#open.delete(ms);
         b.closed = true;
         if (b.active === 0) return; // every attempt finished in time
-        b.controller.abort(
-          new DOMException("The request timed out", "TimeoutError"),
+        const reason = b.reason = new DOMException(
+          "The request timed out",
+          "TimeoutError",
         );
-        for (const reject of b.racing) reject(b.controller.signal.reason);
+        for (const controller of b.controllers) controller.abort(reason);
+        b.controllers.clear();
+        for (const reject of b.racing) reject(reason);
         b.racing.clear();
       },
       now,

@@ -638,9 +638,9 @@ export class Transport {
     const custom = this.#settings.fetch;
     const init = requestInit(outgoing, headers);
     if (!caller) {
-      // The common case: a timeout signal shared with the attempts that
-      // start at about the same time (a signal each costs more than the
-      // rest of a small call), on one shared timer.
+      // The common case: a timeout on a deadline shared with the attempts
+      // that start at about the same time (a timer each costs more than
+      // the rest of a small call), on one shared timer.
       const slot = this.#timeouts.take(policy.timeout);
       try {
         if (custom) {
@@ -655,6 +655,7 @@ export class Transport {
         }
         // The global fetch follows the signal itself, body included (an
         // abort while the body is read rejects `text()`): no race needed.
+        // The signal is this attempt's own (see TimeoutSignals).
         init.signal = slot.signal;
         const response = await fetch(outgoing.url, init);
         const text = await response.text();

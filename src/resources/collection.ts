@@ -151,16 +151,32 @@ export class Collection<TCreate, T, R extends CrudRoutes = CrudRoutes>
  * @example
  * ```ts
  * import { listQuery } from "./collection.ts";
+ * import { ListQuerySchema } from "../schemas/common.ts";
  * listQuery({ page: 2 }, "GET /workspaces"); // { page: 2, items_per_page: 10 }
+ * // Without parameters: zod's defaults, as zod gives them.
+ * const page = listQuery({}, "GET /workspaces");
+ * if (JSON.stringify(page) !== JSON.stringify(ListQuerySchema.parse({}))) throw new Error();
  * ```
  */
 export function listQuery(
   query: ListQuery,
   operation: string,
 ): z.output<typeof ListQuerySchema> {
+  // The common call, a page without parameters: zod's answer for an
+  // object that gives neither is always its defaults (a copy of them, as
+  // zod returns a new object each time).
+  if (
+    typeof query === "object" && query !== null && !Array.isArray(query) &&
+    query.page === undefined && query.items_per_page === undefined
+  ) {
+    return { ...(listDefaults ??= ListQuerySchema.parse({})) };
+  }
   return parseRequest(
     ListQuerySchema,
     query,
     `list parameters for ${operation}`,
   );
 }
+
+/** `ListQuerySchema`'s output for `{}`, parsed at the first list call. */
+let listDefaults: z.output<typeof ListQuerySchema> | undefined;
