@@ -180,6 +180,16 @@ Deno.test("the compiled check: refinements, defaults, stripped keys and formats 
   const int = responseCheck(z.object({ n: z.int().nonnegative() }))!;
   assert(int({ n: 3 }));
   assert(!int({ n: 3.5 }) && !int({ n: -1 }) && !int({ n: NaN }));
+  // min(1) (every id) is checked without zod's code: non-empty.
+  const id = responseCheck(z.object({ id: z.string().min(1) }))!;
+  assert(id({ id: "a" }) && id({ id: "\ud83d\ude00" }) && id({ id: "\ud800" }));
+  assert(!id({ id: "" }) && !id({ id: 1 }) && !id({}));
+  const list = responseCheck(z.array(z.number()).min(1))!;
+  assert(list([1]) && !list([]) && !list(["1"]));
+  const either = responseCheck(z.union([z.string().min(1), z.number()]))!;
+  assert(either("x") && either(0) && !either(""));
+  const two = responseCheck(z.string().min(1).max(3))!;
+  assert(two("abc") && !two("abcd") && !two(""), "other checks run as zod's");
   const email = responseCheck(z.email())!;
   assert(email("a@b.co") && !email("not an email"));
   assertEquals(responseCheck(z.string().trim()), undefined, "an overwrite");

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 /** Says whether zod would accept `value` and return a value equal to it. */
 export type ResponseCheck = (value: unknown) => boolean;
@@ -95,6 +95,15 @@ function compile(schema: unknown): Node {
   // String formats and number formats (z.int()) are checks themselves.
   if (z.traits.has("$ZodCheck")) checks.unshift(z as ZodCheckInternals);
   if (checks.length === 0) return node;
+  if (checks.length === 1 && isNonEmpty(checks[0], z.def.type)) {
+    // `min(1)` on a string or an array (every id): non-empty, whether zod
+    // counts units or code points, without a payload and zod's code.
+    const base = node.check;
+    return {
+      exact: node.exact && checks[0].def.when === DEFAULT_WHEN,
+      check: (value) => base(value) && (value as { length: number }).length > 0,
+    };
+  }
   for (const c of checks) {
     // An overwrite (trim, toLowerCase, ...) changes the value: zod's output
     // would differ from the input.
@@ -107,6 +116,18 @@ function compile(schema: unknown): Node {
     exact: node.exact,
     check: (value) => base(value) && passes(checks, value),
   };
+}
+
+/** The `when` zod gives a length check by default (it has a length). */
+const DEFAULT_WHEN = (z.string().min(1) as unknown as {
+  _zod: { def: { checks: { _zod: ZodCheckInternals }[] } };
+})._zod.def.checks[0]._zod.def.when;
+
+/** A `min(1)` length check on a string or an array schema. */
+function isNonEmpty(check: ZodCheckInternals, type: string): boolean {
+  const def = check.def as { check?: string; minimum?: unknown };
+  return (type === "string" || type === "array") &&
+    def.check === "min_length" && def.minimum === 1;
 }
 
 // What zod's runChecks does, minus the issue messages.
