@@ -76,14 +76,14 @@ Deno.test("worker: the fallback lets timers run while it trains", async () => {
 
 Deno.test("worker: a bag helper fits the bags it claims like one thread, and closing it settles a pending task with no bags", async () => {
   const p = resolveParams({ max_rounds: 20 }).params;
-  const task = (next: number) => {
+  const task = (next: number, judged = false) => {
     const claims = new Int32Array(new SharedArrayBuffer(8));
     claims[0] = next;
     return {
       params: p,
       linear: false,
       sharedPairs: true,
-      judged: false,
+      judged,
       bags: 4,
       claims,
     };
@@ -97,6 +97,14 @@ Deno.test("worker: a bag helper fits the bags it claims like one thread, and clo
     JSON.stringify(there),
     JSON.stringify(fitBags(data, task(1), () => false)),
   );
+  // A judged task (the search's no-pairs comparison: half of each bag's
+  // validation rows stop it, the other half judge it) too.
+  const judged = await helper.run(task(2, true));
+  assertEquals(
+    JSON.stringify(judged),
+    JSON.stringify(fitBags(data, task(2, true), () => false)),
+  );
+  assert(judged[0].heldOut !== there[1].heldOut);
   // A task the training gave up (it fitted every bag) can still be pending
   // when training ends: closing must not reject it (an unhandled rejection
   // in the worker), it answers no bags.

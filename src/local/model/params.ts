@@ -111,7 +111,7 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
      * Used. Maximum bins per numeric feature, 2..254 (default 64); the
      * missing bin comes on top. When not given, training with up to 20,000
      * training rows also tries smoother shapes of 16 bins and keeps what
-     * inner validation prefers (see `shapeCandidates` in ebm.ts).
+     * inner validation prefers (see `selectionAxes` in ebm.ts).
      */
     bins: 64,
     /** Used. Rounds without validation loss improvement (or with less than a relative 1e-4 over them) before stopping (default 20). */
