@@ -16,6 +16,7 @@ import {
 import { ViewsRequestSchema } from "../src/schemas/views.ts";
 import { ValidationError } from "../src/http/errors.ts";
 import { MLPlatform } from "../src/platform.ts";
+import { withNodeProtoSetter } from "./_helpers/node_proto.ts";
 
 /** What zod makes of the builder's raw body. */
 const zodBody = (builder: ViewsBuilder) =>
@@ -165,24 +166,7 @@ Deno.test("views body: what is sent is body()'s JSON, __proto__ keys included", 
   // JSON text: a literal would set the prototype instead of a key.
   const rows = JSON.parse('[{"__proto__": 1, "x": "a"}]');
   const targets = JSON.parse('{"__proto__": "c", "y": ["b"]}');
-  // Deno has no Object.prototype.__proto__; Node (the npm build) has, and
-  // assigning that key there sets the prototype: give it back for the test.
-  const had = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
-  Object.defineProperty(Object.prototype, "__proto__", {
-    configurable: true,
-    get() {
-      return Object.getPrototypeOf(this);
-    },
-    set(value) {
-      if (typeof value === "object") Object.setPrototypeOf(this, value);
-    },
-  });
-  try {
-    await sendBoth(rows, targets);
-  } finally {
-    if (had) Object.defineProperty(Object.prototype, "__proto__", had);
-    else delete (Object.prototype as { __proto__?: unknown }).__proto__;
-  }
+  await withNodeProtoSetter(() => sendBoth(rows, targets));
   assertEquals(
     sent.at(-1),
     '{"data":[{"view_type":"RESULTS"}],"query":{"__proto__":[1],"x":["a"]},"targets":{"__proto__":"c","y":["b"]}}',

@@ -139,10 +139,19 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
    * null-prototype object, 1.0 against 0.4 us for a one-row body).
    */
   #checked(records: boolean): z.output<typeof ViewsRequestSchema> {
+    const { query, drop, features, targets } = this.options;
+    // The common call (plain cells, every column a feature, nothing to
+    // drop) is built in one pass; anything else goes the long way, which
+    // converts it or names what is wrong.
+    const plain = drop?.length ? undefined : plainQuery(query, features);
+    const fast = plain && checkedBody(plain, targets, records);
+    if (fast) return fast;
     const raw = this.raw();
-    const body = checkedBody(raw, records) ??
-      validateBody(this.schema, raw, this.what, this.optionNames());
-    const features = this.options.features;
+    const body = checkedBody(
+      raw.query as Record<string, Cell[]>,
+      raw.targets,
+      records,
+    ) ?? validateBody(this.schema, raw, this.what, this.optionNames());
     if (features) {
       const issues = Object.keys(body.query).filter((k) =>
         !features.includes(k)
@@ -168,7 +177,11 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     // need not parse it (or its chunks, slices of it) a second time.
     const request = { ...options, validated: true };
     const id = idOf(this.options.deployment);
-    const rows = Object.values(body.query)[0]?.length ?? 0;
+    let rows = 0;
+    for (const name in body.query) {
+      rows = body.query[name].length;
+      break;
+    }
     const chunkSize = this.options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     if (rows <= chunkSize) {
       return new ViewsResult(
@@ -208,17 +221,125 @@ function isCell(value: unknown): boolean {
 }
 
 /**
- * The body zod would return for `raw` (whose query `toViewsQuery` built),
- * or undefined when the explained classes are not plainly valid: zod then
- * parses it and names what is wrong. A test holds it to zod's output. With
- * `records` false, query and targets stay plain objects (own keys only,
- * `__proto__` included; the same JSON).
+ * A cell `toViewsQuery` would send as it is: a finite number, a non-empty
+ * string or null (it turns `NaN`, `""` and `undefined` into null, and
+ * converts or refuses the rest).
+ */
+function isWireCell(value: unknown): value is Cell {
+  return typeof value === "number"
+    ? value - value === 0
+    : typeof value === "string"
+    ? value !== ""
+    : value === null;
+}
+
+/**
+ * The query `toViewsQuery` builds from `input`, when `input` is the common
+ * kind: a columns object (arrays of one length) or rows (plain objects with
+ * the same own keys), every cell a wire cell, every column a feature of the
+ * model when those are known. Otherwise undefined, and `toViewsQuery`
+ * converts the input or names what is wrong (its conversions run only
+ * there). A test holds the two to the same output.
+ */
+function plainQuery(
+  input: unknown,
+  features: readonly string[] | undefined,
+): Record<string, Cell[]> | undefined {
+  if (input === null || typeof input !== "object") return undefined;
+  if (Array.isArray(input)) return plainRows(input, features);
+  const record = input as Record<string, unknown>;
+  // A split table or a DataFrame: toViewsQuery knows those.
+  if (Array.isArray(record.columns)) return undefined;
+  const names = Object.keys(record);
+  if (!plainNames(names, features)) return undefined;
+  const query: Record<string, Cell[]> = {};
+  let length = -1;
+  for (let j = 0; j < names.length; j++) {
+    const values = record[names[j]];
+    if (!Array.isArray(values)) return undefined;
+    if (length < 0) length = values.length;
+    else if (values.length !== length) return undefined;
+    // A copy: the body's arrays are not the caller's.
+    const out: Cell[] = new Array(length);
+    for (let i = 0; i < length; i++) {
+      const value = values[i];
+      if (!isWireCell(value)) return undefined;
+      out[i] = value;
+    }
+    query[names[j]] = out;
+  }
+  return query;
+}
+
+/** {@linkcode plainQuery} for rows. */
+function plainRows(
+  rows: readonly unknown[],
+  features: readonly string[] | undefined,
+): Record<string, Cell[]> | undefined {
+  const n = rows.length;
+  const first = rows[0];
+  if (n === 0 || !isRow(first)) return undefined;
+  const names = Object.keys(first);
+  if (!plainNames(names, features)) return undefined;
+  const m = names.length;
+  const columns: Cell[][] = new Array(m);
+  for (let j = 0; j < m; j++) columns[j] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i];
+    if (!isRow(row)) return undefined;
+    // toViewsQuery's test of the same keys: inherited enumerable ones count.
+    let count = 0;
+    for (const _ in row) count++;
+    if (count !== m) return undefined;
+    for (let j = 0; j < m; j++) {
+      if (!Object.hasOwn(row, names[j])) return undefined;
+      const value = row[names[j]];
+      if (!isWireCell(value)) return undefined;
+      columns[j][i] = value;
+    }
+  }
+  const query: Record<string, Cell[]> = {};
+  for (let j = 0; j < m; j++) query[names[j]] = columns[j];
+  return query;
+}
+
+function isRow(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * At least one name, none `__proto__` (assigning that key would set the
+ * prototype), each a feature when those are known. Features are usually
+ * given in the query's order, so that is tried first.
+ */
+function plainNames(
+  names: string[],
+  features: readonly string[] | undefined,
+): boolean {
+  if (names.length === 0) return false;
+  for (let j = 0; j < names.length; j++) {
+    const name = names[j];
+    if (name === "__proto__") return false;
+    if (features && features[j] !== name && !features.includes(name)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The body zod would return for `query` (built by `toViewsQuery` or
+ * {@linkcode plainQuery}) and the explained classes `given`, or undefined
+ * when those are not plainly valid: zod then parses the body and names
+ * what is wrong. A test holds it to zod's output. With `records` false,
+ * query and targets stay plain objects (own keys only, `__proto__`
+ * included; the same JSON).
  */
 function checkedBody(
-  raw: Record<string, unknown>,
+  query: Record<string, Cell[]>,
+  given: unknown,
   records: boolean,
 ): z.output<typeof ViewsRequestSchema> | undefined {
-  const given = raw.targets;
   const targets: Record<string, Cell | Cell[]> = records
     ? Object.create(null)
     : {};
@@ -238,10 +359,9 @@ function checkedBody(
       } else return undefined;
     }
   }
-  // toViewsQuery's own object: fresh, own keys, checked.
-  const columns = raw.query as Record<string, Cell[]>;
-  let query = columns;
   if (records) {
+    // A fresh object, own keys, checked: zod's copy is a record.
+    const columns = query;
     query = Object.create(null);
     for (const key of Object.keys(columns)) query[key] = columns[key];
   }
