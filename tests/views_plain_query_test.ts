@@ -16,7 +16,9 @@ import { withNodeProtoSetter } from "./_helpers/node_proto.ts";
 function longWay(
   query: unknown,
   features: readonly string[] | undefined,
-): { json: string } | { paths: string[] } {
+):
+  | { json: string; columns: [string, unknown][] }
+  | { paths: string[] } {
   let columns: Record<string, unknown>;
   try {
     columns = toViewsQuery(query as never);
@@ -33,6 +35,7 @@ function longWay(
       query: columns,
       targets: {},
     }),
+    columns: Object.entries(columns),
   };
 }
 
@@ -49,6 +52,8 @@ function assertSameAsLongWay(
   if ("json" in expected) {
     const body = builder.body();
     assertEquals(JSON.stringify(body), expected.json);
+    // The same cells, not only the same JSON (NaN and undefined print as null).
+    assertEquals(Object.entries(body.query), expected.columns);
     assertEquals(Object.getPrototypeOf(body.query), null);
   } else {
     const error = assertThrows(() => builder.body(), ValidationError);

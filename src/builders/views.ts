@@ -220,26 +220,34 @@ function isCell(value: unknown): boolean {
     (typeof value === "number" && Number.isFinite(value));
 }
 
+/** What {@linkcode wireCell} returns for a value it leaves to `toViewsQuery`. */
+const NOT_PLAIN = Symbol("not plain");
+
 /**
- * A cell `toViewsQuery` would send as it is: a finite number, a non-empty
- * string or null (it turns `NaN`, `""` and `undefined` into null, and
- * converts or refuses the rest).
+ * The cell `toViewsQuery` sends for `value` when that is a finite number, a
+ * string or a missing value (`null`, `undefined`, `NaN`, `""`: null);
+ * otherwise (a Date, a bigint, an infinity, a boolean, an object)
+ * `NOT_PLAIN`, and `toViewsQuery` converts or refuses it.
  */
-function isWireCell(value: unknown): value is Cell {
-  return typeof value === "number"
-    ? value - value === 0
-    : typeof value === "string"
-    ? value !== ""
-    : value === null;
+function wireCell(value: unknown): Cell | typeof NOT_PLAIN {
+  switch (typeof value) {
+    case "number":
+      return value - value === 0 ? value : value !== value ? null : NOT_PLAIN;
+    case "string":
+      return value === "" ? null : value;
+    case "undefined":
+      return null;
+  }
+  return value === null ? null : NOT_PLAIN;
 }
 
 /**
  * The query `toViewsQuery` builds from `input`, when `input` is the common
  * kind: a columns object (arrays of one length) or rows (plain objects with
- * the same own keys), every cell a wire cell, every column a feature of the
- * model when those are known. Otherwise undefined, and `toViewsQuery`
- * converts the input or names what is wrong (its conversions run only
- * there). A test holds the two to the same output.
+ * the same own keys), every cell one {@linkcode wireCell} takes, every
+ * column a feature of the model when those are known. Otherwise undefined,
+ * and `toViewsQuery` converts the input or names what is wrong. A test
+ * holds the two to the same output.
  */
 function plainQuery(
   input: unknown,
@@ -262,9 +270,9 @@ function plainQuery(
     // A copy: the body's arrays are not the caller's.
     const out: Cell[] = new Array(length);
     for (let i = 0; i < length; i++) {
-      const value = values[i];
-      if (!isWireCell(value)) return undefined;
-      out[i] = value;
+      const cell = wireCell(values[i]);
+      if (cell === NOT_PLAIN) return undefined;
+      out[i] = cell;
     }
     query[names[j]] = out;
   }
@@ -293,9 +301,9 @@ function plainRows(
     if (count !== m) return undefined;
     for (let j = 0; j < m; j++) {
       if (!Object.hasOwn(row, names[j])) return undefined;
-      const value = row[names[j]];
-      if (!isWireCell(value)) return undefined;
-      columns[j][i] = value;
+      const cell = wireCell(row[names[j]]);
+      if (cell === NOT_PLAIN) return undefined;
+      columns[j][i] = cell;
     }
   }
   const query: Record<string, Cell[]> = {};
