@@ -18,7 +18,7 @@ import type { JobOutcome, JobWork } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
 import { trainWork } from "../jobs/train.ts";
-import { readDataFile, resolveDataPath } from "../store/buckets.ts";
+import { readDataBytes, resolveDataPath } from "../store/buckets.ts";
 import {
   assertUniqueName,
   createRecord,
@@ -275,7 +275,7 @@ export const createIngestionJob: Op<"ingestionJobs", "create"> = async (
         file,
         // Opened again at read time, checked on the opened handle (no window).
         read: (signal) =>
-          readDataFile(ctx.buckets, bucket, body.data_path, signal),
+          readDataBytes(ctx.buckets, bucket, body.data_path, signal),
         display: `"${body.data_path}" in bucket "${bucket}"`,
         fields,
         datasourceId,

@@ -4,13 +4,15 @@
  * missing column or a value of the wrong type fails the job, naming the
  * column and the line), and store the datasource's typed columns (a
  * `Datasource` of src/local/model/datasource.ts: numbers as `Float64Array`,
- * strings as dictionary codes; no string per cell is kept). Large files are
- * parsed in the model worker, so the server answers other requests meanwhile.
+ * strings as dictionary codes; no string per cell is kept). The file is read
+ * as bytes; large files are decoded and parsed in a Worker
+ * (./ingest_worker.ts) that gets the bytes' buffer moved to it, so the
+ * server answers other requests meanwhile and never holds the file's text.
  *
  * @module
  */
 import { CsvError } from "../../csv.ts";
-import { parseInBackground } from "../model/worker.ts";
+import { parseBytesInBackground } from "./ingest_worker.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import type { Store } from "../store/store.ts";
 import type { JobWork } from "./runner.ts";
@@ -25,10 +27,11 @@ export interface IngestInput {
   /** Resolved real path of the CSV file inside its bucket. */
   file: string;
   /**
-   * Reads the CSV text with the bucket's check and read as one operation
-   * (`readDataFile` of buckets.ts); without it, `file` is read as is.
+   * Reads the CSV file's bytes with the bucket's check and read as one
+   * operation (`readDataBytes` of buckets.ts); without it, `file` is read
+   * as is.
    */
-  read?: (signal: AbortSignal) => Promise<string>;
+  read?: (signal: AbortSignal) => Promise<Uint8Array>;
   /** How the file is named to the user (bucket and data_path). */
   display: string;
   /** The data schema's fields. */
@@ -70,11 +73,11 @@ export function ingestWork(
   return async (job) => {
     job.report("reading", 0, 0.05);
     const { readFile } = await import("node:fs/promises");
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = input.read
+      bytes = input.read
         ? await input.read(job.signal)
-        : await readFile(input.file, { encoding: "utf8", signal: job.signal });
+        : await readFile(input.file, { signal: job.signal });
     } catch (error) {
       if (job.signal.aborted) throw job.signal.reason;
       throw new Error(
@@ -87,14 +90,14 @@ export function ingestWork(
     await macrotask();
     if (job.signal.aborted) throw job.signal.reason;
     job.report("parsing", 0, 0.3);
-    // Parsed straight into typed columns (no string per cell), in the model
-    // worker for large files so the server keeps answering meanwhile.
+    // Parsed straight into typed columns (no string per cell), in a worker
+    // for large files so the server keeps answering meanwhile.
     let datasource;
-    const parsing = parseInBackground(text, input.fields, {
+    const parsing = parseBytesInBackground(bytes, input.fields, {
       signal: job.signal,
     });
-    // The text is the worker's (or parsed) now: don't keep it alive here.
-    text = "";
+    // The bytes are the worker's (or parsed) now: don't keep them alive here.
+    bytes = new Uint8Array();
     try {
       datasource = await parsing;
     } catch (error) {
