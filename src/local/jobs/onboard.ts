@@ -12,17 +12,11 @@
  */
 import {
   encodeDataset,
-  type EncodedDataset,
   type Encoder,
   type OnboardingOptions,
-  type RawColumns,
   type SchemaField,
 } from "../model/encoding.ts";
-import {
-  asDatasource,
-  type Datasource,
-  isDatasource,
-} from "../model/datasource.ts";
+import { asDatasource } from "../model/datasource.ts";
 import type { Store } from "../store/store.ts";
 import { datasourceBlobKey } from "./ingest.ts";
 import { macrotask } from "./yield.ts";
@@ -149,63 +143,12 @@ export function onboardWork(
       encoder: data.encoder,
     };
     datasetBlobs.write(store, input.datasetId, stored);
-    const summary: OnboardSummary = {
+    onDone({
       rows: data.nRows,
       droppedRows: data.droppedRows,
       features: data.encoder.features.map((f) => f.name),
       target: data.encoder.target.name,
       classes: data.encoder.target.classes,
-    };
-    releaseEncoded(data, columns);
-    onDone(summary);
+    });
   };
-}
-
-/**
- * Frees an encoding's row arrays now, by detaching their buffers
- * (`ArrayBuffer.prototype.transfer(0)`), instead of at the thread's next full
- * collection: onboarding encodes only to fit (and check) the encoder, and
- * training re-encodes. At 1,000,000 rows the arrays are about 100 MB, which
- * otherwise stayed allocated beside the training's own encoding. A buffer
- * that is also one of `source`'s (the datasource, which stays stored) is
- * left alone, as is a shared one. `data`'s arrays are empty afterwards.
- *
- * @example
- * ```ts
- * import { encodeDataset } from "../model/encoding.ts";
- * import { makeDatasource } from "../model/datasource.ts";
- * import { releaseEncoded } from "./onboard.ts";
- * const source = makeDatasource(3, {
- *   x: { kind: "number", values: Float64Array.of(1, 2, 3) },
- *   y: { kind: "string", codes: Uint32Array.of(1, 2, 1), dictionary: ["a", "b"] },
- * });
- * const data = encodeDataset(source, [
- *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
- *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
- * ], { targets: ["y"] });
- * releaseEncoded(data, source);
- * if (data.features[0].length !== 0 || data.labels.length !== 0) throw new Error("not freed");
- * const x = source.columns.x;
- * if (x.kind !== "number" || x.values.length !== 3) throw new Error("the datasource was freed");
- * ```
- */
-export function releaseEncoded(
-  data: EncodedDataset,
-  source: Datasource | RawColumns,
-): void {
-  const kept = new Set<ArrayBufferLike>();
-  if (isDatasource(source)) {
-    for (const c of Object.values(source.columns)) {
-      kept.add((c.kind === "number" ? c.values : c.codes).buffer);
-    }
-  }
-  const arrays = [data.labels, data.order, data.values, ...data.features];
-  for (const a of arrays) {
-    if (!a || kept.has(a.buffer) || !(a.buffer instanceof ArrayBuffer)) {
-      continue;
-    }
-    kept.add(a.buffer);
-    // Typed loosely: `transfer` is ES2024, beyond the npm build's library.
-    (a.buffer as { transfer?: (length: number) => unknown }).transfer?.(0);
-  }
 }
