@@ -66,3 +66,40 @@ Deno.test("infer: a target that is not a column is refused", async () => {
     '"c" is not a column of the data',
   );
 });
+
+Deno.test("infer: a CSV inferred from its distinct cells and their counts reports what its cells written out do", async () => {
+  // Cells that exercise every branch: missing (empty, blank), numbers with
+  // spaces and signs, fractions, 0/1 flags, mixed numbers and text, many
+  // distinct texts, a regression and a classification target.
+  const cells = [
+    ["", " ", "1", " 2 ", "+3", "-4", "1e2", "007"],
+    ["0", "1", "", "1", "0", "0", "1", "1"],
+    ["1.5", "2", "", "x", " x", "x ", "3.25", "4"],
+    ["a", "b", "a", " a", "", "c", "b", "a"],
+  ];
+  const rows = 400;
+  const random = (i: number) => ((i * 2654435761) >>> 0) % 1000;
+  const columns: Record<string, string[]> = {};
+  cells.forEach((choices, j) => {
+    columns[`c${j}`] = Array.from(
+      { length: rows },
+      (_, i) => choices[random(i * 7 + j) % choices.length],
+    );
+  });
+  columns.id = Array.from({ length: rows }, (_, i) => `id-${i}`);
+  columns.y = Array.from({ length: rows }, (_, i) => String(random(i) / 8));
+  const names = Object.keys(columns);
+  const csv = [names.join(",")].concat(
+    Array.from(
+      { length: rows },
+      (_, i) => names.map((n) => columns[n][i]).join(","),
+    ),
+  ).join("\n");
+  for (const target of ["y", "c3"]) {
+    const fromCsv = await inferSchema({ csv }, { target });
+    const fromCells = await inferSchema(columns, { target });
+    assertEquals(fromCsv.fields, fromCells.fields);
+    assertEquals(fromCsv.review, fromCells.review);
+    assertEquals(fromCsv.predictionType, fromCells.predictionType);
+  }
+});

@@ -11,7 +11,7 @@ import type { BuilderClient } from "../builders/builder_client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
 import { type CsvStringColumn, parseCsv, parseCsvColumns } from "../csv.ts";
-import { type ColumnReport, inferColumn } from "./columns.ts";
+import { type ColumnReport, inferCountedColumn } from "./columns.ts";
 
 /** Anything a schema can be inferred from. */
 export type InferSource =
@@ -104,12 +104,13 @@ export async function inferSchema<
   if (issues.length) throw invalid("schema inference", issues);
   const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
     n,
-  ) =>
-    inferColumn(n, column(n), {
+  ) => {
+    const { values, counts } = column(n);
+    return inferCountedColumn(n, values, counts, {
       target: targets.includes(n as T),
       predictionType: options.predictionType,
-    })
-  );
+    });
+  });
   const textTargets = reports.filter((r) =>
     targets.includes(r.name as T) && r.type.data_type.data_type !== "NUMBER"
   );
@@ -139,7 +140,11 @@ export async function inferSchema<
 
 interface ReadTable {
   names: string[];
-  column(name: string): ArrayLike<unknown>;
+  /**
+   * A column's cells, or its distinct cells and how often each occurs
+   * (`counts`) when the source has them so (a CSV's dictionary codes).
+   */
+  column(name: string): { values: ArrayLike<unknown>; counts?: Uint32Array };
   defaultName?: string;
 }
 
@@ -168,8 +173,9 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     // Object's constructor), and "__proto__" read from JSON is a plain key.
     return {
       names,
-      column: (n) =>
-        source.map((row) => Object.hasOwn(row, n) ? row[n] : undefined),
+      column: (n) => ({
+        values: source.map((row) => Object.hasOwn(row, n) ? row[n] : undefined),
+      }),
     };
   }
   if ("csv" in source && typeof source.csv === "string") {
@@ -181,12 +187,15 @@ async function readSource(source: InferSource): Promise<ReadTable> {
       names: [...columns],
       column: (n) => {
         const j = columns.indexOf(n);
-        return values.map((row) => row[j]);
+        return { values: values.map((row) => row[j]) };
       },
     };
   }
   const columns = source as Record<string, ArrayLike<unknown>>;
-  return { names: Object.keys(columns), column: (n) => columns[n] };
+  return {
+    names: Object.keys(columns),
+    column: (n) => ({ values: columns[n] }),
+  };
 }
 
 function csvTable(text: string): ReadTable {
@@ -199,9 +208,13 @@ function csvTable(text: string): ReadTable {
   );
   return {
     names: header,
+    // Each distinct cell once, with its count (code 0 is the empty cell):
+    // no million-element array of cells per column.
     column: (n) => {
-      const c = columns.get(n) as CsvStringColumn;
-      return Array.from(c.codes, (k) => k === 0 ? "" : c.dictionary[k - 1]);
+      const { codes, dictionary } = columns.get(n) as CsvStringColumn;
+      const counts = new Uint32Array(dictionary.length + 1);
+      for (let i = 0; i < codes.length; i++) counts[codes[i]]++;
+      return { values: ["", ...dictionary], counts };
     },
   };
 }
