@@ -36,7 +36,6 @@ import {
 } from "../model/datasource.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import { ModelDataError, ModelError } from "../model/errors.ts";
-import { PARSE_IN_WORKER_CHARS } from "../model/worker.ts";
 
 /** The Worker's name: only a Worker started with it installs the handler below. */
 const WORKER_NAME = "mlplatform-ingest-parser";
@@ -58,6 +57,9 @@ type ParseBytesReply =
     code: string | null;
     line: number | null;
   };
+
+/** Files from this many bytes are parsed in a Worker (where there is one). */
+export const PARSE_IN_WORKER_CHARS = 1_000_000;
 
 /** UTF-8 as `readFile(..., "utf8")` decodes it (a BOM is kept: the CSV parser skips it). */
 function decodeUtf8(bytes: Uint8Array): string {

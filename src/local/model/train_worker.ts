@@ -1,16 +1,14 @@
 /**
  * Worker entry for {@link ./worker.ts}: receives an encoded dataset and the
  * parameters, trains with the same code as in-thread training, and posts
- * progress messages and finally the model (or the error) back. It also
- * parses large CSV files for ingestion (`{ type: "parse", text, fields }`),
- * posting the typed columns back with their buffers transferred. As a bag
+ * progress messages and finally the model (or the error) back. As a bag
  * helper (`{ type: "bags", data?, task, deadlineAt }`, see
  * `workerBagHelper`), it fits the bags it claims and posts them back; given
  * `{ type: "rows", setup }`, it builds the second half of every histogram of
  * a boosting stage until the training thread closes it (`serveRows`).
  *
  * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
- * `{ type: "parsed", datasource }`, `{ type: "bags-done", results }`,
+ * `{ type: "bags-done", results }`,
  * `{ type: "error", name, message, column, code }`.
  *
  * @example
@@ -23,14 +21,12 @@
  * @module
  */
 
-import { CsvError } from "../../csv.ts";
-import { datasourceFromCsv } from "./datasource.ts";
 import { type BagTask, fitBags, trainAsync } from "./ebm.ts";
-import type { EncodedDataset, SchemaField } from "./encoding.ts";
+import type { EncodedDataset } from "./encoding.ts";
 import { ModelError } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
 import { type RowSetup, serveRows } from "./rows.ts";
-import { isArrayBuffer, workerBagHelper } from "./worker.ts";
+import { workerBagHelper } from "./worker.ts";
 
 /**
  * A helper's half of every histogram of one boosting stage (see
@@ -47,13 +43,6 @@ export interface TrainRequest {
   data: EncodedDataset;
   params: Partial<TrainingParams>;
   maximumRuntimeSeconds?: number;
-}
-
-/** The CSV parsing request the main thread posts. */
-export interface ParseRequest {
-  type: "parse";
-  text: string;
-  fields: SchemaField[];
 }
 
 /**
@@ -74,7 +63,7 @@ let helperData: EncodedDataset | null = null;
 const scope = globalThis as unknown as {
   onmessage:
     | ((
-      e: MessageEvent<TrainRequest | ParseRequest | BagsRequest | RowsRequest>,
+      e: MessageEvent<TrainRequest | BagsRequest | RowsRequest>,
     ) => void)
     | null;
   postMessage(message: unknown, transfer?: Transferable[]): void;
@@ -88,26 +77,10 @@ function postError(err: unknown): void {
     message: err instanceof Error ? err.message : String(err),
     column: m?.column ?? null,
     code: m?.code ?? null,
-    line: err instanceof CsvError ? err.line : null,
   });
 }
 
 scope.onmessage = (e) => {
-  if (e.data.type === "parse") {
-    try {
-      const d = datasourceFromCsv(e.data.text, e.data.fields);
-      const transfer = Object.values(d.columns).map((c) =>
-        (c.kind === "number" ? c.values : c.codes).buffer
-      ).filter(isArrayBuffer);
-      scope.postMessage({
-        type: "parsed",
-        datasource: { nRows: d.nRows, columns: { ...d.columns } },
-      }, transfer);
-    } catch (err) {
-      postError(err);
-    }
-    return;
-  }
   if (e.data.type === "rows") {
     try {
       serveRows(e.data.setup);

@@ -25,12 +25,6 @@
  * @module
  */
 
-import { CsvError } from "../../csv.ts";
-import {
-  type Datasource,
-  datasourceFromCsv,
-  makeDatasource,
-} from "./datasource.ts";
 import {
   type BagHelper,
   type BagResult,
@@ -38,7 +32,7 @@ import {
   type LoggedRound,
   trainAsync,
 } from "./ebm.ts";
-import type { EncodedDataset, SchemaField } from "./encoding.ts";
+import type { EncodedDataset } from "./encoding.ts";
 import {
   ModelDataError,
   ModelError,
@@ -76,14 +70,12 @@ type WorkerMessage =
   }
   | { type: "done"; model: EbmModel }
   | { type: "bags-done"; results: BagResult[] }
-  | { type: "parsed"; datasource: Pick<Datasource, "nRows" | "columns"> }
   | {
     type: "error";
     name: string;
     message: string;
     column: string | null;
     code: string | null;
-    line?: number | null;
   };
 
 /** Rebuilds a typed error from its posted fields (errors do not keep their class across workers). */
@@ -96,9 +88,6 @@ function reviveError(m: Extract<WorkerMessage, { type: "error" }>): Error {
   };
   const Kind = kinds[m.name];
   if (Kind) return new Kind(m.column, m.code ?? "ERROR", m.message);
-  if (m.name === "CsvError" || m.name === "CsvValueError") {
-    return new CsvError(m.message, m.line ?? 0);
-  }
   const e = new Error(m.message);
   e.name = m.name;
   return e;
@@ -358,50 +347,4 @@ export function workerBagHelper(
  */
 export function isArrayBuffer(b: ArrayBufferLike): b is ArrayBuffer {
   return b instanceof ArrayBuffer;
-}
-
-/** Texts from this many characters are parsed in a worker (when there is one). */
-export const PARSE_IN_WORKER_CHARS = 1_000_000;
-
-/**
- * Parses CSV text into a typed {@link Datasource} without blocking the
- * caller's event loop: in the model worker for large texts (from
- * {@link PARSE_IN_WORKER_CHARS} characters) where `Worker` exists, else
- * in-thread. Same result and errors either way (`ModelDataError` naming the
- * column, `CsvError` naming the line).
- *
- * @example
- * ```ts
- * import { parseInBackground } from "./worker.ts";
- * const d = await parseInBackground("x,y\n1,a\n", [
- *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
- *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
- * ], { useWorker: true });
- * if (!(d.nRows === 1 && d.columns.y.kind === "string")) throw new Error("example failed");
- * ```
- */
-export function parseInBackground(
-  text: string,
-  fields: SchemaField[],
-  options: { signal?: AbortSignal; useWorker?: boolean } = {},
-): Promise<Datasource> {
-  const big = text.length >= PARSE_IN_WORKER_CHARS;
-  const worker = options.useWorker ?? big;
-  if (!worker || typeof Worker === "undefined") {
-    try {
-      return Promise.resolve(datasourceFromCsv(text, fields));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-  return runInWorker<Datasource>(
-    { value: { type: "parse", text, fields } },
-    [],
-    options.signal,
-    (m, resolve) => {
-      if (m.type === "parsed") {
-        resolve(makeDatasource(m.datasource.nRows, m.datasource.columns));
-      }
-    },
-  );
 }
