@@ -36,6 +36,7 @@ import {
 } from "../model/datasource.ts";
 import type { SchemaField } from "../model/encoding.ts";
 import { ModelDataError, ModelError } from "../model/errors.ts";
+import { runInWorker, type WorkerErrorMessage } from "../model/worker.ts";
 
 /** The Worker's name: only a Worker started with it installs the handler below. */
 const WORKER_NAME = "mlplatform-ingest-parser";
@@ -49,14 +50,7 @@ interface ParseBytesRequest {
 /** What the Worker answers. */
 type ParseBytesReply =
   | { type: "parsed"; nRows: number; columns: Datasource["columns"] }
-  | {
-    type: "error";
-    name: string;
-    message: string;
-    column: string | null;
-    code: string | null;
-    line: number | null;
-  };
+  | WorkerErrorMessage & { line: number | null };
 
 /** Files from this many bytes are parsed in a Worker (where there is one). */
 export const PARSE_IN_WORKER_CHARS = 1_000_000;
@@ -102,44 +96,25 @@ export function parseBytesInBackground(
       return Promise.reject(error);
     }
   }
-  return new Promise<Datasource>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const thread = new Worker(new URL(import.meta.url), {
-      type: "module",
-      name: WORKER_NAME,
-    });
-    const finish = () => {
-      thread.terminate();
-      signal?.removeEventListener("abort", onAbort);
-    };
-    const onAbort = () => {
-      finish();
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    thread.onmessage = (e: MessageEvent<ParseBytesReply>) => {
-      finish();
-      const m = e.data;
+  // Moved when the bytes are their buffer's only view (a file just read).
+  const whole = bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const request: ParseBytesRequest = {
+    bytes: whole ? bytes : bytes.slice(),
+    fields,
+  };
+  return runInWorker<ParseBytesReply, Datasource>({
+    url: new URL(import.meta.url),
+    name: WORKER_NAME,
+    request: { value: request },
+    transfer: [request.bytes.buffer as ArrayBuffer],
+    signal,
+    onMessage(m, resolve) {
       if (m.type === "parsed") resolve(makeDatasource(m.nRows, m.columns));
-      else reject(reviveError(m));
-    };
-    thread.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      finish();
-      reject(
-        new Error(
-          `the CSV parsing worker failed: ${e.message}; retry the ingestion.`,
-        ),
-      );
-    };
-    // Moved when the bytes are their buffer's only view (a file just read).
-    const whole = bytes.buffer instanceof ArrayBuffer &&
-      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const request: ParseBytesRequest = {
-      bytes: whole ? bytes : bytes.slice(),
-      fields,
-    };
-    thread.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
+    },
+    revive: reviveError,
+    failure: (message) =>
+      `the CSV parsing worker failed: ${message}; retry the ingestion.`,
   });
 }
 

@@ -70,13 +70,21 @@ type WorkerMessage =
   }
   | { type: "done"; model: EbmModel }
   | { type: "bags-done"; results: BagResult[] }
-  | {
-    type: "error";
-    name: string;
-    message: string;
-    column: string | null;
-    code: string | null;
-  };
+  | WorkerErrorMessage;
+
+/** What a worker posts instead of an answer when its work throws (errors lose their class across threads). */
+export interface WorkerErrorMessage {
+  /** Always `"error"`. */
+  type: "error";
+  /** The error's name (its class, for the errors the caller revives). */
+  name: string;
+  /** The error's message. */
+  message: string;
+  /** A model error's column. */
+  column: string | null;
+  /** A model error's code. */
+  code: string | null;
+}
 
 /** Rebuilds a typed error from its posted fields (errors do not keep their class across workers). */
 function reviveError(m: Extract<WorkerMessage, { type: "error" }>): Error {
@@ -152,40 +160,76 @@ export function trainInBackground(
       ...(data.values ? [data.values] : []),
     ].map((a) => a.buffer).filter(isArrayBuffer)
     : [];
-  return runInWorker<EbmModel>(
-    { value: { data, params, maximumRuntimeSeconds } },
+  liveWorkers++;
+  return runInWorker<WorkerMessage, EbmModel>({
+    // The npm build compiles both files to .js side by side: follow our
+    // own extension so Deno running the package, or Bun, finds the worker.
+    url: workerUrl(),
+    request: { value: { data, params, maximumRuntimeSeconds } },
     transfer,
     signal,
-    (m, resolve) => {
+    onMessage(m, resolve) {
       if (m.type === "progress") onProgress?.(m.fraction, m.stage, m.logged);
       else if (m.type === "done") resolve(m.model);
     },
-  );
+    revive: reviveError,
+    failure: (message) =>
+      `model worker failed: ${message}; retry, or run in-thread (useWorker: false).`,
+  }).finally(() => liveWorkers--);
+}
+
+/** What {@linkcode runInWorker} starts, posts and reads. */
+export interface WorkerRun<M extends { type: string }, T> {
+  /** The worker's module. */
+  url: URL;
+  /** The worker's name (a module may install its handler only under it). */
+  name?: string;
+  /** Posted once; the box is emptied once posted, so the caller's copy can be collected. */
+  request: { value: unknown };
+  /** Buffers moved with the request. */
+  transfer: Transferable[];
+  /** Aborting terminates the worker and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Reads each answer other than an error; `resolve` ends the run. */
+  onMessage(m: M, resolve: (value: T) => void): void;
+  /** The typed error an `{ type: "error" }` answer stands for. */
+  revive(m: Extract<M, { type: "error" }>): Error;
+  /** The message for the caller when the worker itself fails (its script, not the work). */
+  failure(message: string): string;
 }
 
 /**
- * Starts the model worker, posts `request.value` (transferring `transfer`;
- * the box is emptied once posted, so the caller's copy can be collected),
- * and settles with what `onMessage` resolves, or the worker's error;
- * aborting terminates the worker.
+ * Starts a worker, posts `run.request.value` and settles with what
+ * `run.onMessage` resolves, or the error the worker posts or meets;
+ * aborting terminates the worker. The worker is terminated however the run
+ * ends. Training and ingestion's CSV parsing both run this way.
+ *
+ * @example
+ * ```ts
+ * import { runInWorker } from "./worker.ts";
+ * const controller = new AbortController();
+ * controller.abort(new Error("stopped"));
+ * const outcome = await runInWorker({
+ *   url: new URL("./train_worker.ts", import.meta.url),
+ *   request: { value: null },
+ *   transfer: [],
+ *   signal: controller.signal,
+ *   onMessage: () => {},
+ *   revive: () => new Error("never"),
+ *   failure: (message) => `the example worker failed: ${message}`,
+ * }).catch((e) => e.message);
+ * if (outcome !== "stopped") throw new Error("example failed");
+ * ```
  */
-function runInWorker<T>(
-  request: { value: unknown },
-  transfer: ArrayBuffer[],
-  signal: AbortSignal | undefined,
-  onMessage: (m: WorkerMessage, resolve: (value: T) => void) => void,
+export function runInWorker<M extends { type: string }, T>(
+  run: WorkerRun<M, T>,
 ): Promise<T> {
+  const { signal } = run;
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    // The npm build compiles both files to .js side by side: follow our own
-    // extension so Deno running the package, or Bun, finds the worker too.
-    const worker = new Worker(workerUrl(), { type: "module" });
-    liveWorkers++;
-    let terminated = false;
+    const worker = new Worker(run.url, { type: "module", name: run.name });
     const finish = () => {
       worker.terminate();
-      if (!terminated) liveWorkers--;
-      terminated = true;
       signal?.removeEventListener("abort", onAbort);
     };
     const onAbort = () => {
@@ -193,14 +237,14 @@ function runInWorker<T>(
       reject(signal!.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
+    worker.onmessage = (e: MessageEvent<M>) => {
       const m = e.data;
       if (m.type === "error") {
         finish();
-        reject(reviveError(m));
+        reject(run.revive(m as Extract<M, { type: "error" }>));
         return;
       }
-      onMessage(m, (value) => {
+      run.onMessage(m, (value) => {
         finish();
         resolve(value);
       });
@@ -208,16 +252,12 @@ function runInWorker<T>(
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
       finish();
-      reject(
-        new Error(
-          `model worker failed: ${e.message}; retry, or run in-thread (useWorker: false).`,
-        ),
-      );
+      reject(new Error(run.failure(e.message)));
     };
-    worker.postMessage(request.value, transfer);
-    // Posting copied (or moved) it: let the request (a large CSV text, say)
-    // be collected while the worker runs.
-    request.value = null;
+    worker.postMessage(run.request.value, run.transfer);
+    // Posting copied (or moved) it: let the request be collected while the
+    // worker runs.
+    run.request.value = null;
   });
 }
 
