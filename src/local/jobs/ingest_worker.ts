@@ -28,15 +28,19 @@
  *
  * @module
  */
-import { CsvError } from "../../csv.ts";
 import {
   type Datasource,
   datasourceFromCsv,
   makeDatasource,
 } from "../model/datasource.ts";
 import type { SchemaField } from "../model/encoding.ts";
-import { ModelDataError, ModelError } from "../model/errors.ts";
-import { runInWorker, type WorkerErrorMessage } from "../model/worker.ts";
+import {
+  isArrayBuffer,
+  reviveError,
+  runInWorker,
+  workerError,
+  type WorkerErrorMessage,
+} from "../model/worker.ts";
 
 /** The Worker's name: only a Worker started with it installs the handler below. */
 const WORKER_NAME = "mlplatform-ingest-parser";
@@ -50,7 +54,7 @@ interface ParseBytesRequest {
 /** What the Worker answers. */
 type ParseBytesReply =
   | { type: "parsed"; nRows: number; columns: Datasource["columns"] }
-  | WorkerErrorMessage & { line: number | null };
+  | WorkerErrorMessage;
 
 /** Files from this many bytes are parsed in a Worker (where there is one). */
 export const PARSE_IN_WORKER_CHARS = 1_000_000;
@@ -118,19 +122,6 @@ export function parseBytesInBackground(
   });
 }
 
-/** Rebuilds the typed error the Worker posted (errors lose their class across threads). */
-function reviveError(
-  m: Extract<ParseBytesReply, { type: "error" }>,
-): Error {
-  if (m.name === "ModelDataError") {
-    return new ModelDataError(m.column, m.code ?? "ERROR", m.message);
-  }
-  if (m.name === "CsvError") return new CsvError(m.message, m.line ?? 0);
-  const e = new Error(m.message);
-  e.name = m.name;
-  return e;
-}
-
 /** The Worker's side: decode, parse, move the columns back (or post the error). */
 function serve(request: ParseBytesRequest): ParseBytesReply {
   const text = decodeUtf8(request.bytes);
@@ -142,14 +133,7 @@ function serve(request: ParseBytesRequest): ParseBytesReply {
     const d = datasourceFromCsv(text, request.fields);
     return { type: "parsed", nRows: d.nRows, columns: { ...d.columns } };
   } catch (err) {
-    return {
-      type: "error",
-      name: err instanceof Error ? err.name : "Error",
-      message: err instanceof Error ? err.message : String(err),
-      column: err instanceof ModelError ? err.column : null,
-      code: err instanceof ModelError ? err.code : null,
-      line: err instanceof CsvError ? err.line : null,
-    };
+    return workerError(err);
   }
 }
 
@@ -166,7 +150,7 @@ if (scope.name === WORKER_NAME) {
     const transfer = reply.type === "parsed"
       ? Object.values(reply.columns).map((c) =>
         (c.kind === "number" ? c.values : c.codes).buffer
-      ).filter((b): b is ArrayBuffer => b instanceof ArrayBuffer)
+      ).filter(isArrayBuffer)
       : [];
     scope.postMessage(reply, transfer);
   };

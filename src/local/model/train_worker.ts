@@ -23,10 +23,9 @@
 
 import { type BagTask, fitBags, trainAsync } from "./ebm.ts";
 import type { EncodedDataset } from "./encoding.ts";
-import { ModelError } from "./errors.ts";
 import type { TrainingParams } from "./params.ts";
 import { type RowSetup, serveRows } from "./rows.ts";
-import { workerBagHelper } from "./worker.ts";
+import { workerBagHelper, workerError } from "./worker.ts";
 
 /**
  * A helper's half of every histogram of one boosting stage (see
@@ -70,14 +69,7 @@ const scope = globalThis as unknown as {
 };
 
 function postError(err: unknown): void {
-  const m = err instanceof ModelError ? err : null;
-  scope.postMessage({
-    type: "error",
-    name: err instanceof Error ? err.name : "Error",
-    message: err instanceof Error ? err.message : String(err),
-    column: m?.column ?? null,
-    code: m?.code ?? null,
-  });
+  scope.postMessage(workerError(err));
 }
 
 scope.onmessage = (e) => {

@@ -25,6 +25,7 @@
  * @module
  */
 
+import { CsvError } from "../../csv.ts";
 import {
   type BagHelper,
   type BagResult,
@@ -84,10 +85,46 @@ export interface WorkerErrorMessage {
   column: string | null;
   /** A model error's code. */
   code: string | null;
+  /** A CSV error's line. */
+  line: number | null;
 }
 
-/** Rebuilds a typed error from its posted fields (errors do not keep their class across workers). */
-function reviveError(m: Extract<WorkerMessage, { type: "error" }>): Error {
+/**
+ * The message a worker posts for `err` (see {@linkcode reviveError}).
+ *
+ * @example
+ * ```ts
+ * import { ModelDataError } from "./errors.ts";
+ * import { reviveError, workerError } from "./worker.ts";
+ * const back = reviveError(workerError(new ModelDataError("x", "BAD_NUMBER", "not a number")));
+ * if (!(back instanceof ModelDataError && back.column === "x")) throw new Error("example failed");
+ * ```
+ */
+export function workerError(err: unknown): WorkerErrorMessage {
+  const m = err instanceof ModelError ? err : null;
+  return {
+    type: "error",
+    name: err instanceof Error ? err.name : "Error",
+    message: err instanceof Error ? err.message : String(err),
+    column: m?.column ?? null,
+    code: m?.code ?? null,
+    line: err instanceof CsvError ? err.line : null,
+  };
+}
+
+/**
+ * Rebuilds the typed error a worker posted ({@linkcode workerError}):
+ * errors do not keep their class across threads.
+ *
+ * @example
+ * ```ts
+ * import { CsvError } from "../../csv.ts";
+ * import { reviveError, workerError } from "./worker.ts";
+ * const back = reviveError(workerError(new CsvError("unclosed quote", 3)));
+ * if (!(back instanceof CsvError && back.line === 3)) throw new Error("example failed");
+ * ```
+ */
+export function reviveError(m: WorkerErrorMessage): Error {
   const kinds: Record<string, typeof ModelError> = {
     ModelDataError,
     ModelInputError,
@@ -96,6 +133,9 @@ function reviveError(m: Extract<WorkerMessage, { type: "error" }>): Error {
   };
   const Kind = kinds[m.name];
   if (Kind) return new Kind(m.column, m.code ?? "ERROR", m.message);
+  if (m.name === "CsvError" || m.name === "CsvValueError") {
+    return new CsvError(m.message, m.line ?? 0);
+  }
   const e = new Error(m.message);
   e.name = m.name;
   return e;
