@@ -8,7 +8,9 @@ import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import {
   FEW_PAIRS,
   FEWEST_PAIRS,
+  fitBags,
   improves,
+  LINEAR_BINS,
   SELECTION_ROWS,
   selectionAxes,
   train,
@@ -22,6 +24,7 @@ import { explain, predict } from "../src/local/model/explain.ts";
 import { linearStart, solveSpd } from "../src/local/model/linear.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { createRng } from "../src/local/model/rng.ts";
+import { workerBagHelper } from "../src/local/model/worker.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
@@ -109,34 +112,41 @@ Deno.test("selection: what is searched, by rows, given parameters and target", (
   const values = (axes: ReturnType<typeof selectionAxes>) =>
     axes.map((a) => a.values.join("|")).join(",");
   assertEquals(
-    values(selectionAxes(p, {}, 1_000, 8, true)),
-    "false|true,16|64,10|3|28|0",
+    values(selectionAxes(p, {}, 1_000, 8, "binary")),
+    "false|true,false|true,16|64,10|3|28|0",
+  );
+  // Regression: the linear start, never refined (see LINEAR_BINS).
+  assertEquals(
+    values(selectionAxes(p, {}, 1_000, 8, "regression")),
+    "false|true,false,16|64,10|3|28|0",
   );
   // Multi-class: no linear start; three features: at most three pairs, or none.
   assertEquals(
-    values(selectionAxes(p, {}, 1_000, 3, false)),
-    "false,16|64,3|0",
+    values(selectionAxes(p, {}, 1_000, 3, "multiclass")),
+    "false,false,16|64,3|0",
   );
   // Four features, six pairs: all six, the fewest three or none.
   assertEquals(
-    values(selectionAxes(p, {}, 1_000, 4, false)),
-    `false,16|64,6|${FEWEST_PAIRS}|0`,
+    values(selectionAxes(p, {}, 1_000, 4, "multiclass")),
+    `false,false,16|64,6|${FEWEST_PAIRS}|0`,
   );
-  // Given parameters are not varied.
+  // Given parameters are not varied; given bins are the linear start's too.
   const given = { bins: 32, max_interactions: 5 };
   assertEquals(
-    values(selectionAxes(resolveParams(given).params, given, 1_000, 8, true)),
-    "false|true,32,5",
+    values(
+      selectionAxes(resolveParams(given).params, given, 1_000, 8, "binary"),
+    ),
+    "false|true,false,32,5",
   );
   // Large data, or no validation rows: one candidate.
   assertEquals(
-    values(selectionAxes(p, {}, SELECTION_ROWS + 1, 8, true)),
-    `false,64,${FEW_PAIRS}`,
+    values(selectionAxes(p, {}, SELECTION_ROWS + 1, 8, "binary")),
+    `false,false,64,${FEW_PAIRS}`,
   );
   const noValidation = resolveParams({ validation_size: 0 }).params;
   assertEquals(
-    values(selectionAxes(noValidation, {}, 1_000, 8, true)),
-    `false,64,${FEW_PAIRS}`,
+    values(selectionAxes(noValidation, {}, 1_000, 8, "binary")),
+    `false,false,64,${FEW_PAIRS}`,
   );
 });
 
@@ -340,4 +350,67 @@ Deno.test("selection: a target without interactions can keep no pairs (judged on
   assertLogOddsExact(m, features(columns));
   const given = train(data, { max_interactions: 3 });
   assertEquals(given.terms.filter((t) => t.features.length === 2).length, 3);
+});
+
+/** Log-normal (skewed) features, log-odds linear in the values of four of them (at most about 8, where a probability still carries them to 1e-9). */
+const skewedLogistic = (n: number, seed: number) =>
+  drawnTable(
+    n,
+    seed,
+    (rng) =>
+      Math.exp(
+        0.75 * Math.sqrt(-2 * Math.log(Math.max(rng(), 1e-12))) *
+          Math.cos(2 * Math.PI * rng()),
+      ),
+    (x) => 0.6 * x("x1") - 0.5 * x("x2") + 0.4 * x("x3") - 0.3 * x("x4"),
+  );
+
+Deno.test("selection: a line in skewed values keeps the linear start refined, finer than the boosted bins, log-odds exact; a helper thread fits it the same", async () => {
+  const { data, columns } = skewedLogistic(1_500, 3);
+  const m = train(data);
+  assert(m.metrics.linearStart);
+  assertEquals(m.metrics.linearBins, LINEAR_BINS);
+  // Every numeric feature's bins are its boosted bins cut finer.
+  const x1 = m.features[0];
+  assert(
+    x1.nBins > m.params.bins + 2,
+    `${x1.nBins} bins for ${m.params.bins}`,
+  );
+  assertLogOddsExact(m, features(columns));
+  // The refined line follows the values: x1's shape rises over its top
+  // decile of bins (the tail a coarse bin would flatten).
+  const top = m.terms[0].scores.slice(-Math.ceil(x1.nBins / 10));
+  assert(top[top.length - 1] > top[0], `${top[0]} -> ${top.at(-1)}`);
+  // Given bins are the linear start's too.
+  const given = train(data, { bins: 16 });
+  assertEquals(given.metrics.linearBins, undefined);
+  assert(given.features.every((f) => f.nBins <= 18));
+  // The same bags on a helper thread.
+  const p = resolveParams({ max_rounds: 30 }).params;
+  const task = () => {
+    const claims = new Int32Array(new SharedArrayBuffer(8));
+    claims[0] = 1;
+    return {
+      params: p,
+      linear: true,
+      linearBins: LINEAR_BINS,
+      sharedPairs: true,
+      judged: false,
+      bags: 3,
+      claims,
+    };
+  };
+  const helper = workerBagHelper(data, null, 2);
+  if (!helper) return;
+  try {
+    const there = await helper.run(task());
+    assertEquals(there.map((r) => r.bag), [1, 2]);
+    assertEquals(
+      JSON.stringify(there),
+      JSON.stringify(fitBags(data, task(), () => false)),
+    );
+    assert(there[0].terms[0].scores.length > (p.bins + 2));
+  } finally {
+    helper.close();
+  }
 });

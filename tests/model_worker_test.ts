@@ -82,6 +82,7 @@ Deno.test("worker: a bag helper fits the bags it claims like one thread, and clo
     return {
       params: p,
       linear: false,
+      linearBins: 0,
       sharedPairs: true,
       judged,
       bags: 4,

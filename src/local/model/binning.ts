@@ -90,6 +90,55 @@ export function numericBins(
     }
     cuts.splice(0, cuts.length, ...kept);
   }
+  return binsFromCuts(name, v, cuts);
+}
+
+/**
+ * A numeric feature's bins refined by the cuts of `bins` finer bins of the
+ * same training values (`strategy` and `minDistance` as in
+ * {@link numericBins}): every cut of `coarse` stays, so each refined bin lies
+ * in one coarse bin, `coarseOf[bin]` (bin 0, missing, in 0). Training boosts
+ * the coarse bins and keeps the linear start at the refined ones (see
+ * ebm.ts, `LINEAR_BINS`).
+ *
+ * @example
+ * ```ts
+ * import { numericBins, refineBins } from "./binning.ts";
+ *
+ * const x = Float64Array.from({ length: 100 }, (_, i) => i);
+ * const coarse = numericBins("x", x, 4, "QUANTILE");
+ * const { bins, coarseOf } = refineBins(coarse, x, 20, "QUANTILE");
+ * if (!(bins.nBins === 21 && coarse.cuts.every((c) => bins.cuts.includes(c)))) throw new Error("example failed");
+ * if (!(coarseOf[0] === 0 && coarseOf[1] === 1 && coarseOf[20] === 4)) throw new Error("example failed");
+ * ```
+ */
+export function refineBins(
+  coarse: FeatureBins,
+  values: Float64Array,
+  bins: number,
+  strategy: string,
+  minDistance = 0,
+): { bins: FeatureBins; coarseOf: Uint8Array } {
+  const fine = numericBins(coarse.name, values, bins, strategy, minDistance);
+  const cuts = [...new Set([...coarse.cuts, ...fine.cuts])].sort((a, b) =>
+    a - b
+  );
+  const v = values.filter((x) => !Number.isNaN(x)).sort();
+  const refined = binsFromCuts(coarse.name, v, cuts);
+  const coarseOf = new Uint8Array(refined.nBins);
+  for (let b = 1; b < refined.nBins; b++) {
+    coarseOf[b] = b === 1 ? 1 : 1 + upperBound(coarse.cuts, cuts[b - 2]);
+  }
+  return { bins: refined, coarseOf };
+}
+
+/** A numeric feature's bins from its sorted training values and its cuts: labels and pair bins. */
+function binsFromCuts(
+  name: string,
+  v: Float64Array,
+  cuts: number[],
+): FeatureBins {
+  const lo = v.length ? v[0] : NaN, hi = v.length ? v[v.length - 1] : NaN;
   const labels = ["missing"];
   const bounds = [lo, ...cuts, hi];
   for (let b = 0; b <= cuts.length; b++) {

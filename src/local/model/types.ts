@@ -77,6 +77,12 @@ export interface TrainingMetrics {
   candidates?: number;
   /** Whether boosting started from the linear fit (see linear.ts); absent on older models = false. */
   linearStart?: boolean;
+  /**
+   * With a refined linear start: the bins its numeric features were kept at
+   * (see `LINEAR_BINS` in ebm.ts; the features' bins are then finer than
+   * `params.bins`, which the shapes were boosted on); absent otherwise.
+   */
+  linearBins?: number;
   /** Log loss on the training rows (null for regression). */
   trainLogLoss: number | null;
   /** Validation metrics, null when validation_size is 0 (and for regression). */

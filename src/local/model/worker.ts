@@ -345,7 +345,7 @@ export function availableCores(): number {
  * ]);
  * const helper = workerBagHelper(data, null, 2)!;
  * const params = resolveParams({ max_rounds: 20 }).params;
- * const task = () => ({ params, linear: false, sharedPairs: true, judged: false, bags: 3, claims: new Int32Array(new SharedArrayBuffer(8)) });
+ * const task = () => ({ params, linear: false, linearBins: 0, sharedPairs: true, judged: false, bags: 3, claims: new Int32Array(new SharedArrayBuffer(8)) });
  * const there = await helper.run(task());
  * helper.close();
  * if (JSON.stringify(there) !== JSON.stringify(fitBags(data, task(), () => false))) throw new Error("example failed");
