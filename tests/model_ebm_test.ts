@@ -20,15 +20,20 @@ import { CHURN, loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 const churn = await loadEncoded(CHURN);
 const penguins = await loadEncoded(PENGUINS);
 
-Deno.test("ebm: churn with defaults learns a useful binary model with pairs", () => {
+Deno.test("ebm: churn with defaults learns a useful binary model; given pairs are named pair terms", () => {
   const m = train(churn.data);
   assertEquals(m.classes, ["No", "Yes"]);
   assertEquals(m.scoreColumns, 1);
   assertGreater(m.metrics.validationAuc!, 0.8);
+  // The search keeps pairs only when they win significantly (none here).
   const pairs = m.terms.filter((t) => t.features.length === 2);
-  assert(pairs.length > 0 && pairs.length <= DEFAULT_PARAMS.max_interactions);
-  assert(pairs.every((t) => t.name.includes("*")));
+  assert(pairs.length <= DEFAULT_PARAMS.max_interactions);
   assertEquals(m.terms.length, 19 + pairs.length);
+  const given = train(churn.data, { max_interactions: 4 });
+  const givenPairs = given.terms.filter((t) => t.features.length === 2);
+  assertEquals(givenPairs.length, 4);
+  assert(givenPairs.every((t) => t.name.includes("*")));
+  assertGreater(given.metrics.validationAuc!, 0.8);
 });
 
 Deno.test("ebm: penguins gives a 3-class softmax model", () => {
