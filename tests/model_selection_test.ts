@@ -166,9 +166,9 @@ Deno.test("selection: deterministic for a seed, and the search is recorded", () 
   const a = train(data, { estimators: 3, max_rounds: 200 });
   const b = train(data, { estimators: 3, max_rounds: 200 });
   assertEquals(JSON.stringify(a), JSON.stringify(b));
-  // The linear start, the bins, and no pairs (three features: every pair
-  // either way).
-  assertEquals(a.metrics.candidates, 4);
+  // The linear start, the bins, no pairs (three features: every pair either
+  // way) and, the linear start kept, the linear fit alone.
+  assertEquals(a.metrics.candidates, 5);
   // The kept configuration is in the model's parameters.
   assert([16, 64].includes(a.params.bins));
   const one = train(data, { estimators: 3, max_rounds: 200 }, {
@@ -413,4 +413,22 @@ Deno.test("selection: a line in skewed values keeps the linear start refined, fi
   } finally {
     helper.close();
   }
+});
+
+Deno.test("selection: on a linear logit the linear fit alone can win the judged comparison: no rounds, no pairs, log-odds exact, max_rounds kept", () => {
+  const { data, columns } = linearLogistic(1_500, 5);
+  const m = train(data);
+  assert(m.metrics.linearStart);
+  assertEquals([m.metrics.mainRounds, m.metrics.pairRounds], [0, 0]);
+  assertEquals(m.terms.filter((t) => t.features.length === 2).length, 0);
+  assertEquals(m.params.max_rounds, 1000);
+  assertEquals(m.metrics.stopReason, "early_stopping");
+  assertLogOddsExact(m, features(columns));
+  // A numeric shape of the linear fit alone is a line in its bins' mean
+  // values: x1's scores rise with its bins (the logit's slope is +0.8).
+  const x1 = m.terms[0].scores.slice(1);
+  assert(x1.every((v, q) => q === 0 || v >= x1[q - 1]), "x1 rises");
+  // Steps a line cannot follow still get their rounds.
+  const steps = train(binary(1_500, "steps").data);
+  assert(steps.metrics.mainRounds > 0);
 });

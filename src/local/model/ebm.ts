@@ -224,17 +224,19 @@ function* searchSteps(
       ? "binary"
       : "multiclass",
   );
-  // The no-pairs candidate costs two fits (see below).
   const noPairs = axes.some((x) =>
     x.name === "max_interactions" && x.values.indexOf(0) > 0
   );
+  // The no-pairs candidate costs two fits, and with a linear start the
+  // linear fit alone one more (see below).
   const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0) +
-    (noPairs ? 1 : 0);
+    (noPairs ? 2 : 0);
   let chosen: Candidate = {
     bins: p.bins,
     max_interactions: p.max_interactions,
     linear: false,
     refined: false,
+    boosted: true,
   };
   for (const axis of axes) chosen = withAxis(chosen, axis, 0);
   // Inner validation, one axis at a time from the first values: every
@@ -273,6 +275,7 @@ function* searchSteps(
         ...p,
         bins: candidate.bins,
         max_interactions: candidate.max_interactions,
+        max_rounds: candidate.boosted ? p.max_rounds : 0,
       },
       candidate.linear,
       candidate.linear && candidate.refined ? LINEAR_BINS : 0,
@@ -327,10 +330,24 @@ function* searchSteps(
       judgedPairs = true;
       const incumbent = yield* fit(chosen, false, true);
       const r = yield* fit(candidate, false, true);
+      let judged = incumbent.heldOut;
       if (!stopped && !improves(r.heldOut, incumbent.heldOut, true)) {
         // Refitted below, stopping on all the validation rows.
         best = { model: null, heldOut: r.heldOut };
         chosen = candidate;
+        judged = r.heldOut;
+      }
+      // The linear fit alone (no boosting, no pairs), judged the same way:
+      // rounds that lowered the loss of the rows that stopped them by chance
+      // are what keeps a boosted model behind logistic regression and ridge
+      // on small linear tables. The simpler model, it wins by any margin.
+      if (chosen.linear && !stopped) {
+        const alone = { ...chosen, max_interactions: 0, boosted: false };
+        const l = yield* fit(alone, false, true);
+        if (!stopped && improves(judged, l.heldOut, false)) {
+          best = { model: null, heldOut: l.heldOut };
+          chosen = alone;
+        }
       }
       continue;
     }
@@ -351,6 +368,12 @@ function* searchSteps(
   if (slots > 1) yield { fraction: 1, stage: "finalizing" };
   model.metrics.candidates = candidates;
   model.metrics.linearStart = chosen.linear;
+  if (!chosen.boosted) {
+    // The linear fit alone: no round ran because the judged rows preferred
+    // none (the configured max_rounds stays the model's parameter).
+    model.params = { ...model.params, max_rounds: p.max_rounds };
+    model.metrics.stopReason = "early_stopping";
+  }
   if (chosen.linear && chosen.refined) model.metrics.linearBins = LINEAR_BINS;
   return model;
 }
@@ -406,6 +429,8 @@ export interface Candidate {
   linear: boolean;
   /** Whether the linear start is kept at {@link LINEAR_BINS} (see `refineBins`). */
   refined: boolean;
+  /** False: the linear start alone, no boosting rounds (judged like no pairs). */
+  boosted: boolean;
 }
 
 /**
@@ -475,7 +500,8 @@ export const SELECTION_ROWS = 20_000;
  * `max_interactions` or 0; fewer pairs win by any margin, more must win
  * significantly, see {@link improves}; no pairs is judged on rows that did
  * not stop the fits early, see `BagTask.judged`, and the pairs must beat it
- * significantly there). A parameter given in
+ * significantly there; with the linear start kept, the linear fit alone, no
+ * rounds and no pairs, is judged there too and wins by any margin). A parameter given in
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
  * without validation rows, there is one candidate: no linear start, `bins`,
  * and few pairs unless `max_interactions` is given.
