@@ -243,10 +243,10 @@ function* searchSteps(
   // candidate trains the same bags (same seed, same rows) and is judged by
   // each bag's loss on its own held-out rows. A more complex alternative
   // (finer shapes, more pairs) must win significantly (see `improves`); a
-  // neutral one (the linear start, or keeping it refined), by any margin. The learning curve
-  // reported is the first fit's (the search's starting configuration), live
-  // while it trains: a job shows its curve as it runs, one point per logged
-  // round.
+  // neutral one (the linear start, or keeping it refined), by any margin.
+  // The learning curve reported is the first fit's (the search's starting
+  // configuration), live while it trains: a job shows its curve as it runs,
+  // one point per logged round.
   // Each bag ranks its own pairs during the search, so its held-out rows
   // judge pairs they did not choose; unless the winner's bags agreed on
   // their pairs, it is fitted once more with the pairs of the dataset's own
@@ -495,13 +495,14 @@ export const SELECTION_ROWS = 20_000;
  * The axes training searches by inner validation, one at a time from the
  * first values: whether to start from the linear fit (binary and regression
  * only), whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
- * is not given; tried only once the linear start is kept), smooth or fine shapes ({@link SMOOTH_BINS} or `bins`), few, fewest,
- * many or no pairs ({@link FEW_PAIRS}, {@link FEWEST_PAIRS},
- * `max_interactions` or 0; fewer pairs win by any margin, more must win
- * significantly, see {@link improves}; no pairs is judged on rows that did
- * not stop the fits early, see `BagTask.judged`, and the pairs must beat it
- * significantly there; with the linear start kept, the linear fit alone, no
- * rounds and no pairs, is judged there too and wins by any margin). A parameter given in
+ * is not given; tried only once the linear start is kept), smooth or fine
+ * shapes ({@link SMOOTH_BINS} or `bins`), few, fewest, many or no pairs
+ * ({@link FEW_PAIRS}, {@link FEWEST_PAIRS}, `max_interactions` or 0; fewer
+ * pairs win by any margin, more must win significantly, see
+ * {@link improves}; no pairs is judged on rows that did not stop the fits
+ * early, see `BagTask.judged`, and the pairs must beat it significantly
+ * there; with the linear start kept, the linear fit alone, no rounds and no
+ * pairs, is judged there too and wins by any margin). A parameter given in
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
  * without validation rows, there is one candidate: no linear start, `bins`,
  * and few pairs unless `max_interactions` is given.
@@ -864,11 +865,12 @@ function* bagFitter(
       col instanceof Uint16Array ? col : Uint16Array.from(col),
     );
   });
-  // Bins the main terms boost: a refined feature's coarse ones.
-  const boosted = features.map((f, j) => coarseOf[j]?.[f.nBins - 1] ?? -1);
-  const boostedBins = features.map((f, j) =>
-    boosted[j] >= 0 ? boosted[j] + 1 : f.nBins
-  );
+  // Bins the main terms boost: a refined feature's coarse ones (its last
+  // bin lies in the last coarse bin).
+  const boostedBins = features.map((f, j) => {
+    const map = coarseOf[j];
+    return map ? map[f.nBins - 1] + 1 : f.nBins;
+  });
   const toBoosted = (j: number, cells: Bins): Bins => {
     const map = coarseOf[j];
     if (!map) return cells;
