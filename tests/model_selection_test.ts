@@ -24,7 +24,10 @@ import { explain, predict } from "../src/local/model/explain.ts";
 import { linearStart, solveSpd } from "../src/local/model/linear.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { createRng } from "../src/local/model/rng.ts";
-import { workerBagHelper } from "../src/local/model/worker.ts";
+import {
+  trainInBackground,
+  workerBagHelper,
+} from "../src/local/model/worker.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
@@ -431,4 +434,12 @@ Deno.test("selection: on a linear logit the linear fit alone can win the judged 
   // Steps a line cannot follow still get their rounds.
   const steps = train(binary(1_500, "steps").data);
   assert(steps.metrics.mainRounds > 0);
+});
+
+Deno.test("selection: the model worker with its helper thread trains the same model as one thread, refined start and linear fit alone included", async () => {
+  for (const { data } of [skewedLogistic(1_500, 3), linearLogistic(1_500, 5)]) {
+    const one = train(data);
+    const background = await trainInBackground(data);
+    assertEquals(JSON.stringify(background), JSON.stringify(one));
+  }
 });
