@@ -36,7 +36,6 @@ import {
 import type { SchemaField } from "../model/encoding.ts";
 import {
   isArrayBuffer,
-  reviveError,
   runInWorker,
   workerError,
   type WorkerErrorMessage,
@@ -116,7 +115,6 @@ export function parseBytesInBackground(
     onMessage(m, resolve) {
       if (m.type === "parsed") resolve(makeDatasource(m.nRows, m.columns));
     },
-    revive: reviveError,
     failure: (message) =>
       `the CSV parsing worker failed: ${message}; retry the ingestion.`,
   });

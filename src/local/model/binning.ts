@@ -45,7 +45,22 @@ export function numericBins(
   strategy: string,
   minDistance = 0,
 ): FeatureBins {
-  const v = values.filter((x) => !Number.isNaN(x)).sort();
+  const v = sortedValues(values);
+  return binsFromCuts(name, v, cutPoints(v, bins, strategy, minDistance));
+}
+
+/** The training values without the missing ones (NaN), sorted. */
+function sortedValues(values: Float64Array): Float64Array {
+  return values.filter((x) => !Number.isNaN(x)).sort();
+}
+
+/** The cuts of {@link numericBins}, from the sorted non-missing values `v`. */
+function cutPoints(
+  v: Float64Array,
+  bins: number,
+  strategy: string,
+  minDistance: number,
+): number[] {
   const cuts: number[] = [];
   if (v.length > 0) {
     const uniq: number[] = [];
@@ -88,9 +103,9 @@ export function numericBins(
         last = c;
       }
     }
-    cuts.splice(0, cuts.length, ...kept);
+    return kept;
   }
-  return binsFromCuts(name, v, cuts);
+  return cuts;
 }
 
 /**
@@ -119,11 +134,9 @@ export function refineBins(
   strategy: string,
   minDistance = 0,
 ): { bins: FeatureBins; coarseOf: Uint8Array } {
-  const fine = numericBins(coarse.name, values, bins, strategy, minDistance);
-  const cuts = [...new Set([...coarse.cuts, ...fine.cuts])].sort((a, b) =>
-    a - b
-  );
-  const v = values.filter((x) => !Number.isNaN(x)).sort();
+  const v = sortedValues(values);
+  const fine = cutPoints(v, bins, strategy, minDistance);
+  const cuts = [...new Set([...coarse.cuts, ...fine])].sort((a, b) => a - b);
   const refined = binsFromCuts(coarse.name, v, cuts);
   const coarseOf = new Uint8Array(refined.nBins);
   for (let b = 1; b < refined.nBins; b++) {

@@ -1052,12 +1052,14 @@ function* bagFitter(
       : null;
     const startTr = constant(bag.nTrain, intercept);
     const startVa = constant(nVa, intercept);
-    if (start) {
-      start.tables.forEach((t, j) => {
-        addScores(startTr, bag.trBins[j], t, 1);
-        addScores(startVa, bag.vaBins[j], t, 1);
+    // Adds the linear start's scores to a bag's training and validation scores.
+    const withStart = (tr: Float64Array, va: Float64Array) => {
+      start?.tables.forEach((t, j) => {
+        addScores(tr, bag.trBins[j], t, 1);
+        addScores(va, bag.vaBins[j], t, 1);
       });
-    }
+    };
+    withStart(startTr, startVa);
     const mainTerms: StageTerm[] = features.map((f, j) => {
       const nBins = boostedBins[j];
       const step = new Float64Array(nBins);
@@ -1214,12 +1216,7 @@ function* bagFitter(
           // The linear start stays in the base, as in the first pass.
           const trNow = onPairs(bag.trBins, bag.nTrain);
           const vaNow = onPairs(bag.vaBins, nVa);
-          if (start) {
-            start.tables.forEach((t, j) => {
-              addScores(trNow, bag.trBins[j], t, 1);
-              addScores(vaNow, bag.vaBins[j], t, 1);
-            });
-          }
+          withStart(trNow, vaNow);
           mainTerms.forEach((t) => addScores(vaNow, t.cellsVa, t.table, K));
           yield* boostStage(
             booster,

@@ -112,6 +112,11 @@ export function workerError(err: unknown): WorkerErrorMessage {
   };
 }
 
+/** Whether a worker's answer is the error it posted instead. */
+function isWorkerError(m: { type: string }): m is WorkerErrorMessage {
+  return m.type === "error";
+}
+
 /**
  * Rebuilds the typed error a worker posted ({@linkcode workerError}):
  * errors do not keep their class across threads.
@@ -212,7 +217,6 @@ export function trainInBackground(
       if (m.type === "progress") onProgress?.(m.fraction, m.stage, m.logged);
       else if (m.type === "done") resolve(m.model);
     },
-    revive: reviveError,
     failure: (message) =>
       `model worker failed: ${message}; retry, or run in-thread (useWorker: false).`,
   }).finally(() => liveWorkers--);
@@ -230,10 +234,12 @@ export interface WorkerRun<M extends { type: string }, T> {
   transfer: Transferable[];
   /** Aborting terminates the worker and rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Reads each answer other than an error; `resolve` ends the run. */
+  /**
+   * Reads each answer other than an error (a {@linkcode WorkerErrorMessage},
+   * which rejects with the error {@linkcode reviveError} rebuilds);
+   * `resolve` ends the run.
+   */
   onMessage(m: M, resolve: (value: T) => void): void;
-  /** The typed error an `{ type: "error" }` answer stands for. */
-  revive(m: Extract<M, { type: "error" }>): Error;
   /** The message for the caller when the worker itself fails (its script, not the work). */
   failure(message: string): string;
 }
@@ -255,7 +261,6 @@ export interface WorkerRun<M extends { type: string }, T> {
  *   transfer: [],
  *   signal: controller.signal,
  *   onMessage: () => {},
- *   revive: () => new Error("never"),
  *   failure: (message) => `the example worker failed: ${message}`,
  * }).catch((e) => e.message);
  * if (outcome !== "stopped") throw new Error("example failed");
@@ -277,11 +282,11 @@ export function runInWorker<M extends { type: string }, T>(
       reject(signal!.reason);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    worker.onmessage = (e: MessageEvent<M>) => {
+    worker.onmessage = (e: MessageEvent<M | WorkerErrorMessage>) => {
       const m = e.data;
-      if (m.type === "error") {
+      if (isWorkerError(m)) {
         finish();
-        reject(run.revive(m as Extract<M, { type: "error" }>));
+        reject(reviveError(m));
         return;
       }
       run.onMessage(m, (value) => {
