@@ -6,7 +6,7 @@
  * @module
  */
 import { checkBucket } from "../store/buckets.ts";
-import { invalidField } from "../http/http_errors.ts";
+import { invalidField } from "../errors.ts";
 import {
   createRecord,
   findOwned,

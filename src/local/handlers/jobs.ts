@@ -13,7 +13,7 @@ import {
 } from "../../schemas/routes.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import { conflict, invalidField } from "../http/http_errors.ts";
+import { conflict, invalidField } from "../errors.ts";
 import type { JobOutcome, JobWork } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";

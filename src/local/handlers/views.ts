@@ -13,9 +13,9 @@ import type {
 } from "../../schemas/mod.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import { conflict, invalidField } from "../http/http_errors.ts";
+import { conflict, invalidField } from "../errors.ts";
 import { macrotask } from "../jobs/yield.ts";
-import { modelBlobs } from "../jobs/train.ts";
+import { modelBlobs } from "../store/blobs.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
   contributionTable,

@@ -19,7 +19,7 @@
  */
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { TokenResponse } from "../../schemas/mod.ts";
-import { forbidden, unauthorized } from "./http_errors.ts";
+import { forbidden, unauthorized } from "../errors.ts";
 import type { Credential, Operator, OperatorAccount } from "../options.ts";
 
 /** Who is calling: the account and the user behind the token. */

@@ -16,7 +16,7 @@
  * @module
  */
 import { ERROR_CODES, type ServerErrorBody } from "../../schemas/mod.ts";
-import { HttpError } from "./http_errors.ts";
+import { HttpError } from "../errors.ts";
 import { newId } from "../ids.ts";
 
 /** Marks a 500 chosen by fault injection (not logged as a failure). */
