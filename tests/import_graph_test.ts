@@ -171,6 +171,121 @@ Deno.test("import graph: the store loads nothing of HTTP, serving nothing of the
   assertEquals(offenders, []);
 });
 
+/**
+ * What each part of src/ may import (ARCHITECTURE.md says the same in
+ * prose): a folder, or a file at the top of src/ or src/local/, named
+ * without `.ts`. Every part may import itself and the leaves.
+ */
+const LEAVES = ["schemas", "abort", "csv", "html", "display", "regression_fit"];
+const CLIENT = ["http", "jobs", "resources", "frames", "builders", "client"];
+const MAY_IMPORT: Record<string, string[]> = {
+  schemas: [],
+  abort: [],
+  csv: [],
+  html: [],
+  display: [],
+  regression_fit: [],
+  http: [],
+  frames: [],
+  jobs: ["http"],
+  resources: ["http", "frames"],
+  client: ["http", "resources", "frames"],
+  builders: ["http", "jobs", "resources", "frames", "client"],
+  infer: [...CLIENT],
+  notebook: ["jobs", "frames"],
+  platform_options: [...CLIENT, "infer"],
+  platform_builders: [...CLIENT, "infer", "platform_options"],
+  platform: [
+    ...CLIENT,
+    "infer",
+    "notebook",
+    "platform_builders",
+    "platform_options",
+  ],
+  "local/errors": [],
+  "local/ids": [],
+  "local/error_message": [],
+  "local/model": [],
+  "local/store": ["local/model", "local/errors", "local/ids"],
+  "local/jobs": ["local/store", "local/model", "local/error_message"],
+  "local/deployments": [
+    "local/store",
+    "local/model",
+    "local/errors",
+    "local/error_message",
+  ],
+  "local/options": ["local/http", "local/ids", "local/error_message"],
+  "local/context": [
+    "local/store",
+    "local/jobs",
+    "local/deployments",
+    "local/http",
+    "local/options",
+  ],
+  "local/handlers": [
+    "local/context",
+    "local/store",
+    "local/jobs",
+    "local/deployments",
+    "local/model",
+    "local/http",
+    "local/errors",
+    "local/ids",
+  ],
+  "local/http": [
+    "local/context",
+    "local/handlers",
+    "local/model",
+    "local/options",
+    "local/errors",
+    "local/ids",
+    "local/error_message",
+    "local/local_platform",
+  ],
+  "local/local_platform": [
+    "local/context",
+    "local/store",
+    "local/jobs",
+    "local/deployments",
+    "local/http",
+    "local/options",
+    "local/ids",
+  ],
+  "local/mod": [
+    "client",
+    "local/http",
+    "local/local_platform",
+    "local/options",
+  ],
+  "local/cli": ["local/http", "local/error_message"],
+  "local/node_cli": ["local/http", "local/error_message"],
+};
+
+/** The part of src/ a module belongs to, as {@linkcode MAY_IMPORT} names it. */
+export function partOf(path: string): string {
+  const parts = path.replace(/\.ts$/, "").split("/");
+  return parts[0] === "local" ? `local/${parts[1]}` : parts[0];
+}
+
+Deno.test("import graph: each part of src/ imports only what ARCHITECTURE.md allows it", async () => {
+  const edges = await graph();
+  const offenders = new Set<string>();
+  for (const [module, targets] of edges) {
+    const from = partOf(module);
+    const allowed = MAY_IMPORT[from];
+    if (!allowed) {
+      offenders.add(`${module}: part "${from}" has no rule in MAY_IMPORT`);
+      continue;
+    }
+    for (const target of targets) {
+      const to = partOf(target);
+      if (to === from || LEAVES.includes(to) || allowed.includes(to)) continue;
+      offenders.add(`${module} imports ${target} (${from} -> ${to})`);
+    }
+  }
+  assertEquals([...offenders], []);
+});
+
 Deno.test("import graph: the parser sees every form of static import", () => {
   const text = [
     `import { a } from "./a.ts";`,

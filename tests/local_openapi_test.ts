@@ -1,6 +1,6 @@
 /**
  * The local platform's OpenAPI document: OpenAPI 3.1 structure, every $ref
- * resolves, every path of SPEC.md section 4 is covered, and /docs renders
+ * resolves, every path of docs/api.md#endpoints is covered, and /docs renders
  * every operation server-side.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
@@ -23,7 +23,7 @@ const SPEC_ENDPOINTS = [
   ["post", "/deployed-models/{id}/views"],
 ];
 
-Deno.test("local openapi: a valid OpenAPI 3.1 document covering SPEC.md section 4 and the route table", async () => {
+Deno.test("local openapi: a valid OpenAPI 3.1 document covering docs/api.md#endpoints and the route table", async () => {
   const { platform } = await setup();
   try {
     const { status, body: doc } = await raw(platform, "GET", "/openapi.json");

@@ -329,7 +329,7 @@ export class Transport {
           body: answer.body,
           message:
             `${policy.operation} answered 202 Accepted without a Location header to poll`,
-          hint: "The service broke SPEC.md section 4 rule 4; report it",
+          hint: "The service broke docs/api.md#endpoints; report it",
         });
       }
       const wait = parseRetryAfter(

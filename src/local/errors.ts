@@ -1,7 +1,7 @@
 /**
  * The local platform's error answers: one `HttpError` class carrying a status
- * and a body built from the shared error schemas (SPEC.md section 7 and
- * DESIGN.md's validation body), and helpers for each case.
+ * and a body built from the shared error schemas (docs/api.md#errors and
+ * the validation body of docs/contract.md#errors), and helpers for each case.
  *
  * @example
  * ```ts
@@ -54,7 +54,7 @@ export class HttpError extends Error {
 }
 
 /**
- * 400 with DESIGN.md's validation body, naming each offending field.
+ * 400 with the validation body of docs/contract.md#errors, naming each offending field.
  *
  * @example
  * ```ts
@@ -107,7 +107,7 @@ export function fromZodError(error: z.ZodError, prefix = ""): HttpError {
 }
 
 /**
- * 401 (SPEC.md: body `{ message }`).
+ * 401 (docs/api.md#errors: body `{ message }`).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * Accounts (SPEC.md section 2). Created by the operator, only listed and read
+ * Accounts (docs/api.md#resources). Created by the operator, only listed and read
  * through the API.
  *
  * @module

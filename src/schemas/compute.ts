@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { NameSchema, openEnum, ownedFields } from "./common.ts";
 
-/** Compute types SPEC.md shows. */
+/** Compute types docs/api.md#resources shows. */
 export const COMPUTE_TYPES = ["PROCESSING", "TRAINING"] as const;
 /** What a compute configuration is for. */
 export type ComputeType = typeof COMPUTE_TYPES[number];

@@ -20,7 +20,7 @@ export const DATA_TYPES = ["NUMBER", "STRING"] as const;
 export const DESIGNATIONS = ["FEATURE", "TARGET"] as const;
 /** How a column's values are interpreted. */
 export const SEMANTIC_TYPES = ["CONTINUOUS", "CATEGORICAL"] as const;
-/** Number formats. SPEC.md shows `INT64`; `FLOAT64` is ours for fractional columns. */
+/** Number formats. docs/api.md#resources shows `INT64`; `FLOAT64` is ours for fractional columns. */
 export const NUMBER_FORMATS = ["INT64", "FLOAT64"] as const;
 
 /** Column type: `{ data_type, format }` (format null for strings). */

@@ -1,6 +1,6 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * Error bodies of SPEC.md section 7, plus the validation body DESIGN.md adds
+ * Error bodies of docs/api.md#errors, plus the validation body docs/contract.md#errors adds
  * for 400 answers. The client parses failed responses with these; the local
  * platform builds its error answers from them.
  *
@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { openEnum } from "./common.ts";
 
-/** Every `dependant_type` SPEC.md section 7 lists. */
+/** Every `dependant_type` docs/api.md#errors lists. */
 export const DEPENDANT_TYPES = [
   "ACCOUNT",
   "CATEGORY_FRIENDLY_NAME",
@@ -136,7 +136,7 @@ export function fieldIssues(
   }));
 }
 
-/** 400 (DESIGN.md): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
+/** 400 (docs/contract.md#errors): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
 export const ValidationErrorBodySchema = ErrorBodySchema.extend({
   errors: z.array(FieldIssueSchema),
 }).meta({ id: "ValidationError" });

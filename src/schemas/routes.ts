@@ -1,7 +1,7 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * The route table: every operation of SPEC.md section 4 and the gaps
- * DESIGN.md fills, in one place. The client builds its requests from it and
+ * The route table: every operation of docs/api.md#endpoints and the gaps
+ * docs/contract.md#paths fills, in one place. The client builds its requests from it and
  * the local platform registers its handlers and its OpenAPI document from it,
  * so a path corrected for the hosted service is a one-line change here.
  *
@@ -77,7 +77,7 @@ export interface Route {
   readonly views?: boolean;
   /** A list endpoint taking `page` and `items_per_page`. */
   readonly list?: boolean;
-  /** SPEC.md endpoint number (1-13), when SPEC.md shows the operation. */
+  /** Endpoint number (1-13) in docs/api.md#endpoints, when the published API shows the operation. */
   readonly spec?: number;
   /** One line for the OpenAPI document. */
   readonly summary: string;
@@ -99,11 +99,11 @@ export interface Kind {
   readonly path: string;
   /** Singular noun for messages and displays ("ingestion job"). */
   readonly noun: string;
-  /** The noun as SPEC.md words it, in the OpenAPI summaries. */
+  /** The noun as docs/api.md#resources words it, in the OpenAPI summaries. */
   readonly title: string;
   /** Prefix of the ids the local platform gives (`sc_...`). */
   readonly prefix: string;
-  /** SPEC.md `dependant_type` of this kind. */
+  /** The `dependant_type` of this kind (docs/api.md#errors). */
   readonly type: DependantType;
   /**
    * For jobs: the artifact the job creates (a job never blocks deleting
@@ -263,7 +263,8 @@ export function isKind(name: string): name is KindName {
 }
 
 /**
- * `POST {path}/{id}/cancel`: our extension of SPEC.md for jobs. A running
+ * `POST {path}/{id}/cancel`: our extension of the published API for jobs
+ * (docs/contract.md#jobs-and-deployments). A running
  * job stops and ends `CANCELLED`; a job that already ended is a 409.
  */
 function cancelRoute<K extends Kind, R extends z.ZodType>(
@@ -277,11 +278,11 @@ function cancelRoute<K extends Kind, R extends z.ZodType>(
     response,
     noun: kind.noun,
     summary:
-      `Cancel a ${kind.title}: it stops and ends CANCELLED (extension of SPEC.md; 409 once it has ended)`,
+      `Cancel a ${kind.title}: it stops and ends CANCELLED (extension of the published API, docs/contract.md#jobs-and-deployments; 409 once it has ended)`,
   } as const;
 }
 
-/** A collection with create, get, list and delete (DESIGN.md). */
+/** A collection with create, get, list and delete (docs/contract.md#paths). */
 function crud<K extends Kind, C extends z.ZodType, R extends z.ZodType>(
   kind: K,
   body: C,

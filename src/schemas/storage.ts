@@ -16,7 +16,7 @@ export const StorageConnectorSchema = z.looseObject({
 /** A storage connector. */
 export type StorageConnector = z.infer<typeof StorageConnectorSchema>;
 
-/** Body of `POST /storage-connectors` (path and body from DESIGN.md). */
+/** Body of `POST /storage-connectors` (path and body from docs/contract.md#paths). */
 export const StorageConnectorCreateSchema = z.object({
   name: NameSchema,
   bucket_name: z.string().trim().min(1, "bucket_name is required"),

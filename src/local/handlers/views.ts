@@ -1,5 +1,5 @@
 /**
- * Views (SPEC.md endpoint 13) and the global explanation of a model: the
+ * Views (docs/api.md#endpoints, endpoint 13) and the global explanation of a model: the
  * deployed model must be `RUNNING` (else 409 saying to wait), requests share
  * the deployment's `maximum_concurrency`, large queries are answered
  * 202 + Location, and a bad query is a 400 naming the column.

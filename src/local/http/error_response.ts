@@ -1,5 +1,5 @@
 /**
- * Turns any thrown value into the JSON answer SPEC.md section 7 describes:
+ * Turns any thrown value into the JSON answer docs/api.md#errors describes:
  * `HttpError`s keep their status and body; anything unexpected becomes a 500
  * with an `error_reference` that is also logged together with the stack, so
  * the operator can find the failure a user reports.

@@ -67,7 +67,7 @@ export interface OpenApiOperation {
   summary: string;
   /** The route group. */
   tags: string[];
-  /** Where SPEC.md shows it. */
+  /** Where docs/api.md#endpoints shows it. */
   description?: string;
   /** Path, query and header parameters. */
   parameters?: OpenApiParameter[];
@@ -345,7 +345,7 @@ export function openApiDocument(
         summary: route.summary,
         tags: [group],
         ...(route.spec
-          ? { description: `SPEC.md section 4, endpoint ${route.spec}.` }
+          ? { description: `docs/api.md#endpoints, endpoint ${route.spec}.` }
           : {}),
         ...(parameters.length ? { parameters } : {}),
         security: route.public ? [] : [{ bearerAuth: [] }],
@@ -411,7 +411,7 @@ export function openApiDocument(
       title: "Machine-learning platform API (local platform)",
       version: "1.0.0",
       description:
-        "The REST API of SPEC.md, served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs 'Authorization: Bearer <token>'.",
+        "The REST API of docs/api.md#endpoints, served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs 'Authorization: Bearer <token>'.",
     },
     servers: [{ url: origin }],
     paths,

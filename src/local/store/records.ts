@@ -1,6 +1,6 @@
 /**
  * Generic resource operations of the local platform: building a new record
- * with the fields every resource carries (SPEC.md section 2), looking up an
+ * with the fields every resource carries (docs/api.md#conventions), looking up an
  * owned resource (404 across accounts), paging, updating, and finding the
  * dependants that block a delete.
  *
@@ -222,7 +222,7 @@ export function updateRecord<K extends KindName>(
 }
 
 /**
- * One page of records in the list envelope (DESIGN.md: 1-based pages).
+ * One page of records in the list envelope (docs/contract.md#lists: 1-based pages).
  *
  * @example
  * ```ts
@@ -249,7 +249,7 @@ export function pageOf<T>(
 
 /**
  * The resources of the same account that reference `record` in a top-level
- * `{ id }` field: SPEC.md's dependants. A job and the artifact it
+ * `{ id }` field: the published (docs/api.md#errors) dependants. A job and the artifact it
  * produced are not each other's dependants (the job is the artifact's history).
  *
  * @example
