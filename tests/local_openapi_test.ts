@@ -101,10 +101,18 @@ Deno.test("local openapi: a valid OpenAPI 3.1 document covering docs/api.md#endp
       );
     }
     const security = (doc.components as {
-      securitySchemes: Record<string, { scheme: string }>;
+      securitySchemes: Record<
+        string,
+        { type: string; flows: { clientCredentials: { tokenUrl: string } } }
+      >;
     }).securitySchemes;
-    assertEquals(security.bearerAuth.scheme, "bearer");
+    assertEquals(security.oauth2.type, "oauth2");
+    assertEquals(
+      new URL(security.oauth2.flows.clientCredentials.tokenUrl).pathname,
+      "/oauth/token",
+    );
     assertEquals(paths["/oauth/token"].post.security, []);
+    assertEquals(paths["/accounts"].get.security, [{ oauth2: [] }]);
 
     const docs = await platform.fetch(new Request(`${platform.baseUrl}/docs`));
     assertEquals(docs.status, 200);

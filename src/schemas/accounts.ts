@@ -6,13 +6,21 @@
  * @module
  */
 import { z } from "zod";
-import { IdSchema, listOf, openEnum, TimestampSchema } from "./common.ts";
+import {
+  IdSchema,
+  listOf,
+  openEnum,
+  RefSchema,
+  TimestampSchema,
+} from "./common.ts";
 
 /** An account. */
 export const AccountSchema = z.looseObject({
   id: IdSchema,
   name: z.string(),
   status: openEnum(["ACTIVE"]),
+  /** The organisation the account belongs to (operator-made, docs/api.md#the-workflow). */
+  organisation: RefSchema.optional(),
   created_at: TimestampSchema,
   updated_at: TimestampSchema.nullable(),
 }).meta({ id: "Account" });

@@ -58,6 +58,8 @@ export const DatasetSchema = z.looseObject({
   datasource: RefSchema.optional(),
   data_processing_configuration: RefSchema.optional(),
   row_count: z.number().int().nullish(),
+  /** Rows left out while encoding (a missing target, for example). */
+  dropped_rows: z.number().int().nonnegative().optional(),
   ...taskFields,
 }).meta({ id: "Dataset" });
 /** A dataset. */
@@ -74,6 +76,8 @@ export const ModelSchema = z.looseObject({
   ...taskFields,
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
+  /** Why boosting stopped (the round cap, early stopping, the runtime cap). */
+  stop_reason: z.string().optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "Model" });

@@ -134,9 +134,10 @@ export const ownedFields = {
 } as const;
 
 /**
- * Fields every configuration carries in responses besides its own: the
- * {@linkcode ownedFields}, its name and when it last changed (ingestion,
- * onboarding and deployment configurations).
+ * Fields every named, user-made resource carries in responses besides its
+ * own: the {@linkcode ownedFields}, its name and when it last changed
+ * (configurations of every kind, storage connectors, data schemas,
+ * workspaces).
  */
 export const configurationFields = {
   ...ownedFields,

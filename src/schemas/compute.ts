@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { NameSchema, openEnum, ownedFields } from "./common.ts";
+import { configurationFields, NameSchema, openEnum } from "./common.ts";
 
 /** Compute types docs/api.md#resources shows. */
 export const COMPUTE_TYPES = ["PROCESSING", "TRAINING"] as const;
@@ -14,8 +14,7 @@ export type ComputeType = typeof COMPUTE_TYPES[number];
 
 /** A compute configuration. */
 export const ComputeConfigurationSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
   machine_type: z.string(),
   compute_type: openEnum(COMPUTE_TYPES),
 }).meta({ id: "ComputeConfiguration" });

@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import {
+  configurationFields,
   IdSchema,
   NameSchema,
   openEnum,
-  ownedFields,
   RefSchema,
   TimestampSchema,
 } from "./common.ts";
@@ -81,8 +81,7 @@ export type SchemaFieldCreate = z.input<typeof SchemaFieldCreateSchema>;
 
 /** A data schema. */
 export const DataSchemaSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
   fields: z.array(SchemaFieldSchema),
   friendly_names: z.array(z.unknown()).default([]),
   category_friendly_names: z.array(z.unknown()).default([]),

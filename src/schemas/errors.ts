@@ -59,26 +59,40 @@ export const DependantSchema = z.looseObject({
 /** One resource that depends on the one being deleted. */
 export type Dependant = z.infer<typeof DependantSchema>;
 
-/** 401: `{ message }`; every other error body adds to it. */
+/**
+ * 401: `{ message }` (docs/api.md#errors); the local platform adds
+ * `error_code: "UNAUTHORIZED"`, which a client must not require.
+ */
 export const UnauthorizedBodySchema = z.looseObject({
   message: z.string(),
+  error_code: z.string().optional(),
 }).meta({ id: "UnauthorizedError" });
 
-/** 403, 404 and the plain 409: `{ message, error_code }`. */
+/** 403, 404, 413, 415 and 429: `{ message, error_code }`. */
 export const ErrorBodySchema = UnauthorizedBodySchema.extend({
   error_code: z.string(),
 }).meta({ id: "Error" });
 /** 403, 404 and the plain 409: `{ message, error_code }`. */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/**
+ * 409 for a duplicate name or a wrong state (cancelling an ended job):
+ * `error_code` is `CONFLICT`, which tells it from an
+ * {@linkcode IntegrityErrorBodySchema} (docs/contract.md#errors).
+ */
+export const ConflictErrorBodySchema = ErrorBodySchema.extend({
+  error_code: z.literal("CONFLICT"),
+}).meta({ id: "ConflictError" });
+
 /** 409 when dependants block a delete: `{ message, error_code, dependants }`. */
 export const IntegrityErrorBodySchema = ErrorBodySchema.extend({
+  error_code: z.literal("INTEGRITY_ERROR"),
   dependants: z.array(DependantSchema),
 }).meta({ id: "IntegrityError" });
 /** 409 when dependants block a delete. */
 export type IntegrityErrorBody = z.infer<typeof IntegrityErrorBodySchema>;
 
-/** 500: `{ message, error_reference }`. */
+/** 500: `{ message, error_reference }` (the local platform adds `error_code`). */
 export const ServerErrorBodySchema = UnauthorizedBodySchema.extend({
   error_reference: z.string(),
 }).meta({ id: "ServerError" });

@@ -81,6 +81,12 @@ export interface Route {
   readonly spec?: number;
   /** One line for the OpenAPI document. */
   readonly summary: string;
+  /**
+   * What the operation does, for the OpenAPI document, when more than its
+   * kind of operation says (a create, a list, ...): the document writes
+   * those from the route itself.
+   */
+  readonly description?: string;
   /** The noun of the resource it answers with, for messages and displays ("ingestion job"). */
   readonly noun?: string;
 }
@@ -349,6 +355,8 @@ export const routes = {
       public: true,
       spec: 1,
       summary: "Exchange client credentials for an access token",
+      description:
+        "The OAuth 2.0 client-credentials grant (RFC 6749 section 4.4): a form-encoded grant_type=client_credentials, client_id and client_secret give a bearer access token (a JWT) valid for expires_in seconds. Unknown credentials answer 401; credentials of an account that is not ACTIVE get their token, and 403 on use. See docs/api.md#authentication.",
     },
   },
   accounts: {
@@ -361,6 +369,8 @@ export const routes = {
       spec: 2,
       noun: "account",
       summary: "List the accounts these credentials see",
+      description:
+        "Accounts are made by the operator, never through the API (docs/api.md#the-workflow): this lists the ones the caller's credentials see, one page at a time.",
     },
     get: {
       method: "GET",
@@ -370,6 +380,8 @@ export const routes = {
       spec: 3,
       noun: "account",
       summary: "Retrieve one account (in the list envelope)",
+      description:
+        "One account by id, answered inside the list envelope as the published API shows it (docs/api.md#endpoints, endpoint 3).",
     },
   },
   storageConnectors: crud(
@@ -433,6 +445,8 @@ export const routes = {
       spec: 10,
       noun: KINDS.trainingJobs.noun,
       summary: "Start a training job in the active workspace",
+      description:
+        "Trains a model on a dataset with a training configuration, in the workspace named by the X-Active-Workspace header. Answers 201 with the job STARTING; poll it until COMPLETED, then read its model (docs/contract.md#jobs-and-deployments).",
     },
     cancel: cancelRoute(KINDS.trainingJobs, TrainingJobSchema),
   },
@@ -458,6 +472,8 @@ export const routes = {
       views: true,
       spec: 13,
       summary: "Predictions and explanations from a running deployed model",
+      description:
+        "Predictions, class probabilities and additive explanations (bias plus one contribution per term equals the prediction) for the rows of query, as a split-orientation table (docs/contract.md#views). Large requests answer 202 with a Location to poll; a deployed model beyond its concurrency and queue answers 429 with Retry-After.",
     },
   },
   datasources: readOnly(KINDS.datasources, DatasourceSchema),
@@ -470,6 +486,8 @@ export const routes = {
       status: 200,
       response: GlobalExplanationSchema,
       summary: "Global explanation: each term's importance and shape",
+      description:
+        "The model's global explanation: for each term (a feature or a pair), its mean absolute contribution and its shape over the feature's bins.",
     },
   },
 } as const satisfies Record<string, Record<string, Route>>;

@@ -5,12 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { NameSchema, ownedFields } from "./common.ts";
+import { configurationFields, NameSchema } from "./common.ts";
 
 /** A storage connector. */
 export const StorageConnectorSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
   bucket_name: z.string(),
 }).meta({ id: "StorageConnector" });
 /** A storage connector. */
