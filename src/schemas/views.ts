@@ -61,7 +61,13 @@ const RowsSchema = z.array(z.unknown()).superRefine((rows, ctx) => {
       return;
     }
   }
-}).meta({ items: { type: "array" } }) as unknown as z.ZodType<
+}).meta({
+  items: {
+    type: "array",
+    description: "One row: a cell per column",
+    items: { type: ["string", "number", "boolean", "null"] },
+  },
+}) as unknown as z.ZodType<
   unknown[][],
   unknown[][]
 >;

@@ -91,6 +91,7 @@ export interface OpenApiDocument {
     version: string;
     description: string;
     license: { name: string; identifier: string };
+    contact: { name: string };
   };
   /** The server's URL. */
   servers: Json[];
@@ -132,24 +133,29 @@ const JSON_SCHEMA = {
   unrepresentable: "any",
 } as const;
 
+/** Where the input side's named schemas point before they are inlined. */
+const INPUT_REF = "#/input/";
+
 /**
- * The document's named schemas, made by zod's `z.toJSONSchema` from a
- * registry: every schema carrying a `.meta({ id })` becomes a component
- * that the others reference through the registry's `uri`, so no `$ref` is
- * rewritten afterwards. A schema used both in requests and in answers whose
- * two sides differ (defaults) gets a second component, `<id>_input`.
+ * The document's schemas, made by zod's `z.toJSONSchema` from a registry.
+ * On the answer side, every schema carrying a `.meta({ id })` becomes a
+ * component the others reference through the registry's `uri`, so no
+ * `$ref` is rewritten afterwards. The request side is written inline under
+ * each request body, named schemas included (with their id as `title`):
+ * generators such as openapi-typescript read a field with a `default` as
+ * optional only there, so a request field with a default is optional in the
+ * types they generate, as it is on the wire.
  */
 class Components {
   #used: { schema: z.ZodType; io: IO; key: string; slot: Json }[] = [];
   #named = new Map<string, z.ZodType>();
   /** On which sides each named schema is used. */
   #sides = new Map<string, Set<IO>>();
-  #inputNames = new Set<string>();
 
   /**
    * A schema's place in the document: an object filled by
-   * {@linkcode Components.schemas} with a `$ref` (named schemas) or the
-   * schema inline, once every schema of the document is known.
+   * {@linkcode Components.schemas} with a `$ref` (named answer schemas) or
+   * the schema inline, once every schema of the document is known.
    */
   use(schema: z.ZodType, io: IO): Json {
     const slot: Json = {};
@@ -174,80 +180,96 @@ class Components {
     });
   }
 
-  #resolve(
-    schema: z.ZodType,
-    io: IO,
-    key: string,
-    built: Record<IO, Record<string, Json>>,
-  ): Json {
-    const id = z.globalRegistry.get(schema)?.id;
-    if (typeof id === "string") return { $ref: uri(this.#name(id, io)) };
-    return built[io][key];
-  }
-
-  #name(id: string, io: IO): string {
-    return io === "input" && this.#inputNames.has(id) ? `${id}_input` : id;
-  }
-
-  /** Every schema, both sides, with input-only names settled. */
-  #build(): Record<IO, Record<string, Json>> {
-    const generate = (io: IO) => {
-      const registry = z.registry<{ id: string }>();
-      for (const [id, schema] of this.#named) registry.add(schema, { id });
-      for (const used of this.#used) {
-        if (used.io === io && !z.globalRegistry.get(used.schema)?.id) {
-          registry.add(used.schema, { id: used.key });
-        }
+  /** Every schema of one side, by id (named) or by use key. */
+  #generate(io: IO): Record<string, Json> {
+    const registry = z.registry<{ id: string }>();
+    for (const [id, schema] of this.#named) registry.add(schema, { id });
+    for (const used of this.#used) {
+      if (used.io === io && !z.globalRegistry.get(used.schema)?.id) {
+        registry.add(used.schema, { id: used.key });
       }
-      const { schemas } = z.toJSONSchema(registry, {
-        ...JSON_SCHEMA,
-        io,
-        uri: (id) => uri(this.#name(id, io)),
-      });
-      const out: Record<string, Json> = {};
-      for (const [id, json] of Object.entries(schemas)) {
-        const { $id: _id, $schema: _schema, ...rest } = json;
-        out[id] = io === "output" ? closed(rest) : rest;
-      }
-      return out;
-    };
-    const output = generate("output");
-    // An input side that differs from the output side gets its own name;
-    // repeat until no reference changes what differs.
-    let input = generate("input");
-    for (;;) {
-      const before = this.#inputNames.size;
-      for (const id of this.#named.keys()) {
-        const both = this.#sides.get(id)?.size === 2;
-        if (both && JSON.stringify(input[id]) !== JSON.stringify(output[id])) {
-          this.#inputNames.add(id);
-        }
-      }
-      if (this.#inputNames.size === before) break;
-      input = generate("input");
     }
-    return { input, output };
+    const { schemas } = z.toJSONSchema(registry, {
+      ...JSON_SCHEMA,
+      io,
+      uri: (id) => io === "output" ? uri(id) : `${INPUT_REF}${id}`,
+    });
+    const out: Record<string, Json> = {};
+    for (const [id, json] of Object.entries(schemas)) {
+      const { $id: _id, $schema: _schema, ...rest } = json;
+      out[id] = io === "output" ? closed(rest) : rest;
+    }
+    return out;
   }
 
   /**
    * Fills every place {@linkcode Components.use} gave out, and returns the
-   * components section: each named schema on the side it is used on (the
-   * output side when used on both), then the differing input sides.
+   * components section: each named schema used in an answer.
    */
   schemas(): Record<string, Json> {
-    const built = this.#build();
+    const output = this.#generate("output");
+    const input = this.#generate("input");
     for (const { schema, io, key, slot } of this.#used) {
-      Object.assign(slot, this.#resolve(schema, io, key, built));
+      const id = z.globalRegistry.get(schema)?.id;
+      if (io === "output") {
+        Object.assign(
+          slot,
+          typeof id === "string" ? { $ref: uri(id) } : output[key],
+        );
+      } else {
+        Object.assign(
+          slot,
+          inlined(input[typeof id === "string" ? id : key], input),
+        );
+        if (typeof id === "string") slot.title = id;
+      }
     }
     const out: Record<string, Json> = {};
     for (const id of this.#named.keys()) {
-      out[id] = this.#sides.get(id)?.has("output")
-        ? built.output[id]
-        : built.input[id];
+      if (this.#sides.get(id)?.has("output")) out[id] = output[id];
     }
-    for (const id of this.#inputNames) out[`${id}_input`] = built.input[id];
     return out;
   }
+}
+
+/**
+ * `schema` with every input-side reference replaced by the schema it names
+ * (request schemas have no cycles: a cycle throws rather than loops).
+ */
+function inlined(
+  schema: Json,
+  named: Record<string, Json>,
+  path: string[] = [],
+): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (
+      key === "$ref" && typeof value === "string" && value.startsWith(INPUT_REF)
+    ) {
+      const id = value.slice(INPUT_REF.length);
+      if (path.includes(id)) {
+        throw new Error(
+          `request schema ${id} refers to itself: ${path.join(" -> ")}`,
+        );
+      }
+      Object.assign(out, inlined(named[id], named, [...path, id]), {
+        title: id,
+      });
+    } else if (
+      DATA_KEYS.has(key) || value === null || typeof value !== "object"
+    ) {
+      out[key] = value;
+    } else if (Array.isArray(value)) {
+      out[key] = value.map((v) =>
+        v && typeof v === "object" && !Array.isArray(v)
+          ? inlined(v as Json, named, path)
+          : v
+      );
+    } else {
+      out[key] = inlined(value as Json, named, path);
+    }
+  }
+  return out;
 }
 
 /** Keys whose values are data, not schemas. */
@@ -449,7 +471,7 @@ export function openApiDocument(
   const paths: OpenApiDocument["paths"] = {};
   const tags = new Set<string>();
   /** The final answers of every operation, by status, for the 202 poll. */
-  const finals = new Map<string, Json[]>();
+  const finals = new Map<string, Set<z.ZodType>>();
   const table: Record<string, Record<string, Route>> = routes;
   for (const [group, ops] of Object.entries(table)) {
     for (const [name, route] of Object.entries(ops)) {
@@ -479,10 +501,8 @@ export function openApiDocument(
         }
         : { description: "Deleted (no body)" };
       const status = String(route.status);
-      const answers = finals.get(status) ?? [];
-      if (success.content) {
-        answers.push(success.content["application/json"].schema);
-      }
+      const answers = finals.get(status) ?? new Set();
+      if (route.response) answers.add(route.response);
       finals.set(status, answers);
       const bodyErrors: Record<string, OpenApiResponse> =
         route.body || route.public
@@ -548,11 +568,13 @@ export function openApiDocument(
   // answer of any operation, with its own status.
   const pollResponses: Record<string, OpenApiResponse> = {};
   for (const [status, schemas] of finals) {
-    pollResponses[status] = schemas.length
+    pollResponses[status] = schemas.size
       ? {
         description:
           "The final answer of the operation that was accepted, with its own status",
-        content: json({ anyOf: schemas }),
+        content: json({
+          anyOf: [...schemas].map((s) => schemaOf(s, "output")),
+        }),
       }
       : { description: "The final answer of the operation: no body" };
   }
@@ -589,6 +611,7 @@ export function openApiDocument(
       description:
         "The platform's REST API (docs/api.md, with the choices of docs/contract.md where the published API is silent), served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs an access token from that endpoint (OAuth 2.0 client credentials), sent as 'Authorization: Bearer <token>'. Answer shapes are closed: they list every field the local platform sends; clients of the hosted service should still keep fields it may add (docs/api.md#conventions).",
       license: { name: "MIT", identifier: "MIT" },
+      contact: { name: "@mlplatform/sdk maintainers" },
     },
     servers: [{ url: origin, description: "This local platform" }],
     tags: [...tags].map((name) => ({
