@@ -609,7 +609,7 @@ export function openApiDocument(
       title: "Machine-learning platform API (local platform)",
       version: "1.0.0",
       description:
-        "The platform's REST API (docs/api.md, with the choices of docs/contract.md where the published API is silent), served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs an access token from that endpoint (OAuth 2.0 client credentials), sent as 'Authorization: Bearer <token>'. Answer shapes are closed: they list every field the local platform sends; clients of the hosted service should still keep fields it may add (docs/api.md#conventions).",
+        "The platform's REST API (docs/api.md#endpoints, with the choices of docs/contract.md#paths where the published API is silent), served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs an access token from that endpoint (OAuth 2.0 client credentials), sent as 'Authorization: Bearer <token>'. Answer shapes are closed: they list every field the local platform sends; clients of the hosted service should still keep fields it may add (docs/api.md#conventions).",
       license: { name: "MIT", identifier: "MIT" },
       contact: { name: "@mlplatform/sdk maintainers" },
     },
