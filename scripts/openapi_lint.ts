@@ -5,7 +5,9 @@
  *
  * - Redocly CLI, its recommended rules: **no warning** passes;
  * - Spectral, the `spectral:oas` ruleset: **no error** passes (warnings are
- *   printed).
+ *   printed);
+ * - openapi-typescript must generate TypeScript types from it, and those
+ *   types must type-check (`deno check`).
  *
  * The document is fetched from an in-process platform (the bytes a client
  * gets) and written to a temporary folder with the Spectral ruleset. Prints
@@ -19,6 +21,9 @@ import { createLocalPlatform } from "../src/local/local_platform.ts";
 export const REDOCLY = "@redocly/cli@2.77.0";
 /** Pinned Spectral CLI. */
 export const SPECTRAL = "@stoplight/spectral-cli@6.16.3";
+
+/** Pinned openapi-typescript. */
+export const OPENAPI_TYPESCRIPT = "openapi-typescript@7.13.0";
 
 /** Totals of a Redocly `--format=json` report. */
 export interface RedoclyTotals {
@@ -120,16 +125,31 @@ async function main(): Promise<number> {
       ).trim(),
     );
 
+    console.log(`\n::: ${OPENAPI_TYPESCRIPT} (then deno check of the types)`);
+    const types = `${dir}/api.ts`;
+    const generated = await npx([OPENAPI_TYPESCRIPT, file, "-o", types]);
+    console.log(quiet(generated.stdout + generated.stderr));
+    const checked = generated.code === 0
+      ? await new Deno.Command(Deno.execPath(), {
+        args: ["check", "--no-config", types],
+        stdout: "inherit",
+        stderr: "inherit",
+      }).output()
+      : { code: 1 };
+
     const redoclyOk = totals.errors === 0 && totals.warnings === 0;
     const spectralOk = spectral.code === 0;
+    const typesOk = generated.code === 0 && checked.code === 0;
     console.log(
       `\nredocly: ${totals.errors} errors, ${totals.warnings} warnings (${
         redoclyOk ? "ok" : "FAILED: none allowed"
       }); spectral:oas: ${
         spectralOk ? "no errors (ok)" : `FAILED (exit ${spectral.code})`
+      }; openapi-typescript: ${
+        typesOk ? "types generated and checked (ok)" : "FAILED"
       }`,
     );
-    return redoclyOk && spectralOk ? 0 : 1;
+    return redoclyOk && spectralOk && typesOk ? 0 : 1;
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
