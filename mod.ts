@@ -55,6 +55,7 @@ export type {
   QuickstartResult,
   TrainOptions,
 } from "./src/platform.ts";
+export type { PlatformBuilders } from "./src/platform_builders.ts";
 
 // The client: every endpoint as a typed method (ml.client, or new Client()).
 export { Client } from "./src/client.ts";

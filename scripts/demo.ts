@@ -1,5 +1,5 @@
 /**
- * `deno task demo`: the whole SPEC.md workflow on real data
+ * `deno task demo`: the whole workflow (docs/api.md#the-workflow) on real data
  * (`datasets/wa_churn.csv`, 7,043 customers, target `churn`).
  *
  * 20% of the rows (stratified, seeded) are held back: only the other 80%

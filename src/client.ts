@@ -73,7 +73,7 @@ import { TrainingJobs } from "./resources/training_jobs.ts";
 export type { RequestOptions } from "./http/transport.ts";
 export type { TrainingJobCreateOptions } from "./resources/training_jobs.ts";
 
-/** The `X-Views-Cache-Control` value the SPEC.md workflow sends. */
+/** The `X-Views-Cache-Control` value the published workflow sends (docs/api.md#endpoints). */
 export const DEFAULT_VIEWS_CACHE_CONTROL = "no-cache, no-store";
 
 /** How to reach the service and how patient to be. */
@@ -99,7 +99,7 @@ export interface ClientOptions {
   viewsCacheControl?: string | false;
   /** Default workspace of training jobs (`X-Active-Workspace`). */
   workspaceId?: string;
-  /** Allow a client secret in a browser-like runtime (SPEC.md 5.1 says not to). */
+  /** Allow a client secret in a browser-like runtime (docs/api.md#authentication says not to). */
   dangerouslyAllowBrowser?: boolean;
   /** First retry delay in ms, doubling per retry, with jitter. Default 500. */
   retryBaseDelay?: number;
@@ -165,7 +165,7 @@ function assertSecretAllowed(options: Partial<ClientOptions>): void {
   ) {
     throw new ConfigurationError({
       message:
-        "Refusing to use a client secret in a browser-like runtime: SPEC.md section 5.1 says credentials must never be exposed in browser code, where any visitor can read them",
+        "Refusing to use a client secret in a browser-like runtime: docs/api.md#authentication says credentials must never be exposed in browser code, where any visitor can read them",
       hint:
         "Call the platform from a server and give the browser only your own API, or, if this page is private to you, pass dangerouslyAllowBrowser: true",
     });
@@ -186,7 +186,7 @@ function assertSecretAllowed(options: Partial<ClientOptions>): void {
 export class Client {
   readonly #transport: Transport;
 
-  /** Accounts (SPEC.md endpoints 2 and 3): list, get, iterate. */
+  /** Accounts (docs/api.md#endpoints, endpoints 2 and 3): list, get, iterate. */
   readonly accounts: Accounts;
   /** Storage connectors. */
   readonly storageConnectors: Collection<
@@ -198,7 +198,7 @@ export class Client {
     ComputeConfigurationCreate,
     ComputeConfiguration
   >;
-  /** Data schemas (SPEC.md endpoint 4). */
+  /** Data schemas (docs/api.md#endpoints, endpoint 4). */
   readonly dataSchemas: Collection<DataSchemaCreate, DataSchema>;
   /** Data processing ingestion configurations (endpoint 5). */
   readonly ingestionConfigurations: Collection<

@@ -1,7 +1,7 @@
 /**
- * `MLPlatform`: the client plus fluent builders, awaitable jobs and one-call
- * steps, and {@linkcode connect}, which makes one from options or the
- * environment.
+ * `MLPlatform`: the client plus fluent builders (platform_builders.ts),
+ * awaitable jobs and one-call steps (their options: platform_options.ts),
+ * and {@linkcode connect}, which makes one from options or the environment.
  *
  * ```ts ignore
  * const ml = connect(); // MLP_BASE_URL, MLP_CLIENT_ID, MLP_CLIENT_SECRET
@@ -26,188 +26,40 @@
 // richly in Deno's Jupyter kernel with no setup; nothing below this file
 // imports the notebook.
 import "./notebook/register.ts";
-import { Client, type ClientOptions, resolveClientOptions } from "./client.ts";
+import { resolveClientOptions } from "./client.ts";
+import { PlatformBuilders } from "./platform_builders.ts";
 import { ConfigurationError } from "./http/errors.ts";
-import type { RequestOptions } from "./http/transport.ts";
-import { Job, type JobDefinition, type JobRef } from "./jobs/job.ts";
-import { CancellationNotSupportedError } from "./jobs/errors.ts";
-import type { ProgressOption } from "./jobs/progress.ts";
+import type { Job, JobDefinition } from "./jobs/job.ts";
+import { deferredJob } from "./jobs/deferred.ts";
 import type { JobSnapshot } from "./jobs/status.ts";
 import type { Dataset, Datasource, Model } from "./schemas/artifacts.ts";
 import type { ComputeConfiguration, ComputeType } from "./schemas/compute.ts";
 import type { DataSchema } from "./schemas/data_schemas.ts";
-import type { StorageConnector } from "./schemas/storage.ts";
 import type { Workspace } from "./schemas/workspaces.ts";
 import { uniqueName } from "./builders/base.ts";
-import { ComputeBuilder, type ComputeOptions } from "./builders/compute.ts";
-import {
-  DeployedModelBuilder,
-  type DeployedModelOptions,
-  Deployment,
-} from "./builders/deployment.ts";
-import {
-  DeploymentConfigurationBuilder,
-  type DeploymentConfigurationOptions,
-} from "./builders/deployment_configuration.ts";
-import * as fieldTypes from "./builders/fields.ts";
-import {
-  type AttachedJobs,
-  attachJob,
-  type AttachKind,
-  type AttachKindName,
-  type CanonicalKind,
-} from "./builders/attach.ts";
-import type { Hyperparameters } from "./builders/hyperparameters.ts";
-import {
-  IngestionConfigurationBuilder,
-  IngestionJobBuilder,
-  type IngestionJobOptions,
-} from "./builders/ingestion.ts";
+import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
-import {
-  type EncodingOptions,
-  OnboardingConfigurationBuilder,
-  OnboardingJobBuilder,
-  type OnboardingJobOptions,
-} from "./builders/onboarding.ts";
-import { predictionTypeOf, SchemaBuilder } from "./builders/schema.ts";
-import { StorageConnectorBuilder } from "./builders/storage.ts";
-import {
-  TrainingConfigurationBuilder,
-  type TrainingConfigurationOptions,
-  TrainingJobBuilder,
-  type TrainingJobOptions,
-} from "./builders/training.ts";
-import {
-  type ColumnSet,
-  idOf,
-  type RefLike,
-  type Typed,
-} from "./builders/types.ts";
-import type { ViewsBuilder, ViewsQueryInput } from "./builders/views.ts";
-import { WorkspaceBuilder } from "./builders/workspace.ts";
-import {
-  type InferOptions,
-  type InferredFeatures,
-  inferSchema,
-  type InferSource,
-} from "./infer/infer.ts";
+import { predictionTypeOf } from "./builders/schema.ts";
+import { idOf, type RefLike, type Typed } from "./builders/types.ts";
+import type {
+  DeployOptions,
+  IngestOptions,
+  MLPlatformOptions,
+  OnboardOptions,
+  QuickstartOptions,
+  QuickstartResult,
+  TrainOptions,
+} from "./platform_options.ts";
 
-/** Options of an {@linkcode MLPlatform}: the client's, plus progress display. */
-export interface MLPlatformOptions extends ClientOptions {
-  /** Progress of awaited jobs: `false` silences the terminal bar; a factory draws your own. */
-  progress?: ProgressOption;
-  /**
-   * Reads a bucket object as text, so `quickstart()` can infer a schema
-   * from the file it is about to ingest. `local()` sets it; with the hosted
-   * service, pass `sample` to `quickstart()` instead.
-   */
-  readObject?: (bucket: string, path: string) => Promise<string>;
-}
-
-/** Options of {@linkcode MLPlatform.ingest}. */
-export interface IngestOptions<F extends string, T extends string>
-  extends JobControl {
-  /** The storage connector holding the file. */
-  storage: RefLike;
-  /** The data schema the file follows. */
-  schema: Typed<{ id: string; name?: string }, F, T> | string;
-  /** A processing compute configuration (default: one made once per MLPlatform). */
-  compute?: RefLike;
-  /** An ingestion configuration (default: a new one for `schema`). */
-  configuration?: RefLike;
-  /** Name of the datasource (default: the file name and a unique suffix). */
-  datasourceName?: string;
-}
-
-/** Options of {@linkcode MLPlatform.onboard}. */
-export interface OnboardOptions<T extends string>
-  extends EncodingOptions, JobControl {
-  /** Targets (default: every target of the datasource's schema). */
-  targets?: readonly T[];
-  /** A processing compute configuration (default: one made once per MLPlatform). */
-  compute?: RefLike;
-  /** An onboarding configuration (default: a new one from these options). */
-  configuration?: RefLike;
-  /** Name of the dataset (default: unique). */
-  datasetName?: string;
-}
-
-/** Options of {@linkcode MLPlatform.train}: hyperparameters plus where to train. */
-export interface TrainOptions extends Hyperparameters, JobControl {
-  /** Workspace (default: the client's `workspaceId`, else one made once per MLPlatform). */
-  workspace?: RefLike;
-  /** A training configuration (default: a new one from the hyperparameters given). */
-  configuration?: RefLike;
-  /** A training compute configuration (default: one made once per MLPlatform). */
-  compute?: RefLike;
-  /** Name of the model (default: unique). */
-  modelName?: string;
-  /** Train on spot capacity (default false). */
-  managedSpotTraining?: boolean;
-}
-
-/** Options of {@linkcode MLPlatform.deploy}. */
-export interface DeployOptions extends JobControl {
-  /** A deployment configuration (default: a new one from the options below). */
-  configuration?: RefLike;
-  /** Views requests served at once (default 4). */
-  maximumConcurrency?: number;
-  /** Memory in MB (default 2048). */
-  memorySize?: number;
-  /** Deployed model name (default: the model's name plus a unique suffix). */
-  name?: string;
-}
-
-/** Options of {@linkcode MLPlatform.quickstart}. */
-export interface QuickstartOptions<T extends string> {
-  /** The bucket holding the file (a storage connector is made for it)... */
-  bucket?: string;
-  /** ...or an existing storage connector. */
-  storage?: RefLike;
-  /** Path of the CSV file inside the bucket. */
-  path: string;
-  /** The column to predict. */
-  target: T;
-  /**
-   * The data to infer the schema from (default: `path` read from disk,
-   * which works with the local platform's folder buckets; pass the CSV
-   * (path, URL, Blob, rows) when the bucket is remote).
-   */
-  sample?: InferSource;
-  /** Schema and resource name prefix (default: the file name). */
-  name?: string;
-  /** Columns to leave out of the schema. */
-  exclude?: readonly string[];
-  /**
-   * `CLASSIFICATION` or `REGRESSION`. Default: REGRESSION when the target
-   * holds more than 20 distinct numbers (not only 0/1), else CLASSIFICATION;
-   * `schema` (and the model's `metrics`) show which was used.
-   */
-  predictionType?: "CLASSIFICATION" | "REGRESSION";
-  /** Hyperparameters of training. */
-  training?: Hyperparameters;
-  /** Progress display; `false` for none. */
-  progress?: ProgressOption;
-}
-
-/** What {@linkcode MLPlatform.quickstart} made, step by step. */
-export interface QuickstartResult<F extends string, T extends string> {
-  /** The storage connector. */
-  storage: StorageConnector | { id: string };
-  /** The data schema (inferred). */
-  schema: Typed<DataSchema, F, T>;
-  /** Review notes of the inferred schema. */
-  review: readonly { field: string; reason: string; suggestion: string }[];
-  /** The ingested datasource. */
-  datasource: Typed<Datasource, F, T>;
-  /** The onboarded dataset. */
-  dataset: Typed<Dataset, F, T>;
-  /** The trained model. */
-  model: Typed<Model, F, T>;
-  /** The running deployed model, ready for `views()`. */
-  deployment: Deployment<F, T>;
-}
+export type {
+  DeployOptions,
+  IngestOptions,
+  MLPlatformOptions,
+  OnboardOptions,
+  QuickstartOptions,
+  QuickstartResult,
+  TrainOptions,
+};
 
 /**
  * The platform client with builders and awaitable jobs. Every method of
@@ -225,9 +77,7 @@ export interface QuickstartResult<F extends string, T extends string> {
  * ml.deploymentConfiguration("small", { maximumConcurrency: 2 }).body().memory_size; // 2048
  * ```
  */
-export class MLPlatform extends Client {
-  /** The progress display of awaited jobs. */
-  readonly progress?: ProgressOption;
+export class MLPlatform extends PlatformBuilders {
   readonly #computes = new Map<ComputeType, Promise<ComputeConfiguration>>();
   #workspace?: Promise<Workspace>;
   readonly #defaultWorkspaceId?: string;
@@ -236,196 +86,8 @@ export class MLPlatform extends Client {
   /** A platform client; see `ClientOptions`. */
   constructor(options: MLPlatformOptions) {
     super(options);
-    this.progress = options.progress;
     this.#readObject = options.readObject;
     this.#defaultWorkspaceId = options.workspaceId;
-  }
-
-  // Column types --------------------------------------------------------
-
-  /** A numeric column (`INT64` / `CONTINUOUS` by default). */
-  number(options?: fieldTypes.NumberOptions): fieldTypes.FieldType {
-    return fieldTypes.number(options);
-  }
-  /** A whole-number amount (`INT64` / `CONTINUOUS`). */
-  integer(): fieldTypes.FieldType {
-    return fieldTypes.integer();
-  }
-  /** A fractional amount (`FLOAT64` / `CONTINUOUS`). */
-  float(): fieldTypes.FieldType {
-    return fieldTypes.float();
-  }
-  /** Text labels (`STRING` / `CATEGORICAL`). */
-  category(): fieldTypes.FieldType {
-    return fieldTypes.category();
-  }
-  /** A 0/1 or small integer code read as labels (`INT64` / `CATEGORICAL`). */
-  flag(): fieldTypes.FieldType {
-    return fieldTypes.flag();
-  }
-
-  // Builders -----------------------------------------------------------
-
-  /** A data schema builder: `.feature()`, `.target()`, then `.create()`. */
-  schema(name: string): SchemaBuilder {
-    return new SchemaBuilder(this, name);
-  }
-
-  /** Infers an editable schema from a CSV (path, URL, Blob), rows, columns or a DataFrame. */
-  inferSchema<const S extends InferSource, const T extends string>(
-    source: S,
-    options: Omit<InferOptions<T>, "client">,
-  ): Promise<SchemaBuilder<InferredFeatures<S, T>, T>> {
-    return inferSchema(source, { ...options, client: this });
-  }
-
-  /** A storage connector for `bucket` (named after it unless `name` is given). Awaitable. */
-  storageConnector(
-    bucket: string,
-    options: { name?: string } = {},
-  ): StorageConnectorBuilder {
-    return new StorageConnectorBuilder(this, {
-      name: options.name ?? bucket,
-      bucket,
-    });
-  }
-
-  /** A compute configuration (`PROCESSING` on `ml.m5.large` by default). Awaitable. */
-  compute(
-    name: string,
-    options: Omit<ComputeOptions, "name"> = {},
-  ): ComputeBuilder {
-    return new ComputeBuilder(this, { ...options, name });
-  }
-
-  /** A workspace. Awaitable. */
-  workspace(name: string): WorkspaceBuilder {
-    return new WorkspaceBuilder(this, { name });
-  }
-
-  /** An ingestion configuration for `schema`. Awaitable. */
-  ingestionConfiguration<F extends string, T extends string>(
-    name: string,
-    schema: Typed<{ id: string }, F, T> | string,
-  ): IngestionConfigurationBuilder<ColumnSet<F, T>> {
-    return new IngestionConfigurationBuilder(this, { name, schema });
-  }
-
-  /** An ingestion job; `create()` (or `await`) gives a Job of the datasource. */
-  ingestionJob<F extends string, T extends string>(
-    options: IngestionJobOptions<ColumnSet<F, T>>,
-  ): IngestionJobBuilder<ColumnSet<F, T>> {
-    return new IngestionJobBuilder(this, this.#withProgress(options));
-  }
-
-  /** An onboarding configuration for `targets`. Awaitable. */
-  onboardingConfiguration<const T extends string>(
-    name: string,
-    options: EncodingOptions & { targets: readonly T[] },
-  ): OnboardingConfigurationBuilder<T> {
-    return new OnboardingConfigurationBuilder<T>(this, { ...options, name });
-  }
-
-  /** An onboarding job; `create()` (or `await`) gives a Job of the dataset. */
-  onboardingJob<F extends string, T extends string>(
-    options: OnboardingJobOptions<ColumnSet<F, T>>,
-  ): OnboardingJobBuilder<ColumnSet<F, T>> {
-    return new OnboardingJobBuilder(this, this.#withProgress(options));
-  }
-
-  /** A training configuration with typed, documented hyperparameters. Awaitable. */
-  trainingConfiguration(
-    name: string,
-    options: Omit<TrainingConfigurationOptions, "name"> = {},
-  ): TrainingConfigurationBuilder {
-    return new TrainingConfigurationBuilder(this, { ...options, name });
-  }
-
-  /** A training job; `create()` (or `await`) gives a Job of the model. */
-  trainingJob<F extends string, T extends string>(
-    options: TrainingJobOptions<ColumnSet<F, T>>,
-  ): TrainingJobBuilder<ColumnSet<F, T>> {
-    return new TrainingJobBuilder(this, this.#withProgress(options));
-  }
-
-  /** A deployment configuration (4 concurrent, 2048 MB by default). Awaitable. */
-  deploymentConfiguration(
-    name: string,
-    options: Omit<DeploymentConfigurationOptions, "name"> = {},
-  ): DeploymentConfigurationBuilder {
-    return new DeploymentConfigurationBuilder(this, { ...options, name });
-  }
-
-  /** A deployed model; `create()` (or `await`) gives a Job of the running deployment. */
-  deployedModel<F extends string, T extends string>(
-    options: DeployedModelOptions<ColumnSet<F, T>>,
-  ): DeployedModelBuilder<ColumnSet<F, T>> {
-    return new DeployedModelBuilder(this, this.#withProgress(options));
-  }
-
-  /** A views request on a deployment: add `.explain()`, then `await` it. */
-  views<F extends string, T extends string>(
-    deployment: Deployment<F, T>,
-    query: ViewsQueryInput<F>,
-  ): ViewsBuilder<F, T> {
-    return deployment.query(query);
-  }
-
-  /** A handle on an existing deployed model (by id or resource), for `views()`. */
-  async deployment(
-    ref: RefLike,
-    options?: RequestOptions,
-  ): Promise<Deployment> {
-    const resource = await this.deployedModels.get(idOf(ref), options);
-    const model = await this.models.get(resource.model.id, options);
-    return new Deployment(this, resource, model);
-  }
-
-  /**
-   * The {@linkcode Job} of an existing job or deployed model, from its kind
-   * and id (or the `ref` that `job.ref()` gave): `await` it for the typed
-   * result, `watch()` it, `cancel()` it, with the usual progress display.
-   * Works in any process and over `connect()` or `local()`: the id is all
-   * it needs.
-   *
-   * ```ts ignore
-   * const job = ml.train(dataset, { max_rounds: 500 });   // starts; does not wait
-   * const ref = await job.ref();     // { kind: "training job", id: "tj_..." }: save it
-   * // ... later, in another kernel or script:
-   * const model = await ml.attach("training", ref.id);    // or ml.attach(ref)
-   * ```
-   */
-  attach<
-    K extends AttachKindName,
-    F extends string = string,
-    T extends string = string,
-  >(
-    kind: K,
-    id: string,
-    options?: JobControl,
-  ): AttachedJobs<F, T>[CanonicalKind<K>];
-  /** The {@linkcode Job} that `ref` (from `job.ref()`) names. */
-  attach(
-    ref: JobRef,
-    options?: JobControl,
-  ): AttachedJobs<string, string>[AttachKind];
-  attach(
-    kindOrRef: string | JobRef,
-    idOrOptions?: string | JobControl,
-    options?: JobControl,
-  ): AttachedJobs<string, string>[AttachKind] {
-    return typeof kindOrRef === "string"
-      ? attachJob(
-        this,
-        kindOrRef as AttachKindName,
-        idOrOptions as string,
-        this.#withProgress(options ?? {}),
-      )
-      : attachJob(
-        this,
-        kindOrRef,
-        this.#withProgress((idOrOptions ?? {}) as JobControl),
-      );
   }
 
   // One-call steps -------------------------------------------------------
@@ -647,45 +309,17 @@ export class MLPlatform extends Client {
 
   // Internals -------------------------------------------------------------
 
-  #withProgress<O extends JobControl>(options: O): O {
-    return options.progress === undefined && this.progress !== undefined
-      ? { ...options, progress: this.progress }
-      : options;
-  }
-
-  // One Job over several steps: the preparatory creates run first (at once,
-  // like any Job's start), then the job itself; polling and the result
-  // come from the real job's definition, the progress display and poll
-  // schedule from the step's options (known before anything is sent).
+  /** One Job over several steps (jobs/deferred.ts), with this platform's progress display by default. */
   #deferred<S extends JobSnapshot, T>(
     kind: string,
     readyStatuses: readonly string[] | undefined,
     control: JobControl,
     prepare: () => Promise<JobDefinition<S, T>>,
   ): Job<S, T> {
-    let definition: Promise<JobDefinition<S, T>> | undefined;
-    const get = () => (definition ??= prepare());
-    return new Job<S, T>({
-      kind,
-      readyStatuses,
+    return deferredJob(kind, readyStatuses, {
       progress: control.progress ?? this.progress,
       poll: control.poll,
-      start: async () => (await get()).start(),
-      retrieve: async (id, o) => (await get()).retrieve(id, o),
-      resolve: async (s, o) => (await get()).resolve(s, o),
-      cancel: async (id, o) => {
-        const definition = await get();
-        if (definition.cancel === undefined) {
-          throw new CancellationNotSupportedError(
-            kind,
-            id,
-            undefined,
-            definition.cancelHint,
-          );
-        }
-        return definition.cancel(id, o);
-      },
-    });
+    }, prepare);
   }
 
   #compute(type: ComputeType): Promise<ComputeConfiguration> {

@@ -97,7 +97,7 @@ Deno.test("browser: a client secret is refused unless explicitly allowed", () =>
       clientSecret: "s3cret",
     };
     const error = assertThrows(() => new Client(options), ConfigurationError);
-    assertStringIncludes(error.message, "SPEC.md section 5.1");
+    assertStringIncludes(error.message, "docs/api.md#authentication");
     assertStringIncludes(error.message, "dangerouslyAllowBrowser");
     assertThrows(() => resolveClientOptions(options), ConfigurationError);
     new Client({ ...options, dangerouslyAllowBrowser: true });

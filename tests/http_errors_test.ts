@@ -1,5 +1,5 @@
 /**
- * Every error status of SPEC.md section 7 (and the 400/422/429 DESIGN.md and
+ * Every error status of docs/api.md#errors (and the 400/422/429 docs/contract.md#errors and
  * the transport add), through a real scripted server, mapped to its class
  * with status, code, request id, body and a message that says what to do.
  */

@@ -1,5 +1,5 @@
 /**
- * Every numeric hyperparameter of SPEC.md's training configuration has
+ * Every numeric hyperparameter of the published (docs/api.md#resources) training configuration has
  * documented bounds: the builders refuse a value outside them before any
  * request, the local platform with a 400 naming the field, and both accept
  * the bounds themselves.
@@ -16,7 +16,7 @@ import {
 } from "../src/schemas/training.ts";
 import { raw, setup, tokenFor } from "./_helpers/local_setup.ts";
 
-// SPEC.md section 2, "Training configuration": the numbers and integers.
+// docs/api.md#resources, "Training configuration": the numbers and integers.
 const SPEC_FRACTIONAL = [
   "alpha",
   "alpha_factor",
@@ -73,7 +73,7 @@ function outside(b: HyperparameterBounds): number[] {
   return values;
 }
 
-Deno.test("hyperparameter bounds: every numeric field of SPEC.md has bounds, integers where SPEC.md says integer", () => {
+Deno.test("hyperparameter bounds: every numeric field of docs/api.md#resources has bounds, integers where docs/api.md#resources says integer", () => {
   assertEquals(
     Object.keys(bounds).sort(),
     [...SPEC_FRACTIONAL, ...SPEC_INTEGERS, "random_seed"].sort(),

@@ -1,6 +1,6 @@
 /**
  * Every error status of the local platform, through the client (typed
- * errors) and raw (bodies per SPEC.md section 7 and DESIGN.md).
+ * errors) and raw (bodies per docs/api.md#errors and docs/contract.md#errors).
  */
 import {
   assert,

@@ -1,5 +1,5 @@
 /**
- * SPEC.md endpoint 9's own 409 on the local platform: deleting an onboarding
+ * Endpoint 9's own 409 (docs/api.md#endpoints) on the local platform: deleting an onboarding
  * configuration that still has dependants is refused with the integrity
  * body listing them; once they are gone the delete is a 204.
  */

@@ -272,7 +272,7 @@ Deno.test("local platform: the whole workflow through the client, every endpoint
       mark(name, "get");
     }
 
-    // Cancelling a job that has ended is a 409 (our extension of SPEC.md).
+    // Cancelling a job that has ended is a 409 (our extension of the published API, docs/contract.md#jobs-and-deployments).
     for (
       const [name, id] of [
         ["ingestionJobs", job.id],

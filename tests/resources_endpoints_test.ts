@@ -1,6 +1,6 @@
 /**
- * Every endpoint of SPEC.md section 4 (1 to 13) and every create, get, list
- * and delete DESIGN.md adds: the method, path, headers and body each
+ * Every endpoint of docs/api.md#endpoints (1 to 13) and every create, get, list
+ * and delete docs/contract.md#paths adds: the method, path, headers and body each
  * resource method sends, and the typed value it returns. Answered in-process
  * by a fetch function that records each request.
  */
@@ -318,7 +318,7 @@ Deno.test("endpoint 9: deleting an onboarding configuration accepts 204 and 200 
               token_type: "Bearer",
               expires_in: 60,
             })
-            // 200 {} stands for servers that send the empty object SPEC.md shows.
+            // 200 {} stands for servers that send the empty object docs/api.md#endpoints shows.
             : new Response(body, { status: body ? 200 : 204 }),
         );
       },

@@ -14,7 +14,7 @@ export interface DeploymentConfigurationOptions {
   maximumConcurrency?: number;
   /** Memory in MB, 128..10240 (default 2048). */
   memorySize?: number;
-  /** `SERVERLESS` (default, the only type SPEC.md shows). */
+  /** `SERVERLESS` (default, the only type docs/api.md#resources shows). */
   deploymentType?: "SERVERLESS";
 }
 

@@ -1,7 +1,7 @@
 /**
  * Column types for schema builders: `number()`, `integer()`, `float()`,
  * `category()` and `flag()`, each the `data_type` and `semantic_type` pair
- * SPEC.md's schema fields carry.
+ * the published (docs/api.md#resources) schema fields carry.
  *
  * @module
  */
@@ -24,7 +24,7 @@ export interface FieldType {
 
 /** Options of {@linkcode number}. */
 export interface NumberOptions {
-  /** `INT64` (default, as SPEC.md shows) or `FLOAT64` for fractional values. */
+  /** `INT64` (default, as docs/api.md#resources shows) or `FLOAT64` for fractional values. */
   format?: "INT64" | "FLOAT64";
   /** Treat the numbers as labels (codes, small counts) instead of amounts. */
   categorical?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Every hyperparameter of SPEC.md's training configuration, typed and
+ * Every hyperparameter of the published (docs/api.md#resources) training configuration, typed and
  * documented, in camelCase. Each is optional: the service applies its
  * default (the values below are the local platform's) and echoes the
  * resolved value. Ones the local platform's `INDUCTION` model does not use
@@ -102,7 +102,7 @@ export interface Hyperparameters {
 }
 
 // Compile-time check: the camelCase names and their value types are exactly
-// those of the schema's `hyperparameterShape` (SPEC.md's names), so the two
+// those of the schema's `hyperparameterShape` (the published names, docs/api.md#resources), so the two
 // cannot drift; the interface above stays hand-written for its docs.
 type Camel<S extends string> = S extends `${infer H}_${infer R}`
   ? `${H}${Capitalize<Camel<R>>}`

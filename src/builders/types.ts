@@ -74,7 +74,7 @@ export type QueryColumns<F extends string> = { [K in F]?: Cell[] };
 /** A views query in row form: one object per row. */
 export type QueryRows<F extends string> = Array<{ [K in F]?: Cell }>;
 
-/** The columns a `RESULTS` view answers with (DESIGN.md), for targets `T`. */
+/** The columns a `RESULTS` view answers with (docs/contract.md#views), for targets `T`. */
 export type ViewColumn<T extends string> =
   | `prediction.${T}`
   | `probability.${T}.${string}`

@@ -2,7 +2,7 @@
  * What the SDK needs to know about the runtime it runs in: environment
  * variables (Deno or Node, whichever is there, tolerating a denied
  * `--allow-env`) and whether this looks like a browser, where a client
- * secret must not be shipped (SPEC.md section 5.1).
+ * secret must not be shipped (docs/api.md#authentication).
  *
  * @module
  */

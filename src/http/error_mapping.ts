@@ -1,6 +1,6 @@
 /**
  * Turns a failed HTTP answer into the matching error class, reading the body
- * shapes of SPEC.md section 7 tolerantly and adding a hint about what to do.
+ * shapes of docs/api.md#errors tolerantly and adding a hint about what to do.
  *
  * @module
  */
@@ -18,7 +18,7 @@ import {
 
 /**
  * Request identifier headers seen in the wild, in order of preference.
- * SPEC.md keeps the identifier "for support" without naming the header.
+ * docs/api.md#errors keeps the identifier "for support" without naming the header.
  */
 export const REQUEST_ID_HEADERS: readonly string[] = [
   "x-request-id",

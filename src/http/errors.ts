@@ -1,7 +1,7 @@
 /**
  * The error taxonomy of the SDK: one base class, {@linkcode MLPlatformError},
  * and a subclass per failure a caller may want to handle differently
- * (SPEC.md section 7, plus the transport's own: connection, timeout,
+ * (docs/api.md#errors, plus the transport's own: connection, timeout,
  * configuration and unreadable responses).
  *
  * Every error carries what support needs (`status`, `errorCode`,

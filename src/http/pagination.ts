@@ -1,5 +1,5 @@
 /**
- * Pagination over the list envelope of SPEC.md (`data` + `pagination`):
+ * Pagination over the list envelope of docs/api.md#conventions (`data` + `pagination`):
  * an async iterator that asks for one page after another until the last.
  *
  * @module

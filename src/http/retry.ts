@@ -9,7 +9,7 @@
  * | read: GET (polls of jobs and 202s too) | retried                | 408, 429, 500, 502, 503, 504 | retried: repeating a read is harmless                                   |
  * | delete: DELETE                         | retried                | 408, 429, 500, 502, 503, 504 | retried; a 404 after it means the earlier attempt deleted it           |
  * | token: `POST /oauth/token`             | retried                | 408, 429, 500, 502, 503, 504 | retried: a second token does no harm                                   |
- * | view: `POST /deployed-models/{id}/views` | retried              | 408, 429, 500, 502, 503, 504 | retried: a query, no side effect (SPEC.md: predictions of a model)     |
+ * | view: `POST /deployed-models/{id}/views` | retried              | 408, 429, 500, 502, 503, 504 | retried: a query, no side effect (docs/api.md#endpoints: predictions of a model)     |
  * | create: any other POST                 | only if never sent     | 429, 503 (not processed)     | reconciled: re-sent; on a 409 the resource of that name is looked up   |
  *
  * How long: a call retries while it has retries left (`maxRetries`, default

@@ -1,5 +1,5 @@
 /**
- * The client-credentials access token (SPEC.md section 5): exchanged once,
+ * The client-credentials access token (docs/api.md#authentication): exchanged once,
  * cached, renewed shortly before it expires, dropped when the service
  * refuses it, and shared by concurrent calls so that a burst of requests
  * makes one token request, not one each.

@@ -12,17 +12,20 @@
  * - retries by the one table of `retry.ts` ({@linkcode RETRY_RULES}), with
  *   backoff and jitter, honouring `Retry-After`; a create whose outcome is
  *   unknown is re-sent and, on a 409, reconciled by name (creates are
- *   exactly-once by name);
+ *   exactly-once by name: reconcile.ts);
  * - `202 Accepted`: the `Location` is polled until the final answer;
  * - redirects are followed by hand, so the token rule holds for them too;
  * - a timeout per HTTP attempt, and the caller's `AbortSignal` throughout.
+ *
+ * Its parts live beside it: URLs (urls.ts), one HTTP exchange
+ * (exchange.ts), parsing with the route's schemas (parse.ts), settings and
+ * call options (settings.ts).
  *
  * @module
  */
 import type { z } from "zod";
 import { TokenResponseSchema } from "../schemas/auth.ts";
-import { fieldIssues, issuePath } from "../schemas/errors.ts";
-import { fillPath, type Route, routes } from "../schemas/routes.ts";
+import type { Route } from "../schemas/routes.ts";
 import { errorFromResponse } from "./error_mapping.ts";
 import {
   AuthenticationError,
@@ -32,7 +35,6 @@ import {
   InvalidResponseError,
   MLPlatformError,
   TimeoutError,
-  ValidationError,
 } from "./errors.ts";
 import {
   backoffDelay,
@@ -47,118 +49,28 @@ import {
   type RetryLimits,
 } from "./retry.ts";
 import { Deadlines, TimeoutSignals } from "./deadlines.ts";
+import {
+  attempt,
+  type AttemptRunner,
+  authorized,
+  isRedirect,
+  type Outgoing,
+  type Received,
+  redirected,
+  type Started,
+} from "./exchange.ts";
+import { parseRequest, parseWith } from "./parse.ts";
+import { type ListPage, reconcileCreate } from "./reconcile.ts";
 import { responseCheck } from "./response_check.ts";
 import { TokenManager } from "./token.ts";
-import { abortable } from "../abort.ts";
+import { filledPath, messagePath, parseBaseUrl, requestUrl } from "./urls.ts";
+import type {
+  CallOptions,
+  RequestOptions,
+  TransportSettings,
+} from "./settings.ts";
 
-/** Per-call options every resource method takes last. */
-export interface RequestOptions {
-  /** Aborts the call (retries and polling included); rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Milliseconds each HTTP attempt may take (overrides the client's `timeout`). */
-  timeout?: number;
-  /** Extra headers for this call. */
-  headers?: Record<string, string>;
-}
-
-/** Settings of a {@linkcode Transport}; the client fills the defaults. */
-export interface TransportSettings {
-  /** Base URL of the service, e.g. `https://api.example.com`. */
-  baseUrl: string;
-  /** Account API client id. */
-  clientId?: string;
-  /** Account API client secret (kept private by the token manager). */
-  clientSecret?: string;
-  /** The fetch to use (default: the global one, looked up at call time). */
-  fetch?: typeof fetch;
-  /** Milliseconds each HTTP attempt may take. */
-  timeout: number;
-  /** Retries after the first attempt, where repeating is safe. */
-  maxRetries: number;
-  /** Longest total wait (ms) between one call's attempts; default 60 000 (`retry.ts`). */
-  retryTimeout?: number;
-  /** First backoff delay in ms (doubles each retry). */
-  retryBaseDelay: number;
-  /** Largest backoff delay in ms. */
-  retryMaxDelay: number;
-  /** Longest `Retry-After` (ms) the client waits for; a longer one is thrown to the caller. */
-  maxRetryAfter: number;
-  /** Wait between polls of a 202 `Location` when the service gives no `Retry-After`. */
-  pollInterval: number;
-  /** `X-Views-Cache-Control` value for views, or false to not send it. */
-  viewsCacheControl: string | false;
-  /** Default `X-Active-Workspace` for training jobs. */
-  workspaceId?: string;
-  /** Headers sent with every call. */
-  headers?: Record<string, string>;
-  /** Milliseconds since the epoch (token expiry, HTTP-date Retry-After). */
-  clock: () => number;
-  /** Waits between retries and polls. */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** What one call of {@linkcode Transport.call} sends. */
-export interface CallOptions extends RequestOptions {
-  /** Path parameters of the route's template. */
-  params?: Record<string, string>;
-  /** Query string parameters (undefined ones are left out). */
-  query?: Record<string, string | number | undefined>;
-  /** JSON body, validated with the route's body schema. */
-  body?: unknown;
-  /**
-   * `body` is already the output of this route's body schema (the caller
-   * parsed it with that same schema, defaults applied): send it as it is
-   * instead of parsing it a second time. For hot paths such as views, whose
-   * builder validates the body before sending.
-   */
-  validated?: boolean;
-  /** `X-Active-Workspace` for this call (routes flagged `workspace`). */
-  workspaceId?: string;
-}
-
-/** One HTTP request as the retry loop sees it. */
-interface Outgoing {
-  method: string;
-  /**
-   * The absolute URL as sent (a string: fetch parses it anyway, and parsing
-   * it here as well cost a URL object per call).
-   */
-  url: string;
-  /** The URL is on the base URL's origin: the token may go there. */
-  sameOrigin: boolean;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** One received answer, body fully read. */
-interface Received {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  /** The URL the request went to (relative `Location`s resolve against it). */
-  url: string;
-}
-
-/** A fetch answer as {@linkcode Received}. */
-class Answer implements Received {
-  readonly status: number;
-  readonly body: unknown;
-  readonly url: string;
-  readonly #response: Response;
-  constructor(response: Response, body: unknown, url: string) {
-    this.status = response.status;
-    this.body = body;
-    this.url = url;
-    this.#response = response;
-  }
-  /**
-   * Read only when needed (202, redirects, errors): building a fetch
-   * answer's Headers object is not free.
-   */
-  get headers(): Headers {
-    return this.#response.headers;
-  }
-}
+export type { CallOptions, RequestOptions, TransportSettings };
 
 /** How the retry loop may treat one request. */
 interface Policy {
@@ -213,8 +125,8 @@ export class Transport {
   /** The base URL's path without its trailing slash, for messages. */
   readonly #basePath: string;
   readonly #tokens?: TokenManager;
-  readonly #deadlines = new Deadlines();
-  readonly #timeouts: TimeoutSignals;
+  /** The fetch and the timers every attempt runs under. */
+  readonly #clocks: AttemptRunner;
 
   /** Checks the base URL; credentials are used at the first call. */
   constructor(settings: TransportSettings) {
@@ -222,7 +134,11 @@ export class Transport {
     // The global fetch keeps the process alive while a request is pending
     // (its connection does), so its timeouts need not; an in-process
     // handler may not (a hung one must still time out).
-    this.#timeouts = new TimeoutSignals({ keepAlive: !!settings.fetch });
+    this.#clocks = {
+      fetch: settings.fetch,
+      timeouts: new TimeoutSignals({ keepAlive: !!settings.fetch }),
+      deadlines: new Deadlines(),
+    };
     this.#limits = {
       maxRetries: settings.maxRetries,
       retryTimeout: settings.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
@@ -275,7 +191,7 @@ export class Transport {
     const headers = this.#headers(route, options);
     const outgoing: Outgoing = {
       method: route.method,
-      url: this.#url(path, options.query),
+      url: requestUrl(this.#prefix, path, options.query),
       sameOrigin: true,
       headers,
     };
@@ -288,7 +204,9 @@ export class Transport {
       kind: callKind(route),
       state,
       auth: !route.public,
-      operation: `${route.method} ${this.#pathname(path, outgoing.url)}`,
+      operation: `${route.method} ${
+        messagePath(this.#basePath, path, outgoing.url)
+      }`,
       signal: options.signal,
       timeout: options.timeout ?? this.#settings.timeout,
     };
@@ -345,80 +263,28 @@ export class Transport {
   }
 
   /**
-   * Finds the resource a lost create made: the one of the collection named
-   * as `sent` was. Returns it when it matches what was sent; otherwise
-   * throws the conflict with both.
+   * Finds the resource a lost create made (reconcile.ts), listing its
+   * collection with this call's parameters, signal, timeout and headers.
    */
-  async #reconcile(
+  #reconcile(
     route: Route,
     sent: unknown,
     conflict: ConflictError,
     options: CallOptions,
   ): Promise<unknown> {
-    const name = (sent as { name?: unknown } | undefined)?.name;
-    const list = listRouteOf(route);
-    if (typeof name !== "string" || !list) throw conflict;
-    let existing: unknown;
-    for (let page = 1;; page++) {
-      const answer = await this.call(list, {
-        params: options.params,
-        query: { page, items_per_page: 100 },
-        signal: options.signal,
-        timeout: options.timeout,
-        headers: options.headers,
-      }) as {
-        data: { name?: unknown }[];
-        pagination: { total_pages: number };
-      };
-      existing = answer.data.find((item) => item.name === name);
-      if (existing || answer.data.length === 0) break;
-      if (page >= answer.pagination.total_pages) break;
-    }
-    if (existing === undefined) throw conflict;
-    if (matchesSent(sent, existing)) return existing;
-    throw new ConflictError({
-      status: conflict.status,
-      errorCode: conflict.errorCode,
-      requestId: conflict.requestId,
-      body: { sent, existing },
-      message:
-        `${route.method} ${route.path}: an earlier attempt of this create got no answer, and a ${
-          route.path.slice(1)
-        } named ${
-          JSON.stringify(name)
-        } now exists that differs from what was sent`,
-      hint:
-        "Compare error.body.sent and error.body.existing; delete the existing one or create with another name",
-    });
-  }
-
-  /**
-   * The base URL plus `path` and `query`, as `URL` with `searchParams.set`
-   * would write it (form encoding), without building a URL object.
-   */
-  #url(path: string, query?: CallOptions["query"]): string {
-    let url = this.#prefix + path;
-    if (query) {
-      let separator = "?";
-      for (const key in query) {
-        const value = query[key];
-        if (value === undefined || !Object.hasOwn(query, key)) continue;
-        const text = String(value);
-        url += separator +
-          (FORM_SAFE.test(key) && FORM_SAFE.test(text)
-            ? `${key}=${text}`
-            : new URLSearchParams([[key, text]]).toString());
-        separator = "&";
-      }
-    }
-    return url;
-  }
-
-  /** The URL path of `url`, built from `path`, for messages. */
-  #pathname(path: string, url: string): string {
-    // A "." or ".." segment (an id such as "..") is resolved by the URL
-    // parser: let it say what was requested.
-    return path.includes("/.") ? new URL(url).pathname : this.#basePath + path;
+    return reconcileCreate(
+      route,
+      sent,
+      conflict,
+      (list, page) =>
+        this.call(list, {
+          params: options.params,
+          query: { page, items_per_page: 100 },
+          signal: options.signal,
+          timeout: options.timeout,
+          headers: options.headers,
+        }) as Promise<ListPage>,
+    );
   }
 
   /**
@@ -463,7 +329,7 @@ export class Transport {
           body: answer.body,
           message:
             `${policy.operation} answered 202 Accepted without a Location header to poll`,
-          hint: "The service broke SPEC.md section 4 rule 4; report it",
+          hint: "The service broke docs/api.md#endpoints; report it",
         });
       }
       const wait = parseRetryAfter(
@@ -627,73 +493,13 @@ export class Transport {
     return this.#tokens.token(policy.signal);
   }
 
-  /** One HTTP exchange under the attempt's timeout, body fully read. */
-  async #attempt(
+  /** One HTTP exchange under the attempt's timeout (exchange.ts). */
+  #attempt(
     outgoing: Outgoing,
     headers: Record<string, string>,
     policy: Policy,
   ): Promise<Received> {
-    const caller = policy.signal;
-    if (caller?.aborted) throw caller.reason;
-    const custom = this.#settings.fetch;
-    const init = requestInit(outgoing, headers);
-    if (!caller) {
-      // The common case: a timeout on a deadline shared with the attempts
-      // that start at about the same time (a timer each costs more than
-      // the rest of a small call), on one shared timer.
-      const slot = this.#timeouts.take(policy.timeout);
-      try {
-        if (custom) {
-          // A custom fetch (an in-process app handler) gets one Request,
-          // the form every handler accepts. It needs no signal: racing the
-          // timeout stops handlers that ignore it too, and a Request's
-          // dependent signal costs a weak reference each call.
-          const { response, text } = await slot.race(
-            custom(new Request(outgoing.url, init)).then(readText),
-          );
-          return new Answer(response, parseBody(text), outgoing.url);
-        }
-        // The global fetch follows the signal itself, body included (an
-        // abort while the body is read rejects `text()`): no race needed.
-        // The signal is this attempt's own (see TimeoutSignals).
-        init.signal = slot.signal;
-        const response = await fetch(outgoing.url, init);
-        const text = await response.text();
-        return new Answer(response, parseBody(text), outgoing.url);
-      } catch (error) {
-        throw attemptFailure(error, policy, outgoing, slot.signal.aborted);
-      } finally {
-        slot.release();
-      }
-    }
-    // The caller's signal and the attempt's timeout, in one signal.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(caller.reason);
-    caller.addEventListener("abort", onAbort, { once: true });
-    let fired = false;
-    const release = this.#deadlines.add(policy.timeout, () => {
-      fired = true;
-      controller.abort();
-    });
-    try {
-      let response: Response;
-      let text: string;
-      if (custom) {
-        const work = custom(new Request(outgoing.url, init)).then(readText);
-        ({ response, text } = await abortable(work, controller.signal));
-      } else {
-        init.signal = controller.signal;
-        response = await fetch(outgoing.url, init);
-        text = await response.text();
-      }
-      return new Answer(response, parseBody(text), outgoing.url);
-    } catch (error) {
-      if (caller.aborted) throw caller.reason;
-      throw attemptFailure(error, policy, outgoing, fired);
-    } finally {
-      release();
-      caller.removeEventListener("abort", onAbort);
-    }
+    return attempt(this.#clocks, outgoing, headers, policy);
   }
 
   /** `POST /oauth/token` through the same retry loop (it is safe to repeat). */
@@ -701,7 +507,7 @@ export class Transport {
     const operation = "POST /oauth/token";
     const outgoing: Outgoing = {
       method: "POST",
-      url: this.#url("/oauth/token"),
+      url: requestUrl(this.#prefix, "/oauth/token"),
       sameOrigin: true,
       headers: {
         accept: "application/json",
@@ -761,269 +567,8 @@ export type RouteResult<R extends Route> = R extends
   : Route extends R ? unknown
   : undefined;
 
-function parseBaseUrl(baseUrl: string): URL {
-  try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw 0;
-    if (!url.pathname.endsWith("/")) url.pathname += "/";
-    return url;
-  } catch {
-    throw new ConfigurationError({
-      message: `Invalid base URL ${JSON.stringify(baseUrl)}`,
-      hint:
-        "Pass an absolute http(s) URL such as https://api.example.com (option baseUrl or MLP_BASE_URL)",
-    });
-  }
-}
-
-/**
- * Parses a request part with its schema (defaults applied), or throws a
- * `ValidationError` naming each invalid field by its dotted path: nothing is
- * sent. `what` completes the message "Invalid {what}, nothing was sent".
- *
- * @example
- * ```ts
- * import { parseRequest } from "./transport.ts";
- * import { ListQuerySchema } from "../schemas/common.ts";
- * parseRequest(ListQuerySchema, { page: 2 }, "list parameters"); // { page: 2, items_per_page: 10 }
- * ```
- */
-export function parseRequest<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  what: string,
-): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new ValidationError({
-    message: `Invalid ${what}, nothing was sent`,
-    issues: fieldIssues(parsed.error.issues),
-  });
-}
-
+/** The parsed answer of `route`, or undefined when it has no response schema. */
 function parseAnswer(route: Route, answer: Received, operation: string) {
   if (!route.response) return undefined;
   return parseWith(route.response, answer, operation);
-}
-
-function parseWith<S extends z.ZodType>(
-  schema: S,
-  answer: Received,
-  operation: string,
-): z.output<S> {
-  // Most answers are exactly what zod would return: keep them as they are
-  // (no copy). Anything else is parsed by zod: defaults, errors.
-  if (responseCheck(schema)?.(answer.body)) return answer.body as z.output<S>;
-  const parsed = schema.safeParse(answer.body);
-  if (parsed.success) return parsed.data;
-  const where = parsed.error.issues.slice(0, 3).map((i) =>
-    `${issuePath(i.path) || "(body)"}: ${i.message}`
-  ).join("; ");
-  throw new InvalidResponseError({
-    status: answer.status,
-    body: answer.body,
-    message: `${operation} answered a body of an unexpected shape (${where})`,
-    hint:
-      "Check that the base URL points at the platform API (not a proxy page), and update the SDK if the service changed",
-  });
-}
-
-/** Path templates split at their placeholders (literal, name, literal, ...). */
-const templates = new Map<string, string[]>();
-
-/**
- * `fillPath(template, params)` from the template split once, instead of a
- * regular expression replace per call; a missing parameter throws
- * fillPath's error.
- */
-function filledPath(
-  template: string,
-  params: Record<string, string> | undefined,
-): string {
-  let parts = templates.get(template);
-  if (!parts) {
-    parts = template.split(/\{(\w+)\}/);
-    templates.set(template, parts);
-  }
-  let path = parts[0];
-  for (let i = 1; i < parts.length; i += 2) {
-    const value = params?.[parts[i]];
-    if (value === undefined || value === "") return fillPath(template, params);
-    path += encodeURIComponent(value) + parts[i + 1];
-  }
-  return path;
-}
-
-/** Query keys and values that form encoding leaves as they are. */
-const FORM_SAFE = /^[\w.*-]*$/;
-
-/**
- * The init of one attempt's request. A GET without a body leaves out
- * `method` and `body` (fetch's defaults): each member given costs fetch a
- * conversion and a check per call.
- */
-function requestInit(
-  outgoing: Outgoing,
-  headers: Record<string, string>,
-): RequestInit {
-  return outgoing.method === "GET" && outgoing.body === undefined
-    ? { headers, redirect: "manual" }
-    : {
-      method: outgoing.method,
-      headers,
-      body: outgoing.body,
-      redirect: "manual",
-    };
-}
-
-/** What the retry loop needs of an attempt its caller already started. */
-interface Started {
-  /** The token the attempt was sent with (undefined: none). */
-  token: string | undefined;
-  /** The attempt itself (it may have failed). */
-  attempt: Promise<Received>;
-}
-
-/**
- * The headers of one attempt: the request's, plus the bearer token when the
- * request goes to the base URL's origin (a Location or redirect to another
- * host, such as object storage or a CDN, must not receive it).
- */
-function authorized(
-  outgoing: Outgoing,
-  token: string | undefined,
-): Record<string, string> {
-  const headers = { ...outgoing.headers };
-  if (token && outgoing.sameOrigin) headers.authorization = `Bearer ${token}`;
-  return headers;
-}
-
-/**
- * The error a failed attempt throws: a `TimeoutError` when its timeout
- * fired, an SDK error as it is, anything else (the network) as a
- * `ConnectionError`.
- */
-function attemptFailure(
-  error: unknown,
-  policy: Policy,
-  outgoing: Outgoing,
-  timedOut: boolean,
-): unknown {
-  if (timedOut) {
-    return new TimeoutError({
-      message: `${policy.operation} timed out after ${policy.timeout} ms`,
-      hint: "Retry, or raise the timeout option (client or call)",
-    });
-  }
-  if (error instanceof MLPlatformError) return error;
-  return new ConnectionError({
-    message: `${policy.operation}: could not reach ${
-      new URL(outgoing.url).origin
-    } (${innermostMessage(error)})`,
-    hint:
-      "Check the base URL and the network; the call is retried automatically where that is safe",
-    cause: error,
-  });
-}
-
-async function readText(
-  response: Response,
-): Promise<{ response: Response; text: string }> {
-  return { response, text: await response.text() };
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** The list route of the collection a create route adds to. */
-function listRouteOf(create: Route): Route | undefined {
-  for (const group of Object.values(routes) as Record<string, Route>[]) {
-    if (group.create === create) return group.list;
-  }
-  return undefined;
-}
-
-/**
- * Whether a resource found by name is the one `sent` would have made: every
- * field sent is there with the same value (objects and arrays compared the
- * same way, member by member; the service may add fields), and a reference
- * sent as `x_id` is the resource's `x.id`. Fields the resource does not show
- * (a secret, the name of an artifact a job makes) cannot be compared and are
- * passed over.
- *
- * @example
- * ```ts ignore
- * matchesSent({ name: "a", data_schema_id: "s1" }, { id: "1", name: "a", data_schema: { id: "s1" } }); // true
- * ```
- */
-function matchesSent(sent: unknown, existing: unknown): boolean {
-  if (!isRecord(sent) || !isRecord(existing)) return false;
-  for (const [key, value] of Object.entries(sent)) {
-    if (value === undefined) continue;
-    if (Object.hasOwn(existing, key)) {
-      if (!contains(existing[key], value)) return false;
-    } else if (key.endsWith("_id")) {
-      const ref = existing[key.slice(0, -3)];
-      if (isRecord(ref) && ref.id !== value) return false;
-    }
-  }
-  return true;
-}
-
-/** `value` is `have`, or is contained in it member by member. */
-function contains(have: unknown, value: unknown): boolean {
-  if (Array.isArray(value)) {
-    return Array.isArray(have) && have.length === value.length &&
-      value.every((v, i) => contains(have[i], v));
-  }
-  if (isRecord(value)) {
-    return isRecord(have) &&
-      Object.entries(value).every(([k, v]) =>
-        v === undefined || (Object.hasOwn(have, k) && contains(have[k], v))
-      );
-  }
-  return Object.is(have, value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isRedirect(status: number): boolean {
-  return status === 301 || status === 302 || status === 303 ||
-    status === 307 || status === 308;
-}
-
-/** The request a redirect asks for (RFC 9110: 303, and 301/302 after POST, become GET). */
-function redirected(
-  outgoing: Outgoing,
-  status: number,
-  answer: Received,
-  baseOrigin: string,
-): Outgoing {
-  const location = new URL(answer.headers.get("location")!, answer.url);
-  const url = location.href;
-  const sameOrigin = location.origin === baseOrigin;
-  if (status === 307 || status === 308 || outgoing.method === "GET") {
-    return { ...outgoing, url, sameOrigin };
-  }
-  const headers = { ...outgoing.headers };
-  delete headers["content-type"];
-  return { method: "GET", url, sameOrigin, headers };
-}
-
-/** The most specific message of an error chain (Deno and Node say "fetch failed" outside). */
-function innermostMessage(error: unknown): string {
-  let message = String(error);
-  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
-    if (e instanceof Error && e.message) message = e.message;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return message;
 }

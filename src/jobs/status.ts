@@ -1,7 +1,7 @@
 /**
  * What a job snapshot is and how its status is read: ready for the next
  * step, failed, or still in progress. Unknown statuses count as in
- * progress (SPEC.md section 9: the service may add values).
+ * progress (docs/api.md#conventions: the service may add values).
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Timestamps and identifiers for local resources.
  *
- * SPEC.md section 2 asks for ISO 8601 UTC timestamps with microseconds and a
+ * docs/api.md#resources asks for ISO 8601 UTC timestamps with microseconds and a
  * trailing `Z`; `Date#toISOString` only has milliseconds, so the microseconds
  * come from the high-resolution clock, kept strictly increasing so that two
  * resources created in the same millisecond still sort in creation order.

@@ -1,6 +1,6 @@
 /**
  * Options of the local platform and the operator setup they describe
- * (SPEC.md section 1: organisations, accounts and credentials are made by the
+ * (docs/api.md#the-workflow: organisations, accounts and credentials are made by the
  * operator, never through the API).
  *
  * @example

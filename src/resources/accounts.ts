@@ -1,5 +1,5 @@
 /**
- * Accounts (SPEC.md endpoints 2 and 3): listed and read, never created
+ * Accounts (docs/api.md#endpoints, endpoints 2 and 3): listed and read, never created
  * through the API. `GET /accounts/{id}` answers with the list envelope; `get`
  * unwraps the one account from it.
  *
@@ -42,7 +42,7 @@ export class Accounts {
     this.#transport = transport;
   }
 
-  /** One page of accounts (SPEC.md endpoint 2). */
+  /** One page of accounts (docs/api.md#endpoints, endpoint 2). */
   async list(
     query: ListQuery = {},
     options?: RequestOptions,
@@ -62,7 +62,7 @@ export class Accounts {
     return paginate((q) => this.list(q, options), query);
   }
 
-  /** One account (SPEC.md endpoint 3, unwrapped from its list envelope). */
+  /** One account (docs/api.md#endpoints, endpoint 3, unwrapped from its list envelope). */
   async get(id: string, options?: RequestOptions): Promise<Account> {
     const page = await this.#transport.call(routes.accounts.get, {
       ...options,

@@ -14,12 +14,12 @@ import {
 } from "../schemas/common.ts";
 import type { Route } from "../schemas/routes.ts";
 import { paginate } from "../http/pagination.ts";
-import {
-  type CallOptions,
-  parseRequest,
-  type RequestOptions,
-  type Transport,
+import type {
+  CallOptions,
+  RequestOptions,
+  Transport,
 } from "../http/transport.ts";
+import { parseRequest } from "../http/parse.ts";
 import { displayPage, displayResource, kindOf } from "./display.ts";
 
 /** The routes of a collection that can be read and deleted. */

@@ -1,5 +1,5 @@
 /**
- * Deployed models (SPEC.md endpoints 12 and 13): the collection, plus views,
+ * Deployed models (docs/api.md#endpoints, endpoints 12 and 13): the collection, plus views,
  * the predictions and explanations of a running deployed model.
  *
  * @module
@@ -49,7 +49,7 @@ export class DeployedModels
   }
 
   /**
-   * Predictions and explanations for the rows of `body.query` (SPEC.md
+   * Predictions and explanations for the rows of `body.query` (docs/api.md#resources
    * endpoint 13), as a split-orientation table. The model must be `RUNNING`.
    * Pass `validated: true` only with a body that is already the output of
    * `ViewsRequestSchema` (the views builder's), to skip parsing it again.

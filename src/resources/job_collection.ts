@@ -1,6 +1,6 @@
 /**
  * Job collections (ingestion, onboarding and training jobs): a collection
- * plus `cancel`, our extension of SPEC.md (`POST /{jobs}/{id}/cancel`).
+ * plus `cancel`, our extension of the published API, docs/contract.md#jobs-and-deployments (`POST /{jobs}/{id}/cancel`).
  *
  * @module
  */

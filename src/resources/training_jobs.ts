@@ -1,5 +1,5 @@
 /**
- * Training jobs (SPEC.md endpoint 10): created in a workspace, sent as the
+ * Training jobs (docs/api.md#endpoints, endpoint 10): created in a workspace, sent as the
  * `X-Active-Workspace` header.
  *
  * @module

@@ -1,8 +1,8 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
  * What jobs create: datasources (ingestion), datasets (onboarding) and models
- * (training). SPEC.md names them but shows no fields beyond `{id,name}`; the
- * shapes here are DESIGN.md's, tolerant like every response.
+ * (training). docs/api.md#resources names them but shows no fields beyond `{id,name}`; the
+ * shapes here are ours (docs/contract.md#paths), tolerant like every response.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { LearningCurveSchema } from "./learning_curve.ts";
 /**
  * Lifecycle of an artifact: created with its job, ready when the job
  * completes, failed or cancelled with it (`CANCELLED` follows our cancel
- * extension of SPEC.md).
+ * extension of the published API, docs/contract.md#paths).
  */
 export const ARTIFACT_STATUSES = [
   "PENDING",
@@ -58,6 +58,8 @@ export const DatasetSchema = z.looseObject({
   datasource: RefSchema.optional(),
   data_processing_configuration: RefSchema.optional(),
   row_count: z.number().int().nullish(),
+  /** Rows left out while encoding (a missing target, for example). */
+  dropped_rows: z.number().int().nonnegative().optional(),
   ...taskFields,
 }).meta({ id: "Dataset" });
 /** A dataset. */
@@ -74,6 +76,8 @@ export const ModelSchema = z.looseObject({
   ...taskFields,
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
+  /** Why boosting stopped (the round cap, early stopping, the runtime cap). */
+  stop_reason: z.string().optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "Model" });

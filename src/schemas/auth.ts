@@ -1,6 +1,6 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * The token exchange of SPEC.md section 5 (endpoint 1).
+ * The token exchange of docs/api.md#authentication (endpoint 1).
  *
  * @module
  */

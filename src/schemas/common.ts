@@ -3,7 +3,7 @@
  * Building blocks shared by every wire shape: identifiers, timestamps,
  * `{id,name}` references, open enumerations and the paginated list envelope.
  *
- * SPEC.md section 9 says the service may add fields and enum values at any
+ * docs/api.md#conventions says the service may add fields and enum values at any
  * time, so response schemas here are *tolerant*: objects keep unknown keys
  * ({@linkcode z.looseObject}) and enums accept any string ({@linkcode openEnum}).
  * Request schemas are strict about the values we know, so a typo is caught
@@ -35,7 +35,7 @@ export type Ref = z.infer<typeof RefSchema>;
 
 /**
  * An enumeration that names the values we know yet accepts any other string,
- * as SPEC.md section 9 asks of readers. The inferred type keeps editor
+ * as docs/api.md#conventions asks of readers. The inferred type keeps editor
  * completion for the known values.
  *
  * @example
@@ -134,9 +134,10 @@ export const ownedFields = {
 } as const;
 
 /**
- * Fields every configuration carries in responses besides its own: the
- * {@linkcode ownedFields}, its name and when it last changed (ingestion,
- * onboarding and deployment configurations).
+ * Fields every named, user-made resource carries in responses besides its
+ * own: the {@linkcode ownedFields}, its name and when it last changed
+ * (configurations of every kind, storage connectors, data schemas,
+ * workspaces).
  */
 export const configurationFields = {
   ...ownedFields,
@@ -175,7 +176,7 @@ export function listOf<T extends z.ZodType>(item: T) {
 /** A page of a paginated list. */
 export type Page<T> = { data: T[]; pagination: Pagination };
 
-/** Query parameters of list endpoints (DESIGN.md: 1-based, at most 100 a page). */
+/** Query parameters of list endpoints (docs/contract.md#lists: 1-based, at most 100 a page). */
 export const ListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   items_per_page: z.coerce.number().int().min(1).max(100).default(10),

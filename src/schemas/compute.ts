@@ -5,17 +5,16 @@
  * @module
  */
 import { z } from "zod";
-import { NameSchema, openEnum, ownedFields } from "./common.ts";
+import { configurationFields, NameSchema, openEnum } from "./common.ts";
 
-/** Compute types SPEC.md shows. */
+/** Compute types docs/api.md#resources shows. */
 export const COMPUTE_TYPES = ["PROCESSING", "TRAINING"] as const;
 /** What a compute configuration is for. */
 export type ComputeType = typeof COMPUTE_TYPES[number];
 
 /** A compute configuration. */
 export const ComputeConfigurationSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
   machine_type: z.string(),
   compute_type: openEnum(COMPUTE_TYPES),
 }).meta({ id: "ComputeConfiguration" });

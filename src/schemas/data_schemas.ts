@@ -6,10 +6,10 @@
  */
 import { z } from "zod";
 import {
+  configurationFields,
   IdSchema,
   NameSchema,
   openEnum,
-  ownedFields,
   RefSchema,
   TimestampSchema,
 } from "./common.ts";
@@ -20,7 +20,7 @@ export const DATA_TYPES = ["NUMBER", "STRING"] as const;
 export const DESIGNATIONS = ["FEATURE", "TARGET"] as const;
 /** How a column's values are interpreted. */
 export const SEMANTIC_TYPES = ["CONTINUOUS", "CATEGORICAL"] as const;
-/** Number formats. SPEC.md shows `INT64`; `FLOAT64` is ours for fractional columns. */
+/** Number formats. docs/api.md#resources shows `INT64`; `FLOAT64` is ours for fractional columns. */
 export const NUMBER_FORMATS = ["INT64", "FLOAT64"] as const;
 
 /** Column type: `{ data_type, format }` (format null for strings). */
@@ -81,8 +81,7 @@ export type SchemaFieldCreate = z.input<typeof SchemaFieldCreateSchema>;
 
 /** A data schema. */
 export const DataSchemaSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
   fields: z.array(SchemaFieldSchema),
   friendly_names: z.array(z.unknown()).default([]),
   category_friendly_names: z.array(z.unknown()).default([]),

@@ -15,9 +15,9 @@ import {
   TimestampSchema,
 } from "./common.ts";
 
-/** Deployment types SPEC.md shows. */
+/** Deployment types docs/api.md#resources shows. */
 export const DEPLOYMENT_TYPES = ["SERVERLESS"] as const;
-/** Deployed model statuses we know (SPEC.md: `STARTING`, `RUNNING`). */
+/** Deployed model statuses we know (docs/api.md#resources: `STARTING`, `RUNNING`). */
 export const DEPLOYED_MODEL_STATUSES = [
   "STARTING",
   "RUNNING",

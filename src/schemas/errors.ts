@@ -1,6 +1,6 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * Error bodies of SPEC.md section 7, plus the validation body DESIGN.md adds
+ * Error bodies of docs/api.md#errors, plus the validation body docs/contract.md#errors adds
  * for 400 answers. The client parses failed responses with these; the local
  * platform builds its error answers from them.
  *
@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { openEnum } from "./common.ts";
 
-/** Every `dependant_type` SPEC.md section 7 lists. */
+/** Every `dependant_type` docs/api.md#errors lists. */
 export const DEPENDANT_TYPES = [
   "ACCOUNT",
   "CATEGORY_FRIENDLY_NAME",
@@ -59,26 +59,40 @@ export const DependantSchema = z.looseObject({
 /** One resource that depends on the one being deleted. */
 export type Dependant = z.infer<typeof DependantSchema>;
 
-/** 401: `{ message }`; every other error body adds to it. */
+/**
+ * 401: `{ message }` (docs/api.md#errors); the local platform adds
+ * `error_code: "UNAUTHORIZED"`, which a client must not require.
+ */
 export const UnauthorizedBodySchema = z.looseObject({
   message: z.string(),
+  error_code: z.string().optional(),
 }).meta({ id: "UnauthorizedError" });
 
-/** 403, 404 and the plain 409: `{ message, error_code }`. */
+/** 403, 404, 413, 415 and 429: `{ message, error_code }`. */
 export const ErrorBodySchema = UnauthorizedBodySchema.extend({
   error_code: z.string(),
 }).meta({ id: "Error" });
 /** 403, 404 and the plain 409: `{ message, error_code }`. */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/**
+ * 409 for a duplicate name or a wrong state (cancelling an ended job):
+ * `error_code` is `CONFLICT`, which tells it from an
+ * {@linkcode IntegrityErrorBodySchema} (docs/contract.md#errors).
+ */
+export const ConflictErrorBodySchema = ErrorBodySchema.extend({
+  error_code: z.literal("CONFLICT"),
+}).meta({ id: "ConflictError" });
+
 /** 409 when dependants block a delete: `{ message, error_code, dependants }`. */
 export const IntegrityErrorBodySchema = ErrorBodySchema.extend({
+  error_code: z.literal("INTEGRITY_ERROR"),
   dependants: z.array(DependantSchema),
 }).meta({ id: "IntegrityError" });
 /** 409 when dependants block a delete. */
 export type IntegrityErrorBody = z.infer<typeof IntegrityErrorBodySchema>;
 
-/** 500: `{ message, error_reference }`. */
+/** 500: `{ message, error_reference }` (the local platform adds `error_code`). */
 export const ServerErrorBodySchema = UnauthorizedBodySchema.extend({
   error_reference: z.string(),
 }).meta({ id: "ServerError" });
@@ -136,7 +150,7 @@ export function fieldIssues(
   }));
 }
 
-/** 400 (DESIGN.md): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
+/** 400 (docs/contract.md#errors): `{ message, error_code: "VALIDATION_ERROR", errors }`. */
 export const ValidationErrorBodySchema = ErrorBodySchema.extend({
   errors: z.array(FieldIssueSchema),
 }).meta({ id: "ValidationError" });

@@ -14,7 +14,7 @@ import {
 } from "./common.ts";
 import { processingJobCreateFields, processingJobFields } from "./jobs.ts";
 
-/** How the ingested observations are laid out (all strings in SPEC.md). */
+/** How the ingested observations are laid out (all strings in docs/api.md#resources). */
 export const ObservationSpecificationSchema = z.looseObject({
   observation_type: z.string(),
   observation_source: z.string(),

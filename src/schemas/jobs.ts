@@ -2,7 +2,7 @@
 /**
  * What every asynchronous job shares: status, progress and stage.
  *
- * SPEC.md shows `STARTING` and `COMPLETED`; DESIGN.md adds `RUNNING` and
+ * docs/api.md#states shows `STARTING` and `COMPLETED`; docs/contract.md#jobs-and-deployments adds `RUNNING` and
  * `FAILED`. Readers accept any other status and treat it as still running.
  *
  * @module
@@ -28,7 +28,7 @@ export const JOB_STATUSES = [
 /** A job's status (open: unknown values are kept). */
 export type JobStatus = Open<typeof JOB_STATUSES[number]>;
 
-/** Statuses that end a job unsuccessfully (DESIGN.md). */
+/** Statuses that end a job unsuccessfully (docs/contract.md#jobs-and-deployments). */
 export const FAILURE_STATUSES: readonly string[] = [
   "FAILED",
   "ERROR",
@@ -36,7 +36,7 @@ export const FAILURE_STATUSES: readonly string[] = [
   "CANCELED",
 ];
 
-/** Job types SPEC.md shows. */
+/** Job types docs/api.md#states shows. */
 export const JOB_TYPES = ["INITIAL"] as const;
 
 /** Fields every job response carries: the owned fields, status, progress and stage. */

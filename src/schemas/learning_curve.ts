@@ -1,10 +1,10 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * The learning curve of a training (our extension of SPEC.md): the loss on
+ * The learning curve of a training (our extension of the published API, docs/contract.md#jobs-and-deployments): the loss on
  * the training rows and on the validation rows after each logged boosting
  * round (`log_interval` rounds apart). A training job carries it while it
  * runs and after; the model it made keeps it. Optional everywhere: clients
- * tolerate its absence (SPEC.md section 9), and unknown fields in a point
+ * tolerate its absence (docs/api.md#conventions), and unknown fields in a point
  * are kept.
  *
  * @module
@@ -29,5 +29,5 @@ export type LearningCurvePoint = z.infer<typeof LearningCurvePointSchema>;
 export const LearningCurveSchema = z.array(LearningCurvePointSchema).meta({
   id: "LearningCurve",
   description:
-    "Training and validation loss per logged round (extension of SPEC.md); at most 1000 points: a longer training keeps every other point, so the curve spans all of it",
+    "Training and validation loss per logged round (extension of the published API, docs/contract.md#jobs-and-deployments); at most 1000 points: a longer training keeps every other point, so the curve spans all of it",
 });

@@ -15,18 +15,18 @@ import {
 } from "./common.ts";
 import { processingJobCreateFields, processingJobFields } from "./jobs.ts";
 
-/** Configuration types SPEC.md shows. */
+/** Configuration types docs/api.md#resources shows. */
 export const CONFIGURATION_TYPES = ["INITIAL"] as const;
 /**
- * Prediction types: SPEC.md shows `CLASSIFICATION` (a CATEGORICAL target);
+ * Prediction types: docs/api.md#resources shows `CLASSIFICATION` (a CATEGORICAL target);
  * `REGRESSION` (a NUMBER target, predicted as a number) is ours.
  */
 export const PREDICTION_TYPES = ["CLASSIFICATION", "REGRESSION"] as const;
 /** A prediction type. */
 export type PredictionType = typeof PREDICTION_TYPES[number];
-/** Encoding strategies SPEC.md shows. */
+/** Encoding strategies docs/api.md#resources shows. */
 export const ENCODING_STRATEGIES = ["STREAM"] as const;
-/** Sharding strategies SPEC.md shows. */
+/** Sharding strategies docs/api.md#resources shows. */
 export const SHARDING_STRATEGIES = ["PROPORTIONATE"] as const;
 
 const fraction = z.number().min(0).max(1);
@@ -58,7 +58,7 @@ export type OnboardingConfiguration = z.infer<
 
 /**
  * Body of `POST /data-processing-onboarding-configurations`. Fields past the
- * ones SPEC.md requires are optional; their defaults are the ones documented
+ * ones docs/api.md#resources requires are optional; their defaults are the ones documented
  * here and applied by the service.
  */
 export const OnboardingConfigurationCreateSchema = z.object({

@@ -1,7 +1,7 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * The route table: every operation of SPEC.md section 4 and the gaps
- * DESIGN.md fills, in one place. The client builds its requests from it and
+ * The route table: every operation of docs/api.md#endpoints and the gaps
+ * docs/contract.md#paths fills, in one place. The client builds its requests from it and
  * the local platform registers its handlers and its OpenAPI document from it,
  * so a path corrected for the hosted service is a one-line change here.
  *
@@ -77,10 +77,16 @@ export interface Route {
   readonly views?: boolean;
   /** A list endpoint taking `page` and `items_per_page`. */
   readonly list?: boolean;
-  /** SPEC.md endpoint number (1-13), when SPEC.md shows the operation. */
+  /** Endpoint number (1-13) in docs/api.md#endpoints, when the published API shows the operation. */
   readonly spec?: number;
   /** One line for the OpenAPI document. */
   readonly summary: string;
+  /**
+   * What the operation does, for the OpenAPI document, when more than its
+   * kind of operation says (a create, a list, ...): the document writes
+   * those from the route itself.
+   */
+  readonly description?: string;
   /** The noun of the resource it answers with, for messages and displays ("ingestion job"). */
   readonly noun?: string;
 }
@@ -99,11 +105,11 @@ export interface Kind {
   readonly path: string;
   /** Singular noun for messages and displays ("ingestion job"). */
   readonly noun: string;
-  /** The noun as SPEC.md words it, in the OpenAPI summaries. */
+  /** The noun as docs/api.md#resources words it, in the OpenAPI summaries. */
   readonly title: string;
   /** Prefix of the ids the local platform gives (`sc_...`). */
   readonly prefix: string;
-  /** SPEC.md `dependant_type` of this kind. */
+  /** The `dependant_type` of this kind (docs/api.md#errors). */
   readonly type: DependantType;
   /**
    * For jobs: the artifact the job creates (a job never blocks deleting
@@ -263,7 +269,8 @@ export function isKind(name: string): name is KindName {
 }
 
 /**
- * `POST {path}/{id}/cancel`: our extension of SPEC.md for jobs. A running
+ * `POST {path}/{id}/cancel`: our extension of the published API for jobs
+ * (docs/contract.md#jobs-and-deployments). A running
  * job stops and ends `CANCELLED`; a job that already ended is a 409.
  */
 function cancelRoute<K extends Kind, R extends z.ZodType>(
@@ -277,11 +284,11 @@ function cancelRoute<K extends Kind, R extends z.ZodType>(
     response,
     noun: kind.noun,
     summary:
-      `Cancel a ${kind.title}: it stops and ends CANCELLED (extension of SPEC.md; 409 once it has ended)`,
+      `Cancel a ${kind.title}: it stops and ends CANCELLED (extension of the published API, docs/contract.md#jobs-and-deployments; 409 once it has ended)`,
   } as const;
 }
 
-/** A collection with create, get, list and delete (DESIGN.md). */
+/** A collection with create, get, list and delete (docs/contract.md#paths). */
 function crud<K extends Kind, C extends z.ZodType, R extends z.ZodType>(
   kind: K,
   body: C,
@@ -348,6 +355,8 @@ export const routes = {
       public: true,
       spec: 1,
       summary: "Exchange client credentials for an access token",
+      description:
+        "The OAuth 2.0 client-credentials grant (RFC 6749 section 4.4): a form-encoded grant_type=client_credentials, client_id and client_secret give a bearer access token (a JWT) valid for expires_in seconds. Unknown credentials answer 401; credentials of an account that is not ACTIVE get their token, and 403 on use. See docs/api.md#authentication.",
     },
   },
   accounts: {
@@ -360,6 +369,8 @@ export const routes = {
       spec: 2,
       noun: "account",
       summary: "List the accounts these credentials see",
+      description:
+        "Accounts are made by the operator, never through the API (docs/api.md#the-workflow): this lists the ones the caller's credentials see, one page at a time.",
     },
     get: {
       method: "GET",
@@ -369,6 +380,8 @@ export const routes = {
       spec: 3,
       noun: "account",
       summary: "Retrieve one account (in the list envelope)",
+      description:
+        "One account by id, answered inside the list envelope as the published API shows it (docs/api.md#endpoints, endpoint 3).",
     },
   },
   storageConnectors: crud(
@@ -432,6 +445,8 @@ export const routes = {
       spec: 10,
       noun: KINDS.trainingJobs.noun,
       summary: "Start a training job in the active workspace",
+      description:
+        "Trains a model on a dataset with a training configuration, in the workspace named by the X-Active-Workspace header. Answers 201 with the job STARTING; poll it until COMPLETED, then read its model (docs/contract.md#jobs-and-deployments).",
     },
     cancel: cancelRoute(KINDS.trainingJobs, TrainingJobSchema),
   },
@@ -457,6 +472,8 @@ export const routes = {
       views: true,
       spec: 13,
       summary: "Predictions and explanations from a running deployed model",
+      description:
+        "Predictions, class probabilities and additive explanations (bias plus one contribution per term equals the prediction) for the rows of query, as a split-orientation table (docs/contract.md#views). Large requests answer 202 with a Location to poll; a deployed model beyond its concurrency and queue answers 429 with Retry-After.",
     },
   },
   datasources: readOnly(KINDS.datasources, DatasourceSchema),
@@ -469,6 +486,8 @@ export const routes = {
       status: 200,
       response: GlobalExplanationSchema,
       summary: "Global explanation: each term's importance and shape",
+      description:
+        "The model's global explanation: for each term (a feature or a pair), its mean absolute contribution and its shape over the feature's bins.",
     },
   },
 } as const satisfies Record<string, Record<string, Route>>;

@@ -5,18 +5,17 @@
  * @module
  */
 import { z } from "zod";
-import { NameSchema, ownedFields } from "./common.ts";
+import { configurationFields, NameSchema } from "./common.ts";
 
 /** A storage connector. */
 export const StorageConnectorSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
   bucket_name: z.string(),
 }).meta({ id: "StorageConnector" });
 /** A storage connector. */
 export type StorageConnector = z.infer<typeof StorageConnectorSchema>;
 
-/** Body of `POST /storage-connectors` (path and body from DESIGN.md). */
+/** Body of `POST /storage-connectors` (path and body from docs/contract.md#paths). */
 export const StorageConnectorCreateSchema = z.object({
   name: NameSchema,
   bucket_name: z.string().trim().min(1, "bucket_name is required"),

@@ -1,9 +1,9 @@
 // deno-doc-ignore-file private-type-ref missing-explicit-type -- wire types are inferred from these zod schemas (one source of truth), so they name zod's own types
 /**
- * Training: configurations (the hyperparameters of SPEC.md) and training jobs
+ * Training: configurations (the hyperparameters of docs/api.md#resources) and training jobs
  * that turn a dataset into a model.
  *
- * SPEC.md asks readers to treat every training configuration field as
+ * docs/api.md#resources asks readers to treat every training configuration field as
  * optional, so the response schema is fully optional-tolerant. Every
  * hyperparameter is optional in a create request too; the service applies
  * its documented default (on the local platform: `DEFAULT_PARAMS` in
@@ -22,11 +22,11 @@ import {
 import { jobFields } from "./jobs.ts";
 import { LearningCurveSchema } from "./learning_curve.ts";
 
-/** Training types SPEC.md shows. */
+/** Training types docs/api.md#resources shows. */
 export const MODEL_TRAINING_TYPES = ["INDUCTION"] as const;
-/** Binning strategies: SPEC.md shows `UNIFORM`; `QUANTILE` is ours. */
+/** Binning strategies: docs/api.md#resources shows `UNIFORM`; `QUANTILE` is ours. */
 export const BINNING_STRATEGIES = ["UNIFORM", "QUANTILE"] as const;
-/** Boosting strategies SPEC.md shows. */
+/** Boosting strategies docs/api.md#resources shows. */
 export const BOOSTING_STRATEGIES = ["NO_GROUPING"] as const;
 
 /**
@@ -40,7 +40,7 @@ export interface HyperparameterBounds {
   readonly minExclusive?: boolean;
   /** Largest accepted value. */
   readonly max: number;
-  /** Only integers (SPEC.md lists the field among the integers). */
+  /** Only integers (docs/api.md#resources lists the field among the integers). */
   readonly int?: boolean;
   /** What the value means and why the range is what it is. */
   readonly doc: string;
@@ -52,8 +52,8 @@ const MAX_ROUNDS = 1_000_000;
 const MAX_ROWS = 1_000_000_000;
 
 /**
- * The documented bounds of every numeric hyperparameter of SPEC.md's
- * training configuration: integers where SPEC.md lists the field among the
+ * The documented bounds of every numeric hyperparameter of the published (docs/api.md#resources)
+ * training configuration: integers where docs/api.md#resources lists the field among the
  * integers, fractions in [0, 1], counts of rounds at most 1,000,000, depths at
  * most 32. A value outside them is refused before a request is sent (the
  * builders) and with a 400 naming the field at create time (the local
@@ -270,7 +270,7 @@ export const HYPERPARAMETER_BOUNDS = {
     max: 4_294_967_295,
     int: true,
     doc:
-      "Seed of every random choice in training (ours: SPEC.md shows none), integer 0..2^32-1.",
+      "Seed of every random choice in training (ours: docs/api.md#resources shows none), integer 0..2^32-1.",
   },
 } as const satisfies Record<string, HyperparameterBounds>;
 
@@ -291,7 +291,7 @@ const numericShape = Object.fromEntries(
 ) as { [K in NumericHyperparameterName]: z.ZodNumber };
 
 /**
- * Every hyperparameter of SPEC.md's training configuration, with the bounds
+ * Every hyperparameter of the published (docs/api.md#resources) training configuration, with the bounds
  * of {@link HYPERPARAMETER_BOUNDS}. All optional.
  */
 export const hyperparameterShape = {
@@ -311,7 +311,7 @@ export const ModelCapabilitiesSchema = z.looseObject({
   estimators_data: z.boolean().optional(),
 }).meta({ id: "ModelCapabilities" });
 
-/** A training configuration, read optional-tolerant as SPEC.md asks. */
+/** A training configuration, read optional-tolerant as docs/api.md#resources asks. */
 export const TrainingConfigurationSchema = z.looseObject({
   id: IdSchema,
   name: z.string().optional(),

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { ownRecord } from "./common.ts";
 
-/** View types SPEC.md shows. */
+/** View types docs/api.md#resources shows. */
 export const VIEW_TYPES = ["RESULTS"] as const;
 
 /** A value in a query column: a number, a string, or null for missing. */
@@ -61,7 +61,13 @@ const RowsSchema = z.array(z.unknown()).superRefine((rows, ctx) => {
       return;
     }
   }
-}).meta({ items: { type: "array" } }) as unknown as z.ZodType<
+}).meta({
+  items: {
+    type: "array",
+    description: "One row: a cell per column",
+    items: { type: ["string", "number", "boolean", "null"] },
+  },
+}) as unknown as z.ZodType<
   unknown[][],
   unknown[][]
 >;
@@ -71,7 +77,7 @@ const RowsSchema = z.array(z.unknown()).superRefine((rows, ctx) => {
  *
  * `query` maps each feature to its column of values (one per row, all the
  * same length). `targets` optionally names, per target, the class to explain:
- * one value for every row, or one per row (DESIGN.md).
+ * one value for every row, or one per row (docs/contract.md#views).
  */
 export const ViewsRequestSchema = z.object({
   data: z.array(z.object({ view_type: z.enum(VIEW_TYPES) })).min(

@@ -5,12 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { NameSchema, ownedFields } from "./common.ts";
+import { configurationFields, NameSchema } from "./common.ts";
 
 /** A workspace. */
 export const WorkspaceSchema = z.looseObject({
-  ...ownedFields,
-  name: z.string(),
+  ...configurationFields,
 }).meta({ id: "Workspace" });
 /** A workspace. */
 export type Workspace = z.infer<typeof WorkspaceSchema>;

@@ -160,7 +160,7 @@ describe("local() in Node: quickstart, views and explanations", () => {
       "Chinstrap",
       "Gentoo",
     ]);
-    // JSON round trip: the split table of SPEC.md.
+    // JSON round trip: the split table of docs/api.md#resources.
     const table = JSON.parse(JSON.stringify(result));
     assert.deepEqual(table.columns, columns);
     assert.deepEqual(table.index, [0, 1, 2, 3]);

@@ -15,8 +15,8 @@
  *
  * @module
  */
-import { rateLimited } from "../http/http_errors.ts";
-import { modelBlobs } from "../jobs/train.ts";
+import { rateLimited } from "../errors.ts";
+import { modelBlobs } from "../store/blobs.ts";
 import { updateRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 import type { EbmModel } from "../model/types.ts";

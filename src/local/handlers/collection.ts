@@ -8,7 +8,7 @@
 import { ListQuerySchema, type Page } from "../../schemas/mod.ts";
 import { type KindName, KINDS } from "../../schemas/routes.ts";
 import type { PlatformContext } from "../context.ts";
-import { conflict, integrityError } from "../http/http_errors.ts";
+import { conflict, integrityError } from "../errors.ts";
 import { parseOr400 } from "../http/request_body.ts";
 import { dependantsOf, findOwned, pageOf } from "../store/records.ts";
 import type { Resources, StoredRecord } from "../store/store.ts";

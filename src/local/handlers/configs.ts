@@ -6,7 +6,7 @@
  * @module
  */
 import { checkBucket } from "../store/buckets.ts";
-import { invalidField } from "../http/http_errors.ts";
+import { invalidField } from "../errors.ts";
 import {
   createRecord,
   findOwned,
@@ -101,7 +101,7 @@ export const createIngestionConfiguration: Op<
   return created(createRecord(ctx.store, caller, "ingestionConfigurations", {
     name: body.name,
     data_schema: refOf(schema),
-    // SPEC.md lists these (strings) without values; ours describe a CSV read row by row.
+    // docs/api.md#resources lists these (strings) without values; ours describe a CSV read row by row.
     observation_specification: {
       observation_type: "TABULAR",
       observation_source: "CSV",

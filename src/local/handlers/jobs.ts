@@ -13,7 +13,7 @@ import {
 } from "../../schemas/routes.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import { conflict, invalidField } from "../http/http_errors.ts";
+import { conflict, invalidField } from "../errors.ts";
 import type { JobOutcome, JobWork } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
@@ -34,7 +34,7 @@ import type { Op, Reply, SharedInput } from "./types.ts";
 import type { z } from "zod";
 import type { processingJobCreateFields } from "../../schemas/jobs.ts";
 
-/** Fields every new job carries (SPEC.md: progress 0, stage `initializing`). */
+/** Fields every new job carries (docs/api.md#resources: progress 0, stage `initializing`). */
 function newJobFields(ctx: PlatformContext) {
   return {
     status: "STARTING",
@@ -472,7 +472,7 @@ export const createDeployedModel: Op<"deployedModels", "create"> = (
 const ENDED = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
 
 /**
- * `POST /{job collection}/{id}/cancel` (our extension of SPEC.md): stops a
+ * `POST /{job collection}/{id}/cancel` (our extension of the published API, docs/contract.md#jobs-and-deployments): stops a
  * STARTING or RUNNING job, which ends `CANCELLED` with a message, and its
  * datasource, dataset or model with it; a job that has ended is a 409.
  *

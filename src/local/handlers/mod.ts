@@ -13,11 +13,11 @@
 import { type Account, ListQuerySchema } from "../../schemas/mod.ts";
 import type { JobKindName, KindName } from "../../schemas/routes.ts";
 import type { PlatformContext } from "../context.ts";
-import { forbidden, notFound } from "../http/http_errors.ts";
+import { forbidden, notFound } from "../errors.ts";
 import { parseOr400, tokenBody } from "../http/request_body.ts";
 import { datasourceBlobKey } from "../jobs/ingest.ts";
 import { datasetBlobs } from "../jobs/onboard.ts";
-import { modelBlobs } from "../jobs/train.ts";
+import { modelBlobs } from "../store/blobs.ts";
 import { pageOf } from "../store/records.ts";
 import { collection, refusePending } from "./collection.ts";
 import {

@@ -1,5 +1,5 @@
 /**
- * Views (SPEC.md endpoint 13) and the global explanation of a model: the
+ * Views (docs/api.md#endpoints, endpoint 13) and the global explanation of a model: the
  * deployed model must be `RUNNING` (else 409 saying to wait), requests share
  * the deployment's `maximum_concurrency`, large queries are answered
  * 202 + Location, and a bad query is a 400 naming the column.
@@ -13,9 +13,9 @@ import type {
 } from "../../schemas/mod.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import { conflict, invalidField } from "../http/http_errors.ts";
+import { conflict, invalidField } from "../errors.ts";
 import { macrotask } from "../jobs/yield.ts";
-import { modelBlobs } from "../jobs/train.ts";
+import { modelBlobs } from "../store/blobs.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
   contributionTable,

@@ -23,7 +23,7 @@ import { newId } from "../ids.ts";
 import type { Caller } from "./auth.ts";
 import { renderDocs } from "./docs.ts";
 import { errorResponse, InjectedFault } from "./error_response.ts";
-import { notFound, rateLimited } from "./http_errors.ts";
+import { notFound, rateLimited } from "../errors.ts";
 import { openApiDocument } from "./openapi.ts";
 import { jsonBody } from "./request_body.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Tokens for the local platform (SPEC.md section 5): the client-credentials
+ * Tokens for the local platform (docs/api.md#authentication): the client-credentials
  * exchange issues a real HS256-signed JWT; every other call must carry it.
  * The signing key is random per platform (kept in the store, so tokens
  * survive a restart with a data directory).
@@ -19,7 +19,7 @@
  */
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { TokenResponse } from "../../schemas/mod.ts";
-import { forbidden, unauthorized } from "./http_errors.ts";
+import { forbidden, unauthorized } from "../errors.ts";
 import type { Credential, Operator, OperatorAccount } from "../options.ts";
 
 /** Who is calling: the account and the user behind the token. */

@@ -33,8 +33,8 @@ function refName(schema: Json | undefined): string | undefined {
 
 /** Names the schema a `{ $ref }` (or a list page of one, or anything else) points at. */
 function schemaName(schema: Json | undefined): string {
-  const own = refName(schema);
-  if (own) return own;
+  const own = refName(schema) ?? schema?.title;
+  if (typeof own === "string") return own;
   const items = refName(
     child(child(child(schema, "properties"), "data"), "items"),
   );

@@ -1,5 +1,5 @@
 /**
- * Turns any thrown value into the JSON answer SPEC.md section 7 describes:
+ * Turns any thrown value into the JSON answer docs/api.md#errors describes:
  * `HttpError`s keep their status and body; anything unexpected becomes a 500
  * with an `error_reference` that is also logged together with the stack, so
  * the operator can find the failure a user reports.
@@ -16,7 +16,7 @@
  * @module
  */
 import { ERROR_CODES, type ServerErrorBody } from "../../schemas/mod.ts";
-import { HttpError } from "./http_errors.ts";
+import { HttpError } from "../errors.ts";
 import { newId } from "../ids.ts";
 
 /** Marks a 500 chosen by fault injection (not logged as a failure). */

@@ -1,8 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the local platform, generated from the shared
- * route table and zod schemas with zod 4's native `z.toJSONSchema` (JSON
- * Schema 2020-12, which OpenAPI 3.1 uses as is). Schemas carrying a
- * `.meta({ id })` become named components.
+ * route table and zod schemas (their JSON Schemas: openapi_schemas.ts): every
+ * operation with its parameters, request body, every answer it can give, a
+ * description, its tag, and the OAuth 2.0 client-credentials scheme.
  *
  * @example
  * ```ts
@@ -15,8 +15,10 @@
  */
 import { z } from "zod";
 import {
+  ConflictErrorBodySchema,
   ErrorBodySchema,
   IntegrityErrorBodySchema,
+  KINDS,
   ListQuerySchema,
   type Route,
   routes,
@@ -25,6 +27,7 @@ import {
   UnauthorizedBodySchema,
   ValidationErrorBodySchema,
 } from "../../schemas/mod.ts";
+import { Components, type IO, JSON_SCHEMA, uri } from "./openapi_schemas.ts";
 
 /** A JSON object (schemas and the parts of the document left open). */
 export type Json = Record<string, unknown>;
@@ -67,11 +70,11 @@ export interface OpenApiOperation {
   summary: string;
   /** The route group. */
   tags: string[];
-  /** Where SPEC.md shows it. */
-  description?: string;
+  /** What it does, and where the docs say more. */
+  description: string;
   /** Path, query and header parameters. */
   parameters?: OpenApiParameter[];
-  /** Empty for the public token call, bearer otherwise. */
+  /** Empty for the public token call, the OAuth2 scheme otherwise. */
   security: Json[];
   /** The request body, when there is one. */
   requestBody?: { required: boolean; content: Record<string, OpenApiContent> };
@@ -83,10 +86,18 @@ export interface OpenApiOperation {
 export interface OpenApiDocument {
   /** OpenAPI version. */
   openapi: string;
-  /** Title, version, description. */
-  info: { title: string; version: string; description: string };
+  /** Title, version, description, licence. */
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+    contact: { name: string };
+  };
   /** The server's URL. */
   servers: Json[];
+  /** Every tag an operation uses, with what it groups. */
+  tags: { name: string; description: string }[];
   /** Operations by path, then method. */
   paths: Record<string, Record<string, OpenApiOperation>>;
   /** Named schemas and the security scheme. */
@@ -115,134 +126,44 @@ function pathParameters(path: string): OpenApiParameter[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, p]) => parameter(p, "path"));
 }
 
-/** Which side of a schema: what a client sends, or what the server answers. */
-type IO = "input" | "output";
-
-const JSON_SCHEMA = {
-  target: "draft-2020-12",
-  unrepresentable: "any",
-} as const;
-
-/**
- * The document's named schemas, made by zod's `z.toJSONSchema` from a
- * registry: every schema carrying a `.meta({ id })` becomes a component
- * that the others reference through the registry's `uri`, so no `$ref` is
- * rewritten afterwards. A schema used both in requests and in answers whose
- * two sides differ (defaults) gets a second component, `<id>_input`.
- */
-class Components {
-  #used: { schema: z.ZodType; io: IO; key: string; slot: Json }[] = [];
-  #named = new Map<string, z.ZodType>();
-  /** On which sides each named schema is used. */
-  #sides = new Map<string, Set<IO>>();
-  #inputNames = new Set<string>();
-
-  /**
-   * A schema's place in the document: an object filled by
-   * {@linkcode Components.schemas} with a `$ref` (named schemas) or the
-   * schema inline, once every schema of the document is known.
-   */
-  use(schema: z.ZodType, io: IO): Json {
-    const slot: Json = {};
-    this.#used.push({ schema, io, key: `used_${this.#used.length}`, slot });
-    this.#collect(schema, io);
-    return slot;
-  }
-
-  /** Finds the named schemas `schema` holds (zod calls `override` on each). */
-  #collect(schema: z.ZodType, io: IO): void {
-    z.toJSONSchema(schema, {
-      ...JSON_SCHEMA,
-      io,
-      override: ({ zodSchema }) => {
-        const id = z.globalRegistry.get(zodSchema)?.id;
-        if (typeof id === "string" && zodSchema instanceof z.ZodType) {
-          this.#named.set(id, zodSchema);
-          const sides = this.#sides.get(id) ?? new Set();
-          this.#sides.set(id, sides.add(io));
-        }
-      },
-    });
-  }
-
-  #resolve(
-    schema: z.ZodType,
-    io: IO,
-    key: string,
-    built: Record<IO, Record<string, Json>>,
-  ): Json {
-    const id = z.globalRegistry.get(schema)?.id;
-    if (typeof id === "string") return { $ref: uri(this.#name(id, io)) };
-    return built[io][key];
-  }
-
-  #name(id: string, io: IO): string {
-    return io === "input" && this.#inputNames.has(id) ? `${id}_input` : id;
-  }
-
-  /** Every schema, both sides, with input-only names settled. */
-  #build(): Record<IO, Record<string, Json>> {
-    const generate = (io: IO) => {
-      const registry = z.registry<{ id: string }>();
-      for (const [id, schema] of this.#named) registry.add(schema, { id });
-      for (const used of this.#used) {
-        if (used.io === io && !z.globalRegistry.get(used.schema)?.id) {
-          registry.add(used.schema, { id: used.key });
-        }
-      }
-      const { schemas } = z.toJSONSchema(registry, {
-        ...JSON_SCHEMA,
-        io,
-        uri: (id) => uri(this.#name(id, io)),
-      });
-      const out: Record<string, Json> = {};
-      for (const [id, json] of Object.entries(schemas)) {
-        const { $id: _id, $schema: _schema, ...rest } = json;
-        out[id] = rest;
-      }
-      return out;
-    };
-    const output = generate("output");
-    // An input side that differs from the output side gets its own name;
-    // repeat until no reference changes what differs.
-    let input = generate("input");
-    for (;;) {
-      const before = this.#inputNames.size;
-      for (const id of this.#named.keys()) {
-        const both = this.#sides.get(id)?.size === 2;
-        if (both && JSON.stringify(input[id]) !== JSON.stringify(output[id])) {
-          this.#inputNames.add(id);
-        }
-      }
-      if (this.#inputNames.size === before) break;
-      input = generate("input");
-    }
-    return { input, output };
-  }
-
-  /**
-   * Fills every place {@linkcode Components.use} gave out, and returns the
-   * components section: each named schema on the side it is used on (the
-   * output side when used on both), then the differing input sides.
-   */
-  schemas(): Record<string, Json> {
-    const built = this.#build();
-    for (const { schema, io, key, slot } of this.#used) {
-      Object.assign(slot, this.#resolve(schema, io, key, built));
-    }
-    const out: Record<string, Json> = {};
-    for (const id of this.#named.keys()) {
-      out[id] = this.#sides.get(id)?.has("output")
-        ? built.output[id]
-        : built.input[id];
-    }
-    for (const id of this.#inputNames) out[`${id}_input`] = built.input[id];
-    return out;
+/** The operation's description: the route's own, or what its kind does. */
+function describe(group: string, name: string, route: Route): string {
+  const noun = route.noun ?? "resource";
+  const where = route.spec
+    ? ` Endpoint ${route.spec} of docs/api.md#endpoints.`
+    : " See docs/contract.md#paths.";
+  if (route.description) return route.description;
+  const job = group in KINDS &&
+    "produces" in KINDS[group as keyof typeof KINDS];
+  switch (name) {
+    case "create":
+      return `Creates a ${noun} from the body (fields with a default may be left out). Names are unique per collection in an account: a taken name answers 409 CONFLICT.${
+        job
+          ? ` The job starts STARTING and runs in the background: poll it until COMPLETED (docs/contract.md#jobs-and-deployments).`
+          : ""
+      }${where}`;
+    case "get":
+      return `Retrieves one ${noun} of the caller's account by id; another account's id answers 404.${where}`;
+    case "list":
+      return `Lists the ${noun}s of the caller's account, one page at a time (page, items_per_page; docs/contract.md#lists).${where}`;
+    case "delete":
+      return `Deletes a ${noun}. A resource other resources depend on is kept and answered 409 INTEGRITY_ERROR with its dependants (docs/contract.md#errors).${where}`;
+    case "cancel":
+      return `Cancels a running ${noun}: it stops and ends CANCELLED. Cancelling one that has ended answers 409 CONFLICT (docs/contract.md#jobs-and-deployments).`;
+    default:
+      return `${route.summary}.${where}`;
   }
 }
 
-function uri(name: string): string {
-  return `#/components/schemas/${name}`;
+/** What each tag (a route-table group) holds. */
+function tagDescription(group: string): string {
+  if (group === "auth") return "Access tokens (OAuth 2.0 client credentials)";
+  if (group === "accounts") return "Accounts, made by the operator";
+  if (group === "operations") {
+    return "Results of operations answered 202 Accepted";
+  }
+  const kind = KINDS[group as keyof typeof KINDS];
+  return kind ? `${kind.title[0].toUpperCase()}${kind.title.slice(1)}s` : group;
 }
 
 /**
@@ -257,46 +178,89 @@ export function openApiDocument(
   const components = new Components();
   const schemaOf = (schema: z.ZodType, io: IO): Json =>
     components.use(schema, io);
+  const json = (schema: Json) => ({ "application/json": { schema } });
   const errorResponse = (description: string, schema: z.ZodType) => ({
     description,
-    content: { "application/json": { schema: schemaOf(schema, "output") } },
+    content: json(schemaOf(schema, "output")),
   });
+  const retryAfter = {
+    "Retry-After": {
+      description: "Seconds to wait before retrying",
+      schema: { type: "integer", minimum: 0 },
+    },
+  };
   const errors = {
     "400": errorResponse(
       "Invalid request: the errors name each offending field",
       ValidationErrorBodySchema,
     ),
-    "401": errorResponse(
-      "Missing, invalid or expired access token",
-      UnauthorizedBodySchema,
-    ),
-    "403": errorResponse("The credentials may not do this", ErrorBodySchema),
-    "404": errorResponse("No such resource in this account", ErrorBodySchema),
-    "409": {
-      description:
-        "Conflict (duplicate name, wrong state) or integrity error (dependants block a delete)",
-      content: {
-        "application/json": {
-          schema: {
-            oneOf: [
-              schemaOf(IntegrityErrorBodySchema, "output"),
-              schemaOf(ErrorBodySchema, "output"),
-            ],
-          },
+    "401": {
+      ...errorResponse(
+        "Missing, invalid or expired access token: get a new one from POST /oauth/token",
+        UnauthorizedBodySchema,
+      ),
+      headers: {
+        "WWW-Authenticate": {
+          description: "The authentication scheme to use (Bearer)",
+          schema: { type: "string" },
         },
       },
     },
+    "403": errorResponse(
+      "The credentials' account may not do this (it is not ACTIVE)",
+      ErrorBodySchema,
+    ),
+    "404": errorResponse(
+      "No such resource in this account",
+      ErrorBodySchema,
+    ),
+    "409": {
+      description:
+        "Conflict, told apart by error_code: CONFLICT (a taken name, a job that has ended) or INTEGRITY_ERROR (dependants block a delete; they are listed)",
+      content: json({
+        oneOf: [
+          schemaOf(ConflictErrorBodySchema, "output"),
+          schemaOf(IntegrityErrorBodySchema, "output"),
+        ],
+        discriminator: {
+          propertyName: "error_code",
+          mapping: {
+            CONFLICT: uri("ConflictError"),
+            INTEGRITY_ERROR: uri("IntegrityError"),
+          },
+        },
+      }),
+    },
+    "413": errorResponse(
+      "The request body is larger than the platform accepts",
+      ErrorBodySchema,
+    ),
+    "415": errorResponse(
+      "The request body is not of the media type the operation takes",
+      ErrorBodySchema,
+    ),
     "429": {
       ...errorResponse(
         "Too many requests: retry after Retry-After seconds",
         ErrorBodySchema,
       ),
-      headers: { "Retry-After": { schema: { type: "integer" } } },
+      headers: retryAfter,
     },
     "500": errorResponse(
       "Unexpected failure; error_reference identifies it in the server log",
       ServerErrorBodySchema,
     ),
+  };
+  const accepted: OpenApiResponse = {
+    description:
+      "Accepted: the result is not ready; poll the Location URL (GET /operations/{id}) until it answers the final result",
+    headers: {
+      Location: {
+        description: "The URL to poll for the final answer",
+        required: true,
+        schema: { type: "string", format: "uri" },
+      },
+    },
   };
 
   // page and items_per_page, with the bounds and defaults of the schema.
@@ -306,11 +270,20 @@ export function openApiDocument(
         ...JSON_SCHEMA,
         io: "input",
       });
-      return parameter(name, "query", { schema });
+      return parameter(name, "query", {
+        schema,
+        description: name === "page"
+          ? "Page number, from 1"
+          : "Items a page, 1 to 100",
+      });
     },
   );
 
+  const security = [{ oauth2: [] }];
   const paths: OpenApiDocument["paths"] = {};
+  const tags = new Set<string>();
+  /** The final answers of every operation, by status, for the 202 poll. */
+  const finals = new Map<string, Set<z.ZodType>>();
   const table: Record<string, Record<string, Route>> = routes;
   for (const [group, ops] of Object.entries(table)) {
     for (const [name, route] of Object.entries(ops)) {
@@ -320,7 +293,7 @@ export function openApiDocument(
         parameters.push(
           parameter("X-Active-Workspace", "header", {
             required: true,
-            description: "Workspace id",
+            description: "Id of the workspace the job runs in",
           }),
         );
       }
@@ -328,43 +301,61 @@ export function openApiDocument(
         parameters.push(
           parameter("X-Views-Cache-Control", "header", {
             required: false,
+            description: "Cache directive for the views answer",
             example: "no-cache, no-store",
           }),
         );
       }
       const success: OpenApiResponse = route.response
         ? {
-          description: "Success",
-          content: {
-            "application/json": { schema: schemaOf(route.response, "output") },
-          },
+          description: route.status === 201 ? "Created" : "Success",
+          content: json(schemaOf(route.response, "output")),
         }
         : { description: "Deleted (no body)" };
+      const status = String(route.status);
+      const answers = finals.get(status) ?? new Set();
+      if (route.response) answers.add(route.response);
+      finals.set(status, answers);
+      const bodyErrors: Record<string, OpenApiResponse> =
+        route.body || route.public
+          ? { "413": errors["413"], "415": errors["415"] }
+          : {};
+      tags.add(group);
       const operation: OpenApiOperation = {
         operationId: `${group}_${name}`,
         summary: route.summary,
+        description: describe(group, name, route),
         tags: [group],
-        ...(route.spec
-          ? { description: `SPEC.md section 4, endpoint ${route.spec}.` }
-          : {}),
         ...(parameters.length ? { parameters } : {}),
-        security: route.public ? [] : [{ bearerAuth: [] }],
+        security: route.public ? [] : security,
         responses: {
-          [String(route.status)]: success,
-          "202": {
-            description:
-              "Accepted: poll the Location URL until the final answer",
-            headers: {
-              Location: { schema: { type: "string", format: "uri" } },
-            },
-          },
+          [status]: success,
+          ...(route.public ? {} : { "202": accepted }),
           ...(route.public
             ? {
               "400": errors["400"],
-              "401": errors["401"],
+              "401": {
+                ...errorResponse(
+                  "Unknown client_id or wrong client_secret (OAuth 2.0 invalid_client)",
+                  UnauthorizedBodySchema,
+                ),
+              },
+              ...bodyErrors,
+              "429": errors["429"],
               "500": errors["500"],
             }
-            : errors),
+            : {
+              ...(route.body || route.list || route.path.includes("{")
+                ? { "400": errors["400"] }
+                : {}),
+              "401": errors["401"],
+              "403": errors["403"],
+              "404": errors["404"],
+              ...(route.method === "GET" ? {} : { "409": errors["409"] }),
+              ...bodyErrors,
+              "429": errors["429"],
+              "500": errors["500"],
+            }),
         },
       };
       if (route.public) {
@@ -379,29 +370,48 @@ export function openApiDocument(
       } else if (route.body) {
         operation.requestBody = {
           required: true,
-          content: {
-            "application/json": { schema: schemaOf(route.body, "input") },
-          },
+          content: json(schemaOf(route.body, "input")),
         };
       }
       (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
     }
   }
+  // The poll answers, once ready, what the operation would have: any final
+  // answer of any operation, with its own status.
+  const pollResponses: Record<string, OpenApiResponse> = {};
+  for (const [status, schemas] of finals) {
+    pollResponses[status] = schemas.size
+      ? {
+        description:
+          "The final answer of the operation that was accepted, with its own status",
+        content: json({
+          anyOf: [...schemas].map((s) => schemaOf(s, "output")),
+        }),
+      }
+      : { description: "The final answer of the operation: no body" };
+  }
+  tags.add("operations");
   paths["/operations/{id}"] = {
     get: {
       operationId: "operations_get",
       summary: "Result of an operation answered 202 (202 again while pending)",
+      description:
+        "Polls an operation answered 202 Accepted: 202 again while it runs, then the operation's own final answer, success or error, as the original call would have given it (docs/contract.md#202-accepted). Another account's operation is unknown (404).",
       tags: ["operations"],
       parameters: pathParameters("/operations/{id}"),
-      security: [{ bearerAuth: [] }],
+      security,
       responses: {
-        "200": {
-          description:
-            "The final answer of the original operation (its own status)",
-        },
-        "202": { description: "Still running: poll again" },
+        ...pollResponses,
+        "202": { ...accepted, description: "Still running: poll again" },
+        "400": errors["400"],
         "401": errors["401"],
+        "403": errors["403"],
         "404": errors["404"],
+        "409": errors["409"],
+        "413": errors["413"],
+        "415": errors["415"],
+        "429": errors["429"],
+        "500": errors["500"],
       },
     },
   };
@@ -411,14 +421,30 @@ export function openApiDocument(
       title: "Machine-learning platform API (local platform)",
       version: "1.0.0",
       description:
-        "The REST API of SPEC.md, served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs 'Authorization: Bearer <token>'.",
+        "The platform's REST API (docs/api.md#endpoints, with the choices of docs/contract.md#paths where the published API is silent), served by @mlplatform/sdk's local platform. Every operation except POST /oauth/token needs an access token from that endpoint (OAuth 2.0 client credentials), sent as 'Authorization: Bearer <token>'. Answer shapes are closed: they list every field the local platform sends; clients of the hosted service should still keep fields it may add (docs/api.md#conventions).",
+      license: { name: "MIT", identifier: "MIT" },
+      contact: { name: "@mlplatform/sdk maintainers" },
     },
-    servers: [{ url: origin }],
+    servers: [{ url: origin, description: "This local platform" }],
+    tags: [...tags].map((name) => ({
+      name,
+      description: tagDescription(name),
+    })),
     paths,
     components: {
       schemas: components.schemas(),
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        oauth2: {
+          type: "oauth2",
+          description:
+            "OAuth 2.0 client credentials: POST /oauth/token with client_id and client_secret gives a bearer token",
+          flows: {
+            clientCredentials: {
+              tokenUrl: `${origin}/oauth/token`,
+              scopes: {},
+            },
+          },
+        },
       },
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Results answered with `202 Accepted` and a `Location` (SPEC.md section 4,
+ * Results answered with `202 Accepted` and a `Location` (docs/api.md#endpoints,
  * rule 4): the work runs on, the answer names `/operations/{id}`, and a GET
  * there answers 202 again until the final status and body are ready.
  * Operations live in memory for ten minutes after they finish.

@@ -15,7 +15,7 @@ import {
   invalidField,
   payloadTooLarge,
   unsupportedMediaType,
-} from "./http_errors.ts";
+} from "../errors.ts";
 import { messageOf } from "../error_message.ts";
 
 /**

@@ -1,11 +1,11 @@
 /**
- * Runs jobs in the background through DESIGN.md's lifecycle:
+ * Runs jobs in the background through the lifecycle of docs/contract.md#jobs-and-deployments:
  * `STARTING` (the create answer) -> `RUNNING` (with `stage`, `progress` and
  * `stage_progress` moving) -> `COMPLETED`, or `FAILED` with a `message`.
  * `maximum_runtime_seconds` is enforced: at the deadline the job's signal
  * aborts and the job ends `FAILED`, saying so. `cancel()` aborts the job's
  * signal too (the work stops: a training Worker is terminated) and the job
- * ends `CANCELLED` with a message (our extension of SPEC.md).
+ * ends `CANCELLED` with a message (our extension of the published API, docs/contract.md#jobs-and-deployments).
  *
  * @example
  * ```ts

@@ -18,10 +18,7 @@ import type { Store } from "../store/store.ts";
 import { macrotask } from "./yield.ts";
 import { loadEncoded } from "./onboard.ts";
 import type { JobWork } from "./runner.ts";
-import { type BlobKind, blobKind } from "../store/blobs.ts";
-
-/** The trained models, by model id. */
-export const modelBlobs: BlobKind<EbmModel> = blobKind<EbmModel>("model");
+import { modelBlobs } from "../store/blobs.ts";
 
 /** Most points a learning curve keeps (see {@linkcode curveRecorder}). */
 export const MAX_CURVE_POINTS = 1000;

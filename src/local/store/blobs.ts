@@ -15,6 +15,7 @@
  *
  * @module
  */
+import type { EbmModel } from "../model/types.ts";
 import type { Store } from "./store.ts";
 
 /** One family of blobs of type `T`, keyed `<prefix>:<id>`. */
@@ -45,3 +46,10 @@ export function blobKind<T>(prefix: string): BlobKind<T> {
     write: (store, id, value) => store.putBlob(key(id), value),
   };
 }
+
+/**
+ * The trained models, by model id: written by the training job, read by
+ * serving and views. It lives here, beside the store, so that serving loads
+ * nothing of training to find a model.
+ */
+export const modelBlobs: BlobKind<EbmModel> = blobKind<EbmModel>("model");

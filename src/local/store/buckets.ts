@@ -18,7 +18,7 @@
  * @module
  */
 import type { FileHandle } from "node:fs/promises";
-import { invalidField } from "../http/http_errors.ts";
+import { invalidField } from "../errors.ts";
 
 /**
  * Checks that `bucket` is configured; 400 naming the known buckets otherwise.

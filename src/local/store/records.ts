@@ -1,20 +1,19 @@
 /**
  * Generic resource operations of the local platform: building a new record
- * with the fields every resource carries (SPEC.md section 2), looking up an
+ * with the fields every resource carries (docs/api.md#conventions), looking up an
  * owned resource (404 across accounts), paging, updating, and finding the
  * dependants that block a delete.
  *
  * @module
  */
-import type { PlatformContext } from "../context.ts";
-import { conflict, notFound } from "../http/http_errors.ts";
+import { conflict, notFound } from "../errors.ts";
 import {
   type Kind,
   type KindName,
   KINDS,
   type Produces,
 } from "../../schemas/routes.ts";
-import type { Internal, Resources, StoredRecord } from "./store.ts";
+import type { Internal, Resources, Store, StoredRecord } from "./store.ts";
 import { newId, timestamp } from "../ids.ts";
 import type { z } from "zod";
 import type {
@@ -49,7 +48,7 @@ export function refOf(record: StoredRecord): Ref & { name: string } {
  * ```ts
  * import { MemoryStore } from "./store.ts";
  * import { assertUniqueName, createRecord } from "./records.ts";
- * import { HttpError } from "../http/http_errors.ts";
+ * import { HttpError } from "../errors.ts";
  * const store = new MemoryStore();
  * const caller = { account: { id: "a", name: "A" }, user: { id: "u", name: "U" } };
  * createRecord(store, caller, "workspaces", { name: "x" });
@@ -58,7 +57,7 @@ export function refOf(record: StoredRecord): Ref & { name: string } {
  * ```
  */
 export function assertUniqueName(
-  store: PlatformContext["store"],
+  store: Store,
   kind: KindName,
   account: string,
   name: string,
@@ -90,7 +89,7 @@ export function assertUniqueName(
  * ```
  */
 export function newRecord<K extends KindName>(
-  store: PlatformContext["store"],
+  store: Store,
   caller: Creator,
   kind: K,
   fields: NewFields<K>,
@@ -166,7 +165,7 @@ export function createRecord<K extends KindName>(
  * ```ts
  * import { MemoryStore } from "./store.ts";
  * import { createRecord, findOwned } from "./records.ts";
- * import { HttpError } from "../http/http_errors.ts";
+ * import { HttpError } from "../errors.ts";
  * const store = new MemoryStore();
  * const other = { account: { id: "other", name: "O" }, user: { id: "u", name: "U" } };
  * const { id } = createRecord(store, other, "models", { name: "m" });
@@ -175,7 +174,7 @@ export function createRecord<K extends KindName>(
  * ```
  */
 export function findOwned<K extends KindName>(
-  store: PlatformContext["store"],
+  store: Store,
   account: string,
   kind: K,
   id: string,
@@ -205,7 +204,7 @@ export function findOwned<K extends KindName>(
  * ```
  */
 export function updateRecord<K extends KindName>(
-  store: PlatformContext["store"],
+  store: Store,
   kind: K,
   id: string,
   patch: Partial<Resources[K]>,
@@ -223,7 +222,7 @@ export function updateRecord<K extends KindName>(
 }
 
 /**
- * One page of records in the list envelope (DESIGN.md: 1-based pages).
+ * One page of records in the list envelope (docs/contract.md#lists: 1-based pages).
  *
  * @example
  * ```ts
@@ -250,7 +249,7 @@ export function pageOf<T>(
 
 /**
  * The resources of the same account that reference `record` in a top-level
- * `{ id }` field: SPEC.md's dependants. A job and the artifact it
+ * `{ id }` field: the published (docs/api.md#errors) dependants. A job and the artifact it
  * produced are not each other's dependants (the job is the artifact's history).
  *
  * @example
@@ -267,7 +266,7 @@ export function pageOf<T>(
  * ```
  */
 export function dependantsOf(
-  store: PlatformContext["store"],
+  store: Store,
   record: StoredRecord,
 ): Dependant[] {
   const out: Dependant[] = [];

@@ -1,11 +1,11 @@
 /**
  * The local platform's error answers: one `HttpError` class carrying a status
- * and a body built from the shared error schemas (SPEC.md section 7 and
- * DESIGN.md's validation body), and helpers for each case.
+ * and a body built from the shared error schemas (docs/api.md#errors and
+ * the validation body of docs/contract.md#errors), and helpers for each case.
  *
  * @example
  * ```ts
- * import { notFound } from "./http_errors.ts";
+ * import { notFound } from "./errors.ts";
  * const e = notFound("workspace", "ws_1");
  * if (e.status !== 404 || e.body.error_code !== "NOT_FOUND") throw new Error();
  * ```
@@ -18,8 +18,8 @@ import {
   type Dependant,
   ERROR_CODES,
   type FieldIssue,
-} from "../../schemas/mod.ts";
-import { fieldIssues } from "../../schemas/errors.ts";
+} from "../schemas/mod.ts";
+import { fieldIssues } from "../schemas/errors.ts";
 
 /** An error the app answers with `status` and the JSON `body`. */
 export class HttpError extends Error {
@@ -35,7 +35,7 @@ export class HttpError extends Error {
    *
    * @example
    * ```ts
-   * import { HttpError } from "./http_errors.ts";
+   * import { HttpError } from "./errors.ts";
    * const e = new HttpError(418, { message: "short and stout", error_code: "TEAPOT" });
    * if (e.message !== "short and stout") throw new Error();
    * ```
@@ -54,11 +54,11 @@ export class HttpError extends Error {
 }
 
 /**
- * 400 with DESIGN.md's validation body, naming each offending field.
+ * 400 with the validation body of docs/contract.md#errors, naming each offending field.
  *
  * @example
  * ```ts
- * import { validationError } from "./http_errors.ts";
+ * import { validationError } from "./errors.ts";
  * const e = validationError([{ path: "name", message: "must not be empty" }]);
  * if (e.status !== 400 || !e.message.includes("name")) throw new Error(e.message);
  * ```
@@ -82,7 +82,7 @@ export function validationError(
  *
  * @example
  * ```ts
- * import { invalidField } from "./http_errors.ts";
+ * import { invalidField } from "./errors.ts";
  * if (invalidField("query.age", "unknown feature").body.errors === undefined) throw new Error();
  * ```
  */
@@ -97,7 +97,7 @@ export function invalidField(path: string, message: string): HttpError {
  * @example
  * ```ts
  * import { z } from "zod";
- * import { fromZodError } from "./http_errors.ts";
+ * import { fromZodError } from "./errors.ts";
  * const r = z.object({ n: z.number() }).safeParse({ n: "1" });
  * if (r.success || fromZodError(r.error).body.errors?.toString() === "") throw new Error();
  * ```
@@ -107,11 +107,11 @@ export function fromZodError(error: z.ZodError, prefix = ""): HttpError {
 }
 
 /**
- * 401 (SPEC.md: body `{ message }`).
+ * 401 (docs/api.md#errors: body `{ message }`).
  *
  * @example
  * ```ts
- * import { unauthorized } from "./http_errors.ts";
+ * import { unauthorized } from "./errors.ts";
  * if (unauthorized("no token").status !== 401) throw new Error();
  * ```
  */
@@ -126,7 +126,7 @@ export function unauthorized(message: string): HttpError {
  *
  * @example
  * ```ts
- * import { forbidden } from "./http_errors.ts";
+ * import { forbidden } from "./errors.ts";
  * if (forbidden("no").body.error_code !== "FORBIDDEN") throw new Error();
  * ```
  */
@@ -139,7 +139,7 @@ export function forbidden(message: string): HttpError {
  *
  * @example
  * ```ts
- * import { notFound } from "./http_errors.ts";
+ * import { notFound } from "./errors.ts";
  * if (!notFound("model", "m_1").message.includes("m_1")) throw new Error();
  * ```
  */
@@ -156,7 +156,7 @@ export function notFound(noun: string, id: string): HttpError {
  *
  * @example
  * ```ts
- * import { conflict } from "./http_errors.ts";
+ * import { conflict } from "./errors.ts";
  * if (conflict("taken").status !== 409) throw new Error();
  * ```
  */
@@ -169,7 +169,7 @@ export function conflict(message: string): HttpError {
  *
  * @example
  * ```ts
- * import { integrityError } from "./http_errors.ts";
+ * import { integrityError } from "./errors.ts";
  * const e = integrityError("data schema", "sch_1", [
  *   { id: "ic_1", name: "ingest", dependant_type: "DATA_PROCESSING_INGESTION_CONFIGURATION" },
  * ]);
@@ -195,7 +195,7 @@ export function integrityError(
  *
  * @example
  * ```ts
- * import { rateLimited } from "./http_errors.ts";
+ * import { rateLimited } from "./errors.ts";
  * if (rateLimited("busy", 2).headers["Retry-After"] !== "2") throw new Error();
  * ```
  */
@@ -218,7 +218,7 @@ export const UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE";
  *
  * @example
  * ```ts
- * import { payloadTooLarge } from "./http_errors.ts";
+ * import { payloadTooLarge } from "./errors.ts";
  * const e = payloadTooLarge(1024);
  * if (e.status !== 413 || !e.message.includes("1024")) throw new Error();
  * ```
@@ -236,7 +236,7 @@ export function payloadTooLarge(limit: number): HttpError {
  *
  * @example
  * ```ts
- * import { unsupportedMediaType } from "./http_errors.ts";
+ * import { unsupportedMediaType } from "./errors.ts";
  * if (unsupportedMediaType("text/plain").status !== 415) throw new Error();
  * ```
  */
