@@ -63,6 +63,22 @@ export const DatasetSchema = z.looseObject({
 /** A dataset. */
 export type Dataset = z.infer<typeof DatasetSchema>;
 
+/**
+ * Which rows a model's validation metrics were measured on (our extension,
+ * docs/contract.md "Model validation rows"): the onboarded rows in the
+ * seeded stratified order, after the first `training_size` fraction the next
+ * `validation_size` fraction; `row_indices` lists them (datasource rows,
+ * 0-based, header excluded, ascending), or is null beyond 50,000 rows.
+ */
+export const ValidationSplitSchema = z.looseObject({
+  rule: z.literal("stratified"),
+  seed: z.number(),
+  training_size: z.number(),
+  validation_size: z.number(),
+  rows: z.number().int(),
+  row_indices: z.array(z.number().int()).nullable(),
+}).meta({ id: "ValidationSplit" });
+
 /** A model: what a training job learned. */
 export const ModelSchema = z.looseObject({
   ...artifactFields,
@@ -74,6 +90,8 @@ export const ModelSchema = z.looseObject({
   ...taskFields,
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
+  /** The rows `metrics` validated on (our extension). */
+  validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "Model" });

@@ -443,6 +443,20 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             candidates: m.metrics.candidates ?? 1,
           },
           stop_reason: m.metrics.stopReason,
+          // Which rows `metrics` validated on (docs/contract.md, "Model
+          // validation rows").
+          ...(m.validation
+            ? {
+              validation: {
+                rule: m.validation.rule,
+                seed: m.validation.seed,
+                training_size: m.validation.trainingSize,
+                validation_size: m.validation.validationSize,
+                rows: m.validation.count,
+                row_indices: m.validation.rows,
+              },
+            }
+            : {}),
           learning_curve: curve,
         })),
   });

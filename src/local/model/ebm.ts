@@ -56,7 +56,14 @@ import { resolveParams, type TrainingParams } from "./params.ts";
 import { linearStart } from "./linear.ts";
 import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
 import { createRng, shuffle } from "./rng.ts";
-import type { EbmModel, FeatureBins, Term, TrainingMetrics } from "./types.ts";
+import {
+  type EbmModel,
+  type FeatureBins,
+  type Term,
+  type TrainingMetrics,
+  VALIDATION_ROWS_LISTED,
+  type ValidationSplit,
+} from "./types.ts";
 
 /**
  * The losses after one logged boosting round (every `log_interval` rounds):
@@ -375,7 +382,35 @@ function* searchSteps(
     model.metrics.stopReason = "early_stopping";
   }
   if (chosen.linear && chosen.refined) model.metrics.linearBins = LINEAR_BINS;
+  model.validation = validationSplit(data, p);
   return model;
+}
+
+/**
+ * The rows the metrics validated on (see `bagFitter`: the dataset's split,
+ * which no bag trains on), as datasource row indices.
+ */
+function validationSplit(
+  data: EncodedDataset,
+  p: TrainingParams,
+): ValidationSplit {
+  const n = data.nRows;
+  const nTrain = Math.min(n, Math.round(p.training_size * n));
+  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  let rows: number[] | null = null;
+  if (nVal <= VALIDATION_ROWS_LISTED) {
+    const va = data.order.slice(nTrain, nTrain + nVal);
+    const source = data.rows;
+    rows = Array.from(va, (r) => source ? source[r] : r).sort((a, b) => a - b);
+  }
+  return {
+    rule: "stratified",
+    seed: data.seed ?? 0,
+    trainingSize: p.training_size,
+    validationSize: p.validation_size,
+    count: nVal,
+    rows,
+  };
 }
 
 /** One-sided 95% quantiles of Student's t for 1..10 degrees of freedom. */
@@ -943,18 +978,22 @@ function* bagFitter(
   const bags = bagCount(p.estimators, nTrain);
   const drawn = sampleCount(p.max_samples, nTrain);
   // Bag 0 is the dataset's split; bag b > 0 draws its own seeded
-  // train/validation split of the same rows (as EBM's outer bags), so the
-  // bags together learn from every row. Each trains on `drawn` of its
-  // training rows.
+  // train/validation split of the training rows (as EBM's outer bags), so
+  // the bags together learn from every training row and none from the
+  // dataset's validation rows: those stay held out from the averaged model,
+  // whose metrics on them are the ones reported (and the ones views on them
+  // reproduce). Each trains on at most `drawn` of its training rows.
   const bagData = (b: number): Bag => {
     if (b === 0 && drawn === nTrain && !judged) return overall;
     const rng = createRng((p.seed + 0x9e37 * (b + 1)) >>> 0);
+    const held = b === 0 ? nVal : Math.min(nVal, Math.floor(nTrain / 2));
     const rows = b === 0
       ? Uint32Array.from(pool)
-      : shuffle(Uint32Array.from(pool), rng);
-    let tr = rows.subarray(0, nTrain);
-    if (drawn < nTrain) tr = shuffle(tr.slice(), rng).subarray(0, drawn);
-    const va = rows.subarray(nTrain);
+      : shuffle(Uint32Array.from(trRows), rng);
+    const fitted = rows.length - held;
+    let tr = rows.subarray(0, fitted);
+    if (drawn < fitted) tr = shuffle(tr.slice(), rng).subarray(0, drawn);
+    const va = rows.subarray(fitted);
     return judged
       ? bagOf(tr.slice().sort(), ...halves(va))
       : bagOf(tr.slice().sort(), va);
@@ -1294,23 +1333,13 @@ function* bagFitter(
       data,
       p,
     );
-    // Validation metrics: of bag 0's own model on the dataset's validation
-    // rows, which bag 0 never trained on (the other bags may have): an honest,
-    // if slightly pessimistic, figure for the averaged model.
-    const judged = bagTerms.length === 1 ? averaged : finalize(
-      bagTerms[0],
-      features,
-      overall.trBins,
-      intercept,
-      K,
-      classes,
-      data,
-      p,
-    );
+    // Metrics: of the model that serves, on the dataset's validation rows,
+    // which no bag trained on (see bagData); views on those rows give the
+    // same figures (tests/model_consistency_test.ts).
     const model: EbmModel = {
       ...averaged,
       metrics: metrics(
-        judged,
+        averaged,
         overall.trBins,
         overall.vaBins,
         overall.objective,
@@ -1423,8 +1452,16 @@ interface MergedTerm {
  * Merges the bags' tables of one term: each bag's table is centred on the
  * training rows (`cells`), then every cell gets the mean over the bags, or
  * the winsorized mean when `winsorize` > 0 (that fraction of the bags'
- * values clipped at each end first); the spread is the standard deviation
- * over the bags.
+ * values clipped at each end first), plus the mean of the bags' centres;
+ * the spread is the standard deviation over the bags.
+ *
+ * The centres are added back because a term's mean over the training rows
+ * is part of the model: with 3+ classes a category that never meets a class
+ * drives that class's logit down on its rows, so the term's mean for that
+ * class is far from 0 and the intercept alone does not carry it. Dropping
+ * the centres (as this once did) shifted those classes' logits on every row,
+ * and the averaged model scored worse than the figures it reported.
+ * `finalize` moves the mean into the intercept.
  */
 function mergeBags(
   tables: Float64Array[],
@@ -1436,17 +1473,19 @@ function mergeBags(
   const size = tables[0].length / K;
   const counts = new Float64Array(size);
   for (let i = 0; i < cells.length; i++) counts[cells[i]]++;
+  const B = tables.length;
+  const centre = new Float64Array(K);
   const centred = tables.map((t) => {
     const c = t.slice();
     for (let k = 0; k < K; k++) {
       let mean = 0;
       for (let q = 0; q < size; q++) mean += counts[q] * t[q * K + k];
       mean /= cells.length;
+      centre[k] += mean / B;
       for (let q = 0; q < size; q++) c[q * K + k] -= mean;
     }
     return c;
   });
-  const B = tables.length;
   const scores = new Float64Array(tables[0].length);
   const spread = new Float64Array(tables[0].length);
   const cut = Math.floor(winsorize * B);
@@ -1466,7 +1505,7 @@ function mergeBags(
       for (let b = 0; b < B; b++) mean += Math.min(hi, Math.max(lo, v[b]));
       mean /= B;
     }
-    scores[q] = mean;
+    scores[q] = mean + centre[q % K];
   }
   return { scores, spread };
 }
@@ -2280,7 +2319,8 @@ export function rSquared(pred: Float64Array, y: Float64Array): number {
 
 /**
  * ROC AUC of scores (binary, K = 1) or the macro one-vs-rest AUC over the
- * classes' softmax scores (K > 1). Ties count one half.
+ * classes (K > 1), ranking rows by the class probabilities views answer
+ * ({@link rowProbabilities}), so views reproduce it. Ties count one half.
  *
  * @example
  * ```ts
@@ -2290,20 +2330,35 @@ export function rSquared(pred: Float64Array, y: Float64Array): number {
  * ```
  */
 export function auc(scores: Float64Array, y: Int32Array, K: number): number {
-  if (K === 1) return binaryAuc(scores, (i) => y[i] === 1, y.length);
+  const n = y.length;
+  const p = probabilityColumns(scores, n, K);
+  if (K === 1) return binaryAuc(p[1], (i) => y[i] === 1, n);
   let sum = 0, used = 0;
   for (let k = 0; k < K; k++) {
-    const a = binaryAuc(
-      scores.filter((_, q) => q % K === k),
-      (i) => y[i] === k,
-      y.length,
-    );
+    const a = binaryAuc(p[k], (i) => y[i] === k, n);
     if (!Number.isNaN(a)) {
       sum += a;
       used++;
     }
   }
   return used ? sum / used : NaN;
+}
+
+/** Every class's probability column ({@link rowProbabilities} of each row). */
+function probabilityColumns(
+  scores: Float64Array,
+  n: number,
+  K: number,
+): Float64Array[] {
+  const cols = Array.from(
+    { length: Math.max(K, 2) },
+    () => new Float64Array(n),
+  );
+  for (let i = 0; i < n; i++) {
+    const { p } = rowProbabilities(scores, i, K);
+    for (let k = 0; k < p.length; k++) cols[k][i] = p[k];
+  }
+  return cols;
 }
 
 function binaryAuc(
@@ -2327,18 +2382,51 @@ function binaryAuc(
   return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
 }
 
+/** Share of rows whose predicted class ({@link rowProbabilities}'s `best`) is theirs. */
 function accuracy(s: Float64Array, y: Int32Array, K: number): number {
   let ok = 0;
   for (let i = 0; i < y.length; i++) {
-    let pred: number;
-    if (K === 1) pred = s[i] > 0 ? 1 : 0;
-    else {
-      pred = 0;
-      for (let k = 1; k < K; k++) if (s[i * K + k] > s[i * K + pred]) pred = k;
-    }
-    if (pred === y[i]) ok++;
+    if (rowProbabilities(s, i, K).best === y[i]) ok++;
   }
   return ok / y.length;
+}
+
+/**
+ * Class probabilities of row `i` of a classifier's scores (K = 1: the logit
+ * of class 1; else K softmax logits) and the most probable class (ties: the
+ * first). The one place scores become probabilities: views answer them and
+ * the model's metrics (AUC, accuracy) are measured on them.
+ *
+ * @example
+ * ```ts
+ * import { rowProbabilities } from "./ebm.ts";
+ *
+ * const { p, best } = rowProbabilities(Float64Array.of(0, 0, Math.log(2)), 0, 3);
+ * if (!(best === 2 && Math.abs(p[2] - 0.5) < 1e-12)) throw new Error("example failed");
+ * ```
+ */
+export function rowProbabilities(
+  scores: Float64Array,
+  i: number,
+  K: number,
+): { p: number[]; best: number } {
+  let p: number[];
+  if (K === 1) {
+    const p1 = 1 / (1 + Math.exp(-scores[i]));
+    p = [1 - p1, p1];
+  } else {
+    let m = -Infinity;
+    for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
+    const e = Array.from(
+      { length: K },
+      (_, k) => Math.exp(scores[i * K + k] - m),
+    );
+    const z = e.reduce((a, b) => a + b, 0);
+    p = e.map((v) => v / z);
+  }
+  let best = 0;
+  for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
+  return { p, best };
 }
 
 /** Builds the polling functions for an abort signal and a runtime cap. */

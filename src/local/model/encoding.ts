@@ -207,6 +207,14 @@ export interface EncodedDataset {
    * `validation_size` fraction.
    */
   order: Uint32Array;
+  /**
+   * The datasource row (0-based, header excluded) of every encoded row:
+   * rows with an empty target are dropped, so row `i` here is `rows[i]`
+   * there. Absent: the same (nothing was dropped).
+   */
+  rows?: Uint32Array;
+  /** The seed of `order` (the onboarding options' `seed`); absent: 0. */
+  seed?: number;
   /** Rows dropped because their target was empty. */
   droppedRows: number;
 }
@@ -549,6 +557,8 @@ export function encodeDataset(
     labels,
     values,
     order: stratifiedOrder(labels, strata, o.seed),
+    rows: keep,
+    seed: o.seed,
     droppedRows: nAll - n,
   };
 }

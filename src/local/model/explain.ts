@@ -27,7 +27,7 @@
  */
 
 import { binColumn } from "./binning.ts";
-import { cellsOf, scoreCells } from "./ebm.ts";
+import { cellsOf, rowProbabilities, scoreCells } from "./ebm.ts";
 import { encodeRows } from "./encoding.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
@@ -90,31 +90,6 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
   return { n: rows.nRows, cells: cellsOf(model.features, model.terms, bins) };
 }
 
-/** Class probabilities of row `i` and the index of the most probable class. */
-function predictRow(
-  scores: Float64Array,
-  i: number,
-  K: number,
-): { p: number[]; best: number } {
-  let p: number[];
-  if (K === 1) {
-    const p1 = 1 / (1 + Math.exp(-scores[i]));
-    p = [1 - p1, p1];
-  } else {
-    let m = -Infinity;
-    for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
-    const e = Array.from(
-      { length: K },
-      (_, k) => Math.exp(scores[i * K + k] - m),
-    );
-    const z = e.reduce((a, b) => a + b, 0);
-    p = e.map((v) => v / z);
-  }
-  let best = 0;
-  for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
-  return { p, best };
-}
-
 /**
  * Predicts the class and class probabilities of each row.
  *
@@ -149,7 +124,7 @@ export function predict(
     return { predicted, probabilities, values: Array.from(scores) };
   }
   for (let i = 0; i < n; i++) {
-    const { p, best } = predictRow(scores, i, model.scoreColumns);
+    const { p, best } = rowProbabilities(scores, i, model.scoreColumns);
     predicted.push(model.classes[best]);
     probabilities.push(p);
   }
@@ -219,7 +194,7 @@ export function explain(
     return out;
   }
   for (let i = 0; i < n; i++) {
-    const { p, best } = predictRow(scores, i, K);
+    const { p, best } = rowProbabilities(scores, i, K);
     const c = classIndex ? classIndex[i] : best;
     // Binary models hold the logit of classes[1]; explaining classes[0] flips every sign.
     const col = K === 1 ? 0 : c;

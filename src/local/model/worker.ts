@@ -203,6 +203,7 @@ export function trainInBackground(
       data.labels,
       data.order,
       ...(data.values ? [data.values] : []),
+      ...(data.rows ? [data.rows] : []),
     ].map((a) => a.buffer).filter(isArrayBuffer)
     : [];
   liveWorkers++;
