@@ -44,26 +44,40 @@ import {
   fitPair,
   gradientHistogram,
   type Histogram,
-  logLoss,
-  type LossKind,
-  meanSquaredError,
   newHistogram,
   type StepRegularisation,
 } from "./boost.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
 import { ModelDataError } from "./errors.ts";
-import { resolveParams, type TrainingParams } from "./params.ts";
 import { linearStart } from "./linear.ts";
-import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
+import { importanceOf, metrics } from "./metrics.ts";
+import { makeObjective, type Objective } from "./objective.ts";
+import { resolveParams, type TrainingParams } from "./params.ts";
+import {
+  addScores,
+  type Bins,
+  cellsOf,
+  pairCells,
+  scoreTerms,
+  termCells,
+} from "./predictor.ts";
 import { createRng, shuffle } from "./rng.ts";
+import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
 import {
   type EbmModel,
   type FeatureBins,
   type Term,
-  type TrainingMetrics,
   VALIDATION_ROWS_LISTED,
   type ValidationSplit,
 } from "./types.ts";
+
+export {
+  cellsOf,
+  rowProbabilities,
+  scoreCells,
+  termCells,
+} from "./predictor.ts";
+export { auc, meanAbsoluteError, rSquared } from "./metrics.ts";
 
 /**
  * The losses after one logged boosting round (every `log_interval` rounds):
@@ -130,8 +144,6 @@ export interface FitOptions {
    */
   rows?: RowHelper;
 }
-
-type Bins = Uint8Array | Uint16Array;
 
 /** Gathers `col[rows[i]]` into a new array of the same kind. */
 function gather(col: Float64Array, rows: Uint32Array): Float64Array;
@@ -1646,18 +1658,6 @@ function gatherK(s: Float64Array, rows: Uint32Array, K: number): Float64Array {
   return out;
 }
 
-/** Mean |score| of a table over the rows, by cell counts (a term's importance). */
-function importanceOf(table: Float64Array, C: Float64Array, K: number): number {
-  let total = 0, weighted = 0;
-  for (let q = 0; q < C.length; q++) {
-    let a = 0;
-    for (let k = 0; k < K; k++) a += Math.abs(table[q * K + k]);
-    weighted += (C[q] * a) / K;
-    total += C[q];
-  }
-  return total ? weighted / total : 0;
-}
-
 /**
  * Cyclic boosting of a stage's terms (the main terms, or the pairs on top of
  * the frozen main terms): every round fits one step per term in turn, each on
@@ -1853,60 +1853,6 @@ function* boostStage(
   }
 }
 
-/**
- * The loss being boosted: log-loss (classification) or squared error
- * (regression), with the validation loss scaled for early stopping so its
- * tolerance does not depend on the target's units (regression divides the
- * mean squared error by the training target's variance).
- */
-interface Objective {
-  regression: boolean;
-  loss: LossKind;
-  K: number;
-  yTr: Int32Array;
-  yVa: Int32Array;
-  vTr: Float64Array;
-  vVa: Float64Array;
-  lossOf(scores: Float64Array, y: Int32Array, v: Float64Array): number;
-  validationLoss(scores: Float64Array): number;
-  scale(loss: number): number;
-  scaled(scores: Float64Array): number;
-}
-
-function makeObjective(
-  regression: boolean,
-  K: number,
-  yTr: Int32Array,
-  yVa: Int32Array,
-  vTr: Float64Array,
-  vVa: Float64Array,
-): Objective {
-  let variance = 1;
-  if (regression) {
-    const mean = vTr.reduce((a, b) => a + b, 0) / vTr.length;
-    variance = vTr.reduce((a, b) => a + (b - mean) ** 2, 0) / vTr.length;
-    if (!(variance > 0)) variance = 1;
-  }
-  const lossOf = regression
-    ? (s: Float64Array, _y: Int32Array, v: Float64Array) =>
-      meanSquaredError(s, v)
-    : (s: Float64Array, y: Int32Array) => logLoss(s, y, K);
-  const o: Objective = {
-    regression,
-    loss: regression ? "squared" : K === 1 ? "logistic" : "softmax",
-    K,
-    yTr,
-    yVa,
-    vTr,
-    vVa,
-    lossOf,
-    validationLoss: (s) => lossOf(s, yVa, vVa),
-    scale: (loss) => loss / variance,
-    scaled: (s) => o.scale(o.validationLoss(s)),
-  };
-  return o;
-}
-
 /** A term while training: its feature indices and its score table. */
 interface RawTerm {
   features: number[];
@@ -1918,98 +1864,6 @@ interface RawTerm {
 /** Adds `update` to `table` (the update may be longer: only the table's cells count). */
 function addInto(table: Float64Array, update: Float64Array): void {
   for (let q = 0; q < table.length; q++) table[q] += update[q];
-}
-
-/** Adds `table[cells[i]]` (K values per cell) to the scores of every row `i`. */
-function addScores(
-  scores: Float64Array,
-  cells: ArrayLike<number>,
-  table: ArrayLike<number>,
-  K: number,
-): void {
-  const n = cells.length;
-  if (K === 1) {
-    for (let i = 0; i < n; i++) scores[i] += table[cells[i]];
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    const o = cells[i] * K;
-    for (let k = 0; k < K; k++) scores[i * K + k] += table[o + k];
-  }
-}
-
-/**
- * The cell of every row in a term's table: its bin for a main term, for a
- * pair term `coarse0 * pairBins1 + coarse1` (see `Term.scores`).
- *
- * @example
- * ```ts
- * import { termCells } from "./ebm.ts";
- *
- * const f = { name: "a", kind: "categorical" as const, cuts: [], nBins: 3, labels: [], pairMap: [0, 1, 2], pairBins: 3, pairLabels: [] };
- * const bins = [Uint8Array.of(1, 2), Uint8Array.of(2, 0)];
- * if (!(termCells([f, f], [0], bins) === bins[0] && termCells([f, f], [0, 1], bins)[0] === 5)) throw new Error("example failed");
- * ```
- */
-export function termCells(
-  features: FeatureBins[],
-  term: ReadonlyArray<number>,
-  bins: ArrayLike<number>[],
-): ArrayLike<number> {
-  if (term.length === 1) return bins[term[0]];
-  return pairCells(features, term[0], term[1], bins);
-}
-
-/** {@link termCells} of the pair of features `a` and `c`. */
-function pairCells(
-  features: FeatureBins[],
-  a: number,
-  c: number,
-  bins: ArrayLike<number>[],
-): Uint16Array {
-  const f0 = features[a], f1 = features[c];
-  const b0 = bins[a], b1 = bins[c];
-  const out = new Uint16Array(b0.length);
-  for (let i = 0; i < b0.length; i++) {
-    out[i] = f0.pairMap[b0[i]] * f1.pairBins + f1.pairMap[b1[i]];
-  }
-  return out;
-}
-
-/**
- * {@link termCells} of every term.
- *
- * @example
- * ```ts
- * import { cellsOf } from "./ebm.ts";
- *
- * const f = { name: "a", kind: "categorical" as const, cuts: [], nBins: 3, labels: [], pairMap: [0, 1, 2], pairBins: 3, pairLabels: [] };
- * const cells = cellsOf([f, f], [{ features: [1] }, { features: [0, 1] }], [Uint8Array.of(1), Uint8Array.of(2)]);
- * if (!(cells[0][0] === 2 && cells[1][0] === 5)) throw new Error("example failed");
- * ```
- */
-export function cellsOf(
-  features: FeatureBins[],
-  terms: ReadonlyArray<{ features: number[] }>,
-  bins: ArrayLike<number>[],
-): ArrayLike<number>[] {
-  return terms.map((t) => termCells(features, t.features, bins));
-}
-
-/** Writes into `out` the intercept plus every term's score at each row's cell. */
-function scoreTerms(
-  terms: ReadonlyArray<{ scores: ArrayLike<number> }>,
-  cells: ArrayLike<number>[],
-  intercept: number[],
-  K: number,
-  out: Float64Array,
-): Float64Array {
-  const n = out.length / K;
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < K; k++) out[i * K + k] = intercept[k];
-  }
-  terms.forEach((t, j) => addScores(out, cells[j], t.scores, K));
-  return out;
 }
 
 /**
@@ -2208,225 +2062,6 @@ function finalize(
     encoder: data.encoder,
     params: p,
   };
-}
-
-/**
- * Scores `n` rows with a finished model, given the rows' cell in each of its
- * terms ({@link cellsOf} `(model.features, model.terms, bins)`).
- */
-export function scoreCells(
-  model: Pick<EbmModel, "scoreColumns" | "terms" | "intercept">,
-  cells: ArrayLike<number>[],
-  n: number,
-): Float64Array {
-  const K = model.scoreColumns;
-  return scoreTerms(
-    model.terms,
-    cells,
-    model.intercept,
-    K,
-    new Float64Array(n * K),
-  );
-}
-
-function metrics(
-  model: Omit<EbmModel, "metrics">,
-  trBins: Bins[],
-  vaBins: Bins[],
-  o: Objective,
-  extra: {
-    mainRounds: number;
-    pairRounds: number;
-    stopReason: string;
-    estimators: number;
-  },
-): TrainingMetrics {
-  const nTr = o.yTr.length, nVa = o.yVa.length;
-  const score = (bins: Bins[], n: number) =>
-    scoreCells(model, cellsOf(model.features, model.terms, bins), n);
-  const sTr = score(trBins, nTr);
-  const sVa = nVa > 0 ? score(vaBins, nVa) : null;
-  const K = o.K;
-  const base = { trainRows: nTr, validationRows: nVa, ...extra };
-  if (o.regression) {
-    return {
-      ...base,
-      trainLogLoss: null,
-      validationLogLoss: null,
-      validationAuc: null,
-      validationAccuracy: null,
-      trainRmse: Math.sqrt(meanSquaredError(sTr, o.vTr)),
-      validationRmse: sVa ? Math.sqrt(meanSquaredError(sVa, o.vVa)) : null,
-      validationMae: sVa ? meanAbsoluteError(sVa, o.vVa) : null,
-      validationR2: sVa ? rSquared(sVa, o.vVa) : null,
-    };
-  }
-  return {
-    ...base,
-    trainLogLoss: logLoss(sTr, o.yTr, K),
-    validationLogLoss: sVa ? logLoss(sVa, o.yVa, K) : null,
-    validationAuc: sVa ? auc(sVa, o.yVa, K) : null,
-    validationAccuracy: sVa ? accuracy(sVa, o.yVa, K) : null,
-    trainRmse: null,
-    validationRmse: null,
-    validationMae: null,
-    validationR2: null,
-  };
-}
-
-/**
- * Mean absolute error of predictions against target values.
- *
- * @example
- * ```ts
- * import { meanAbsoluteError } from "./ebm.ts";
- *
- * if (!(meanAbsoluteError(Float64Array.of(1, 2), Float64Array.of(2, 4)) === 1.5)) throw new Error("example failed");
- * ```
- */
-export function meanAbsoluteError(
-  pred: Float64Array,
-  y: Float64Array,
-): number {
-  let sum = 0;
-  for (let i = 0; i < y.length; i++) sum += Math.abs(pred[i] - y[i]);
-  return sum / y.length;
-}
-
-/**
- * Coefficient of determination R² = 1 - SSE / SST of predictions (NaN when
- * the target is constant).
- *
- * @example
- * ```ts
- * import { rSquared } from "./ebm.ts";
- *
- * if (!(rSquared(Float64Array.of(1, 2, 3), Float64Array.of(1, 2, 3)) === 1)) throw new Error("example failed");
- * ```
- */
-export function rSquared(pred: Float64Array, y: Float64Array): number {
-  const n = y.length;
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += y[i];
-  mean /= n;
-  let sse = 0, sst = 0;
-  for (let i = 0; i < n; i++) {
-    sse += (pred[i] - y[i]) ** 2;
-    sst += (y[i] - mean) ** 2;
-  }
-  return sst > 0 ? 1 - sse / sst : NaN;
-}
-
-/**
- * ROC AUC of scores (binary, K = 1) or the macro one-vs-rest AUC over the
- * classes (K > 1), ranking rows by the class probabilities views answer
- * ({@link rowProbabilities}), so views reproduce it. Ties count one half.
- *
- * @example
- * ```ts
- * import { auc } from "./ebm.ts";
- *
- * if (!(auc(Float64Array.of(0.1, 0.4, 0.35, 0.8), Int32Array.of(0, 0, 1, 1), 1) === 0.75)) throw new Error("example failed");
- * ```
- */
-export function auc(scores: Float64Array, y: Int32Array, K: number): number {
-  const n = y.length;
-  const p = probabilityColumns(scores, n, K);
-  if (K === 1) return binaryAuc(p[1], (i) => y[i] === 1, n);
-  let sum = 0, used = 0;
-  for (let k = 0; k < K; k++) {
-    const a = binaryAuc(p[k], (i) => y[i] === k, n);
-    if (!Number.isNaN(a)) {
-      sum += a;
-      used++;
-    }
-  }
-  return used ? sum / used : NaN;
-}
-
-/** Every class's probability column ({@link rowProbabilities} of each row). */
-function probabilityColumns(
-  scores: Float64Array,
-  n: number,
-  K: number,
-): Float64Array[] {
-  const cols = Array.from(
-    { length: Math.max(K, 2) },
-    () => new Float64Array(n),
-  );
-  for (let i = 0; i < n; i++) {
-    const { p } = rowProbabilities(scores, i, K);
-    for (let k = 0; k < p.length; k++) cols[k][i] = p[k];
-  }
-  return cols;
-}
-
-function binaryAuc(
-  s: Float64Array,
-  pos: (i: number) => boolean,
-  n: number,
-): number {
-  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
-    s[a] - s[b]
-  );
-  let rankSum = 0, nPos = 0;
-  for (let i = 0; i < n;) {
-    let j = i;
-    while (j + 1 < n && s[idx[j + 1]] === s[idx[i]]) j++;
-    const rank = (i + j) / 2 + 1;
-    for (let q = i; q <= j; q++) if (pos(idx[q])) (rankSum += rank), nPos++;
-    i = j + 1;
-  }
-  const nNeg = n - nPos;
-  if (nPos === 0 || nNeg === 0) return NaN;
-  return (rankSum - (nPos * (nPos + 1)) / 2) / (nPos * nNeg);
-}
-
-/** Share of rows whose predicted class ({@link rowProbabilities}'s `best`) is theirs. */
-function accuracy(s: Float64Array, y: Int32Array, K: number): number {
-  let ok = 0;
-  for (let i = 0; i < y.length; i++) {
-    if (rowProbabilities(s, i, K).best === y[i]) ok++;
-  }
-  return ok / y.length;
-}
-
-/**
- * Class probabilities of row `i` of a classifier's scores (K = 1: the logit
- * of class 1; else K softmax logits) and the most probable class (ties: the
- * first). The one place scores become probabilities: views answer them and
- * the model's metrics (AUC, accuracy) are measured on them.
- *
- * @example
- * ```ts
- * import { rowProbabilities } from "./ebm.ts";
- *
- * const { p, best } = rowProbabilities(Float64Array.of(0, 0, Math.log(2)), 0, 3);
- * if (!(best === 2 && Math.abs(p[2] - 0.5) < 1e-12)) throw new Error("example failed");
- * ```
- */
-export function rowProbabilities(
-  scores: Float64Array,
-  i: number,
-  K: number,
-): { p: number[]; best: number } {
-  let p: number[];
-  if (K === 1) {
-    const p1 = 1 / (1 + Math.exp(-scores[i]));
-    p = [1 - p1, p1];
-  } else {
-    let m = -Infinity;
-    for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
-    const e = Array.from(
-      { length: K },
-      (_, k) => Math.exp(scores[i * K + k] - m),
-    );
-    const z = e.reduce((a, b) => a + b, 0);
-    p = e.map((v) => v / z);
-  }
-  let best = 0;
-  for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
-  return { p, best };
 }
 
 /** Builds the polling functions for an abort signal and a runtime cap. */

@@ -27,7 +27,7 @@
  */
 
 import { binColumn } from "./binning.ts";
-import { cellsOf, rowProbabilities, scoreCells } from "./ebm.ts";
+import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
 import { encodeRows } from "./encoding.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
