@@ -61,8 +61,10 @@ import {
   scoreTerms,
   termCells,
 } from "./predictor.ts";
+import type { LoggedRound, TrainProgress } from "./progress.ts";
 import { createRng, shuffle } from "./rng.ts";
 import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
+import { gather, gatherK, ROWS_PER_ROUND, sampleRows } from "./rowsource.ts";
 import {
   type EbmModel,
   type FeatureBins,
@@ -78,33 +80,8 @@ export {
   termCells,
 } from "./predictor.ts";
 export { auc, meanAbsoluteError, rSquared } from "./metrics.ts";
-
-/**
- * The losses after one logged boosting round (every `log_interval` rounds):
- * the learning curve's points. With bagging, the curve is bag 0's (the
- * dataset's own train/validation split); with the inner-validation search
- * (see {@link selectionAxes}), the first fit's.
- */
-export interface LoggedRound {
-  /** Boosting round, counted from 1 across main terms then pairs. */
-  round: number;
-  /** `training` (main terms) or `training_pairs`. */
-  stage: string;
-  /** Log loss (regression: mean squared error) on the training rows. */
-  trainingLoss: number;
-  /** The same loss on the validation rows; null without a validation split. */
-  validationLoss: number | null;
-}
-
-/**
- * A progress report: overall fraction in [0, 1], the current stage name and,
- * on a logged round, its losses.
- */
-export interface TrainProgress {
-  fraction: number;
-  stage: string;
-  logged?: LoggedRound;
-}
+export { type LoggedRound, type TrainProgress } from "./progress.ts";
+export { ROWS_PER_ROUND } from "./rowsource.ts";
 
 /** Options of {@link train} and {@link trainAsync}. */
 export interface FitOptions {
@@ -144,40 +121,6 @@ export interface FitOptions {
    */
   rows?: RowHelper;
 }
-
-/** Gathers `col[rows[i]]` into a new array of the same kind. */
-function gather(col: Float64Array, rows: Uint32Array): Float64Array;
-function gather(col: Int32Array, rows: Uint32Array): Int32Array;
-function gather(col: Uint16Array, rows: Uint32Array): Uint16Array;
-function gather(col: Bins, rows: Uint32Array): Bins;
-function gather(
-  col: Float64Array | Uint16Array,
-  rows: Uint32Array,
-): Float64Array | Uint16Array;
-function gather(
-  col: Float64Array | Int32Array | Uint16Array | Uint8Array,
-  rows: Uint32Array,
-): Float64Array | Int32Array | Uint16Array | Uint8Array {
-  const n = rows.length;
-  const out = col instanceof Float64Array
-    ? new Float64Array(n)
-    : col instanceof Int32Array
-    ? new Int32Array(n)
-    : col instanceof Uint16Array
-    ? new Uint16Array(n)
-    : new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[i] = col[rows[i]];
-  return out;
-}
-
-/**
- * Most training rows one boosting round works on. Larger training sets are
- * subsampled: every round draws a fresh seeded sample of about this many rows
- * (stochastic gradient boosting), so a round costs about the same at
- * 1,000,000 rows as at 100,000 while, over the rounds, every row is used.
- * 50,000 rows estimate a 64-bin histogram well (hundreds of rows a bin).
- */
-export const ROWS_PER_ROUND = 50_000;
 
 /**
  * The training loop as a generator: yields a {@link TrainProgress} after each
@@ -1625,37 +1568,6 @@ interface Booster {
   checkStop: () => boolean;
   /** A helper thread that builds half of each histogram (a fit with one bag), or null. */
   rows: RowHelper | null;
-}
-
-/**
- * Seeded Bernoulli sample of `0..n-1` at `rate`, in row order (at least two
- * rows); null when `rate >= 1` (every row).
- */
-function sampleRows(
-  n: number,
-  rate: number,
-  rng: () => number,
-  into?: Uint32Array,
-): Uint32Array | null {
-  if (rate >= 1) return null;
-  const out = into ?? new Uint32Array(n);
-  let m = 0;
-  for (let i = 0; i < n; i++) if (rng() < rate) out[m++] = i;
-  if (m < 2) {
-    out[0] = 0;
-    out[1] = n - 1;
-    m = 2;
-  }
-  return into ? out.subarray(0, m) : out.slice(0, m);
-}
-
-/** Gathers K values per row. */
-function gatherK(s: Float64Array, rows: Uint32Array, K: number): Float64Array {
-  const out = new Float64Array(rows.length * K);
-  for (let i = 0; i < rows.length; i++) {
-    for (let k = 0; k < K; k++) out[i * K + k] = s[rows[i] * K + k];
-  }
-  return out;
 }
 
 /**
