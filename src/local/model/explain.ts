@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { contributionTable } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);
@@ -100,7 +100,7 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { predict } from "./explain.ts";
  *
  * const c = Array.from({ length: 90 }, (_, i) => ["r", "g", "b"][i % 3]);
@@ -145,7 +145,7 @@ export function predict(
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { explain } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);
@@ -270,7 +270,7 @@ export interface SplitTable {
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { contributionTable } from "./explain.ts";
  * import { ModelInputError } from "./errors.ts";
  *
@@ -384,7 +384,7 @@ export interface TermShapes {
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { globalExplanation } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);
