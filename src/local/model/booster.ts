@@ -32,11 +32,11 @@ import { addInto, type Booster, boostStage, type StageTerm } from "./stage.ts";
  * Most training rows for which, after the pairs, the main terms are boosted
  * once more on top of them (a backfit): the main terms were fitted without
  * the interactions, so part of an interaction's effect went into them, and
- * the pairs then corrected on top. On the interaction tables of
- * bench/model_interactions.ts it lifts test AUC by up to 0.002 (the public
- * tables gain 0.0002-0.0013); on large data it buys ~0.0005 AUC for a third
- * more training time (100k churn), so it is kept to the tables the
- * inner-validation search covers.
+ * the pairs then corrected on top. It pays most where interactions matter
+ * and costs a third more training time on large data, where it buys little
+ * (figures: BENCHMARKS.md, "Figures behind the model's constants"), so it
+ * is kept to the tables the inner-validation search covers: the same bound
+ * as `SELECTION_ROWS` (search.ts).
  */
 export const BACKFIT_ROWS = 20_000;
 

@@ -70,7 +70,7 @@ export type RawValue = number | string | null;
 /** A datasource as columns of raw values, keyed by column name. */
 export type RawColumns = Record<string, ReadonlyArray<RawValue>>;
 
-/** The parts of a data schema field (SPEC.md) that encoding reads. */
+/** The parts of a data schema field (docs/api.md, "Resources") that encoding reads. */
 export type SchemaField =
   & Pick<WireSchemaField, "name" | "designation" | "semantic_type">
   & {
@@ -82,7 +82,8 @@ export type SchemaField =
 
 /**
  * The onboarding configuration fields the encoder uses, as the wire schema
- * types them, plus the seed of the stratified row order (not in SPEC.md).
+ * types them, plus the seed of the stratified row order (our extension,
+ * docs/contract.md "Model validation rows").
  */
 export type OnboardingOptions =
   & Partial<

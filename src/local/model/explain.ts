@@ -1,6 +1,7 @@
 /**
  * Predictions and exact explanations of a trained model, the views table of
- * DESIGN.md, and the model's global explanation (term importances and shapes).
+ * docs/contract.md ("Views"), and the model's global explanation (term
+ * importances and shapes).
  *
  * The model is additive, so an explanation is exact: for every row, `bias`
  * plus the sum of the term contributions equals the log-odds of the explained

@@ -172,13 +172,11 @@ export function selectionAxes(
  * {@link selectionAxes}; the boosted steps stay at the candidate's bins):
  * the linear fit is a line in the feature's values, and the bins the shapes
  * are boosted on flatten it into steps, most in a skewed feature's wide tail
- * bins, where logistic regression keeps it whole. On the small tables of
- * bench/model_small.ts (8 seeds each) it narrows the gap to logistic
- * regression from -0.0054 to -0.0038 AUC. Binary targets only: on
- * sacramento's prices the coarse tail bins, which cap the line at their
- * mean, score R² 0.6495 where the refined line scores 0.6375 (below ridge's
- * 0.6408); a squared error is ruled by the few rows in the tails, where a
- * logistic score saturates.
+ * bins, where logistic regression keeps it whole. Binary targets only: for
+ * a squared error the few rows in the tails rule, and there the coarse tail
+ * bins, which cap the line at their mean, do better than the refined line
+ * (a logistic score saturates in the tails instead). Figures: BENCHMARKS.md,
+ * "Figures behind the model's constants".
  */
 export const LINEAR_BINS = 254;
 
@@ -191,8 +189,8 @@ export const FEW_PAIRS = 10;
 /**
  * Pair terms of the fewest-pairs candidate of {@link selectionAxes}: where
  * a handful of pairs carry the interactions, the other pairs of the
- * {@link FEW_PAIRS} candidate only fit noise (on interaction-heavy tables
- * of ~5,000 rows, 3 pairs beat 10 by up to 0.007 AUC: bench/model_interactions.ts).
+ * {@link FEW_PAIRS} candidate only fit noise (measured on interaction-heavy
+ * tables of bench/model_interactions.ts; figures in BENCHMARKS.md).
  */
 export const FEWEST_PAIRS = 3;
 
@@ -257,7 +255,7 @@ export function* searchSteps(
   // on the other half (BagTask.judged). The pairs are kept only when they
   // win significantly there, as any more complex candidate must: on small
   // tables without interactions, pairs that won by a chance margin lost
-  // test AUC (bench/model_small.ts).
+  // on the test rows.
   const slots = fits === 1 ? 1 : fits + 1;
   let stopped = false;
   let tried = 0;

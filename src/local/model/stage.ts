@@ -267,8 +267,8 @@ export const EARLY_STOPPING_TOLERANCE = 1e-4;
  * The smallest starting loss {@link EARLY_STOPPING_TOLERANCE} is a fraction
  * of: a stage that starts near zero loss (a nearly separable table, as
  * penguins after its main terms) would otherwise need improvements of a
- * few 1e-6 to stop, which the log-loss of growing margins always makes
- * (penguins' pairs ran all 1,000 rounds; now 559, the same test AUC).
+ * few 1e-6 to stop, which the log-loss of growing margins always makes, so
+ * such a stage would run every round it is allowed.
  */
 export const EARLY_STOPPING_LOSS_FLOOR = 0.1;
 
