@@ -7,13 +7,13 @@
  * @module
  */
 
-import { gradientHistogram, type Histogram } from "./boost.ts";
+import type { Histogram } from "./boost.ts";
 import { importanceOf } from "./metrics.ts";
 import type { Bag } from "./prepared.ts";
 import { addScores, type Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
-import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
-import { gather, gatherK, sampleRows } from "./rowsource.ts";
+import type { RowHelper } from "./rows.ts";
+import { stageRows } from "./rowsource.ts";
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
 export interface StageTerm {
@@ -88,52 +88,28 @@ export function* boostStage(
   early.observe(hasValidation ? objective.scaled(sVa) : 0, tables);
   const maxCells = Math.max(1, ...tables.map((t) => t.length));
   const updates = terms.map(() => new Float64Array(maxCells));
-  // Without sampling the training scores are kept up to date for all rows.
-  // (Terms may start from non-zero tables: a later stage boosts them again.)
-  let sAll: Float64Array | null = rate >= 1 ? baseTr.slice() : null;
-  if (sAll) terms.forEach((t) => addScores(sAll!, t.cellsTr, t.table, K));
+  const source = stageRows({
+    loss: objective.loss,
+    regression: objective.regression,
+    K,
+    bag,
+    cellsTr: terms.map((t) => t.cellsTr),
+    tables,
+    cellCounts: terms.map((t) => t.hist.C.length),
+    maxCells,
+    baseTr,
+    rate,
+    rng: b.rng,
+    helper: b.rows,
+  });
   const below = new Int32Array(terms.length);
   const frozen = new Uint8Array(terms.length);
   let lr = b.lr;
   let rounds = 0;
-  // A large fit with a helper thread: each histogram is built half here,
-  // half there, from rows on SharedArrayBuffers (see ./rows.ts).
-  const split = b.rows && Math.min(1, rate) * bag.nTrain >= ROW_SPLIT_ROWS
-    ? new RowSplit(
-      rowSetup(
-        objective.loss,
-        K,
-        bag.nTrain,
-        maxCells,
-        terms.map((t) => ({
-          cells: t.hist.C.length,
-          wide: t.cellsTr instanceof Uint16Array,
-        })),
-        objective.regression,
-        sAll === null,
-      ),
-      b.rows,
-    )
-    : null;
-  const from = split?.setup.from;
-  if (from) {
-    terms.forEach((t, j) => from.cells[j].set(t.cellsTr));
-    if (from.y.length) from.y.set(bag.yTr);
-    if (from.v.length) from.v.set(bag.vTr);
-    from.base.set(baseTr);
-  }
-  if (split && sAll) {
-    const { setup } = split;
-    setup.s.set(sAll);
-    sAll = setup.s;
-    terms.forEach((t, j) => setup.cells[j].set(t.cellsTr));
-    if (setup.y.length) setup.y.set(bag.yTr);
-    if (setup.v.length) setup.v.set(bag.vTr);
-  }
   try {
     return yield* boostRounds();
   } finally {
-    split?.close();
+    source.close();
   }
 
   function* boostRounds(): Generator<
@@ -142,61 +118,21 @@ export function* boostStage(
     void
   > {
     for (let round = 0; round < b.maxRounds; round++) {
-      const rows = sAll
-        ? null
-        : sampleRows(bag.nTrain, rate, b.rng, from?.rows);
-      const m = rows ? rows.length : bag.nTrain;
-      let cells: ArrayLike<number>[], y: Int32Array, v: Float64Array;
-      let s: Float64Array;
-      if (sAll) {
-        s = sAll, y = bag.yTr, v = bag.vTr;
-        cells = terms.map((t) => t.cellsTr);
-      } else if (from) {
-        // Both threads gather the round's rows (see ./rows.ts).
-        terms.forEach((t, j) => from.tables[j].set(t.table));
-        split!.gather(m);
-        const { setup } = split!;
-        cells = setup.cells.map((c) => c.subarray(0, m));
-        y = setup.y.length ? setup.y.subarray(0, m) : bag.yTr;
-        v = setup.v.length ? setup.v.subarray(0, m) : bag.vTr;
-        s = setup.s.subarray(0, m * K);
-      } else {
-        cells = terms.map((t) => gather(t.cellsTr, rows!));
-        y = gather(bag.yTr, rows!);
-        v = bag.vTr.length ? gather(bag.vTr, rows!) : bag.vTr;
-        s = gatherK(baseTr, rows!, K);
-        terms.forEach((t, j) => addScores(s, cells[j], t.table, K));
-      }
+      const r = source.next(tables);
       let pending = -1;
       for (let j = 0; j < terms.length; j++) {
         if (frozen[j]) continue;
         const t = terms[j];
         // Every row every round: the counts of the first round stay right.
-        const counted = sAll !== null && round > 0;
-        if (split) {
-          split.build(
-            j,
-            pending,
-            pending >= 0 ? updates[pending] : null,
-            m,
-            counted,
-            t.hist,
-          );
-        } else {
-          gradientHistogram(
-            objective.loss,
-            K,
-            s,
-            y,
-            v,
-            cells[j],
-            m,
-            t.hist,
-            pending >= 0 ? cells[pending] : null,
-            pending >= 0 ? updates[pending] : null,
-            counted,
-          );
-        }
+        const counted = source.all && round > 0;
+        source.histogram(
+          r,
+          j,
+          pending,
+          pending >= 0 ? updates[pending] : null,
+          counted,
+          t.hist,
+        );
         const u = updates[j];
         for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
         addInto(t.table, u);
@@ -209,7 +145,7 @@ export function* boostStage(
           if (below[j] >= b.prunePatience) frozen[j] = 1;
         }
       }
-      if (pending >= 0) addScores(s, cells[pending], updates[pending], K);
+      if (pending >= 0) addScores(r.s, r.cells[pending], updates[pending], K);
       rounds = round + 1;
       const validationLoss = hasValidation ? objective.validationLoss(sVa) : 0;
       const done = early.observe(objective.scale(validationLoss), tables);
@@ -230,7 +166,7 @@ export function* boostStage(
           logged: {
             round: progress.roundOffset + rounds,
             stage: progress.stage,
-            trainingLoss: objective.lossOf(s, y, v),
+            trainingLoss: objective.lossOf(r.s, r.y, r.v),
             validationLoss: hasValidation ? validationLoss : null,
           },
         };
