@@ -29,7 +29,7 @@
 
 import { binColumn } from "./binning.ts";
 import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
-import { encodeRows } from "./encoding.ts";
+import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
 
