@@ -9,6 +9,7 @@
  */
 
 import { logLoss, meanSquaredError } from "./boost.ts";
+import { rSquared } from "../../regression_fit.ts";
 import type { Objective } from "./objective.ts";
 import {
   type Bins,
@@ -37,29 +38,8 @@ export function meanAbsoluteError(
   return sum / y.length;
 }
 
-/**
- * Coefficient of determination R² = 1 - SSE / SST of predictions (NaN when
- * the target is constant).
- *
- * @example
- * ```ts
- * import { rSquared } from "./metrics.ts";
- *
- * if (!(rSquared(Float64Array.of(1, 2, 3), Float64Array.of(1, 2, 3)) === 1)) throw new Error("example failed");
- * ```
- */
-export function rSquared(pred: Float64Array, y: Float64Array): number {
-  const n = y.length;
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += y[i];
-  mean /= n;
-  let sse = 0, sst = 0;
-  for (let i = 0; i < n; i++) {
-    sse += (pred[i] - y[i]) ** 2;
-    sst += (y[i] - mean) ** 2;
-  }
-  return sst > 0 ? 1 - sse / sst : NaN;
-}
+/** R²: the SDK's one (see `regression_fit.ts`), NaN where undefined. */
+export { rSquared } from "../../regression_fit.ts";
 
 /**
  * ROC AUC of scores (binary, K = 1) or the macro one-vs-rest AUC over the
