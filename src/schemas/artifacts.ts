@@ -79,6 +79,15 @@ export const ValidationSplitSchema = z.looseObject({
   row_indices: z.array(z.number().int()).nullable(),
 }).meta({ id: "ValidationSplit" });
 
+/**
+ * A schema feature the model could not use (our extension, docs/contract.md
+ * "Model validation rows"): constant, empty, or an identifier.
+ */
+export const DroppedFeatureSchema = z.looseObject({
+  name: z.string(),
+  reason: z.string(),
+}).meta({ id: "DroppedFeature" });
+
 /** A model: what a training job learned. */
 export const ModelSchema = z.looseObject({
   ...artifactFields,
@@ -90,6 +99,8 @@ export const ModelSchema = z.looseObject({
   ...taskFields,
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
+  /** Schema features left out of the model, with why (our extension). */
+  dropped_features: z.array(DroppedFeatureSchema).optional(),
   /** The rows `metrics` validated on (our extension). */
   validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */

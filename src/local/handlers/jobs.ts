@@ -442,6 +442,15 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             // Configurations the inner-validation search compared (1: none).
             candidates: m.metrics.candidates ?? 1,
           },
+          // Schema features the model could not use, and why.
+          ...(m.encoder.dropped
+            ? {
+              dropped_features: m.encoder.dropped.map((d) => ({
+                name: d.name,
+                reason: d.reason,
+              })),
+            }
+            : {}),
           stop_reason: m.metrics.stopReason,
           // Which rows `metrics` validated on (docs/contract.md, "Model
           // validation rows").

@@ -47,6 +47,18 @@ export interface TargetEncoding {
 export interface Encoder {
   features: FeatureEncoding[];
   target: TargetEncoding;
+  /**
+   * Feature columns of the schema the model cannot use, with why (constant,
+   * empty, an identifier); absent when none was dropped. Views refuse them
+   * as features, saying why.
+   */
+  dropped?: DroppedFeature[];
+}
+
+/** A schema feature the encoder left out, and why. */
+export interface DroppedFeature {
+  name: string;
+  reason: string;
 }
 
 /**

@@ -66,6 +66,7 @@ import type { RawColumns, SchemaField } from "./columns.ts";
 import { type Datasource, isDatasource } from "./datasource.ts";
 import type {
   CategoricalEncoding,
+  DroppedFeature,
   EncodedColumn,
   EncodedDataset,
   FeatureEncoding,
@@ -77,6 +78,7 @@ import { createRng, shuffle } from "./rng.ts";
 export type { RawColumns, RawValue, SchemaField } from "./columns.ts";
 export {
   type CategoricalEncoding,
+  type DroppedFeature,
   type EncodedColumn,
   type EncodedDataset,
   type EncodedRows,
@@ -337,10 +339,16 @@ export function encodeDataset(
 
   const encFeatures: FeatureEncoding[] = [];
   const encoded: EncodedColumn[] = [];
+  const dropped: DroppedFeature[] = [];
   for (const f of featureFields) {
     const raw = columnOf(f.name)!;
     if (!isCategorical(f)) {
       const x = numericValues(raw, f.name, keep);
+      const reason = numericUnusable(x);
+      if (reason) {
+        dropped.push({ name: f.name, reason });
+        continue;
+      }
       const enc: NumericEncoding = {
         name: f.name,
         kind: "numeric",
@@ -364,6 +372,11 @@ export function encodeDataset(
         counts.set(c, (counts.get(c) ?? 0) + perCode[k]);
       }
     });
+    const reason = categoryUnusable(counts, n);
+    if (reason) {
+      dropped.push({ name: f.name, reason });
+      continue;
+    }
     // Most frequent first; ties by name so the vocabulary is deterministic.
     const ranked = [...counts].sort((a, b) =>
       b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
@@ -397,6 +410,15 @@ export function encodeDataset(
     encFeatures.push(enc);
     encoded.push(codes);
   }
+  if (encFeatures.length === 0) {
+    throw new ModelDataError(
+      dropped[0].name,
+      "NO_USABLE_FEATURES",
+      `no feature can be used: ${
+        dropped.map((d) => `'${d.name}' (${d.reason})`).join(", ")
+      }; add a column that varies between rows.`,
+    );
+  }
 
   return {
     encoder: {
@@ -407,6 +429,7 @@ export function encodeDataset(
         classes,
         strip: o.strip_categories,
       },
+      ...(dropped.length ? { dropped } : {}),
     },
     nRows: n,
     features: encoded,
@@ -421,6 +444,50 @@ export function encodeDataset(
 
 function isTyped(columns: RawColumns | Datasource): columns is Datasource {
   return isDatasource(columns);
+}
+
+/**
+ * Fewest rows with a value at which a categorical column whose every value
+ * is different counts as an identifier: below it, a small table's distinct
+ * categories may still be real ones.
+ */
+export const ID_ROWS = 20;
+
+/**
+ * Why a numeric column cannot be used (no value, or the same value on every
+ * row: a missing value on some rows is information), or null.
+ */
+function numericUnusable(x: Float64Array): string | null {
+  let first = NaN, missing = false;
+  for (const v of x) {
+    if (Number.isNaN(v)) missing = true;
+    else if (Number.isNaN(first)) first = v;
+    else if (v !== first) return null;
+  }
+  if (Number.isNaN(first)) return "empty: no row has a value";
+  return missing ? null : "constant: every row has the same value";
+}
+
+/**
+ * Why a categorical column (its rows per category over `n` rows) cannot be
+ * used: no value, one category on every row, or a different value on every
+ * row (an identifier: no category would ever be seen again); or null.
+ */
+function categoryUnusable(
+  counts: ReadonlyMap<string, number>,
+  n: number,
+): string | null {
+  if (counts.size === 0) return "empty: no row has a value";
+  let valued = 0;
+  for (const k of counts.values()) valued += k;
+  // One category and no missing value: nothing tells rows apart.
+  if (counts.size === 1 && valued === n) {
+    return "constant: every row has the same value";
+  }
+  if (valued >= ID_ROWS && counts.size === valued && valued === n) {
+    return "an identifier: every row has a different value";
+  }
+  return null;
 }
 
 /** Decile (0..9) of every value by rank, ties by row: the regression strata. */

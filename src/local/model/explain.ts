@@ -61,6 +61,24 @@ export interface Explanation extends Prediction {
 }
 
 /**
+ * Why a schema column is not a feature (`: dropped at training, <reason>;
+ * leave it out`), or "" for a name the model never had.
+ *
+ * @example
+ * ```ts
+ * import { droppedBecause } from "./explain.ts";
+ * import type { EbmModel } from "./types.ts";
+ *
+ * const model = { encoder: { dropped: [{ name: "id", reason: "an identifier" }] } } as unknown as EbmModel;
+ * if (!droppedBecause(model, "id").includes("an identifier") || droppedBecause(model, "zz") !== "") throw new Error("example failed");
+ * ```
+ */
+export function droppedBecause(model: EbmModel, name: string): string {
+  const d = model.encoder.dropped?.find((f) => f.name === name);
+  return d ? ` (dropped at training: ${d.reason}; leave it out)` : "";
+}
+
+/**
  * Bins rows given as raw columns and finds their cell in every term, or
  * throws a {@link ModelInputError} naming the column.
  */
@@ -80,9 +98,9 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
       throw new ModelInputError(
         name,
         "UNKNOWN_FEATURE",
-        `'${name}' is not a feature of this model; the features are ${
-          [...known].join(", ")
-        }.`,
+        `'${name}' is not a feature of this model${
+          droppedBecause(model, name)
+        }; the features are ${[...known].join(", ")}.`,
       );
     }
   }
