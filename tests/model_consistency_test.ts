@@ -1,8 +1,9 @@
 /**
  * One truth between training and serving: the metrics a model reports on its
- * validation rows are the metrics of its views on exactly those rows (the
- * rows the model record names, docs/contract.md "Model validation rows"),
- * and views in-process and over HTTP answer the same table.
+ * validation rows (log loss, accuracy, AUC and each class's AUC; RMSE, MAE,
+ * R²) are the metrics of its views on exactly those rows (the rows the
+ * model record names, docs/contract.md "Model validation rows"), and views
+ * in-process and over HTTP answer the same table.
  *
  * Every table goes through the whole workflow a user runs (CSV file, schema,
  * ingestion, onboarding, training, deployment, views) on one platform,
@@ -165,6 +166,15 @@ async function checkOneTruth(table: Table, hyper: Record<string, number> = {}) {
     assertAlmostEquals(metrics.validation_log_loss!, logLoss, 1e-9);
     assertEquals(metrics.validation_accuracy, accuracy);
     assertAlmostEquals(metrics.validation_auc!, auc, 1e-9);
+    // Every class's own AUC, one-vs-rest on its probability.
+    const perClass = model.class_metrics!;
+    assertEquals(perClass.map((c) => c.class), classes);
+    classes.forEach((_, c) => {
+      const a = rocAuc(p[c], label.map((k) => k === c));
+      const reported = perClass[c].validation_auc;
+      if (Number.isNaN(a)) assertEquals(reported, null);
+      else assertAlmostEquals(reported!, a, 1e-9);
+    });
   }
   // Over HTTP: the same table, for these rows and for unseen categories.
   const remote = await http.deployment(live.id);

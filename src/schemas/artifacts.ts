@@ -88,6 +88,16 @@ export const DroppedFeatureSchema = z.looseObject({
   reason: z.string(),
 }).meta({ id: "DroppedFeature" });
 
+/**
+ * One class's validation metrics (our extension, docs/contract.md "Model
+ * validation rows"): its one-vs-rest ROC AUC on its probability, null when
+ * the validation rows lack the class.
+ */
+export const ClassMetricsSchema = z.looseObject({
+  class: z.string(),
+  validation_auc: z.number().nullable(),
+}).meta({ id: "ClassMetrics" });
+
 /** A model: what a training job learned. */
 export const ModelSchema = z.looseObject({
   ...artifactFields,
@@ -99,6 +109,8 @@ export const ModelSchema = z.looseObject({
   ...taskFields,
   terms: z.array(z.string()).optional(),
   metrics: z.record(z.string(), z.number().nullable()).optional(),
+  /** Per class, in `classes` order: its validation metrics (our extension). */
+  class_metrics: z.array(ClassMetricsSchema).optional(),
   /** Schema features left out of the model, with why (our extension). */
   dropped_features: z.array(DroppedFeatureSchema).optional(),
   /** The rows `metrics` validated on (our extension). */

@@ -442,6 +442,15 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             // Configurations the inner-validation search compared (1: none).
             candidates: m.metrics.candidates ?? 1,
           },
+          // Per class: its one-vs-rest validation AUC (classification).
+          ...(m.metrics.validationClassAuc
+            ? {
+              class_metrics: m.classes.map((c, k) => ({
+                class: c,
+                validation_auc: m.metrics.validationClassAuc![k],
+              })),
+            }
+            : {}),
           // Schema features the model could not use, and why.
           ...(m.encoder.dropped
             ? {

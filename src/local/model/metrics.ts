@@ -54,18 +54,41 @@ export { rSquared } from "../../regression_fit.ts";
  * ```
  */
 export function auc(scores: Float64Array, y: Int32Array, K: number): number {
-  const n = y.length;
-  const p = probabilityColumns(scores, n, K);
-  if (K === 1) return binaryAuc(p[1], (i) => y[i] === 1, n);
+  if (K === 1) {
+    const n = y.length;
+    return binaryAuc(probabilityColumns(scores, n, K)[1], (i) => y[i] === 1, n);
+  }
   let sum = 0, used = 0;
-  for (let k = 0; k < K; k++) {
-    const a = binaryAuc(p[k], (i) => y[i] === k, n);
+  for (const a of classAucs(scores, y, K)) {
     if (!Number.isNaN(a)) {
       sum += a;
       used++;
     }
   }
   return used ? sum / used : NaN;
+}
+
+/**
+ * Every class's one-vs-rest ROC AUC on its probability (what views answer),
+ * in class order (NaN for a class absent from the rows, or the only one).
+ * Binary models (K = 1) give two equal AUCs, one per class.
+ *
+ * @example
+ * ```ts
+ * import { classAucs } from "./metrics.ts";
+ *
+ * const s = Float64Array.of(2, 0, 0, 0, 2, 0, 0, 0, 2);
+ * if (classAucs(s, Int32Array.of(0, 1, 2), 3).join() !== "1,1,1") throw new Error("example failed");
+ * ```
+ */
+export function classAucs(
+  scores: Float64Array,
+  y: Int32Array,
+  K: number,
+): number[] {
+  const n = y.length;
+  const p = probabilityColumns(scores, n, K);
+  return p.map((col, k) => binaryAuc(col, (i) => y[i] === k, n));
 }
 
 /** Every class's probability column ({@link rowProbabilities} of each row). */
@@ -173,6 +196,9 @@ export function metrics(
     trainLogLoss: logLoss(sTr, o.yTr, K),
     validationLogLoss: sVa ? logLoss(sVa, o.yVa, K) : null,
     validationAuc: sVa ? auc(sVa, o.yVa, K) : null,
+    validationClassAuc: sVa
+      ? classAucs(sVa, o.yVa, K).map((a) => Number.isNaN(a) ? null : a)
+      : null,
     validationAccuracy: sVa ? accuracy(sVa, o.yVa, K) : null,
     trainRmse: null,
     validationRmse: null,

@@ -89,6 +89,12 @@ export interface TrainingMetrics {
   validationLogLoss: number | null;
   /** ROC AUC (binary) or macro one-vs-rest AUC (multi-class). */
   validationAuc: number | null;
+  /**
+   * One-vs-rest ROC AUC of every class on its probability, in `classes`
+   * order (null for a class without validation rows); null without
+   * validation rows; absent for regression and on older models.
+   */
+  validationClassAuc?: (number | null)[] | null;
   validationAccuracy: number | null;
   /**
    * Regression only (null for classification; absent on models stored before
