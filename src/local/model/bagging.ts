@@ -7,7 +7,7 @@
  */
 
 import { type BagResult, fitBag, fitStop } from "./booster.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import type { EncodedDataset } from "./encoder.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
 import type { TrainingParams } from "./params.ts";
 import { prepare } from "./prepared.ts";

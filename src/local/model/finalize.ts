@@ -7,7 +7,7 @@
  */
 
 import type { BagResult, FitStop } from "./booster.ts";
-import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
+import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { importanceOf, metrics } from "./metrics.ts";
 import type { TrainingParams } from "./params.ts";
 import type { Prepared, RawTerm } from "./prepared.ts";

@@ -11,7 +11,7 @@ import {
   numericBins,
   refineBins,
 } from "./binning.ts";
-import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
+import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { ModelDataError } from "./errors.ts";
 import { makeObjective, type Objective } from "./objective.ts";
 import type { TrainingParams } from "./params.ts";

@@ -11,7 +11,7 @@ import {
   fitOnce,
   type Step,
 } from "./bagging.ts";
-import { type EncodedDataset, isRegressionTarget } from "./encoding.ts";
+import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
 import type { RowHelper } from "./rows.ts";

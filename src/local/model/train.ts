@@ -7,7 +7,7 @@
  */
 
 import type { BagHelper, BagResult } from "./bagging.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import type { EncodedDataset } from "./encoder.ts";
 import type { TrainingParams } from "./params.ts";
 import type { LoggedRound, TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";

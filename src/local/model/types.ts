@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Encoder } from "./encoding.ts";
+import type { Encoder } from "./encoder.ts";
 import type { TrainingParams } from "./params.ts";
 
 /**

@@ -29,7 +29,7 @@ import { CsvError } from "../../csv.ts";
 import type { BagHelper, BagResult, BagTask } from "./bagging.ts";
 import type { LoggedRound } from "./progress.ts";
 import { trainAsync } from "./train.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import type { EncodedDataset } from "./encoder.ts";
 import {
   ModelDataError,
   ModelError,
