@@ -34,15 +34,10 @@ export function isGzip(bytes: Uint8Array): boolean {
  */
 export async function gunzipIfGzip(bytes: Uint8Array): Promise<Uint8Array> {
   if (!isGzip(bytes)) return bytes;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
     const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
       .pipeThrough(new DecompressionStream("gzip"));
-    for await (const chunk of stream) {
-      chunks.push(chunk);
-      size += chunk.length;
-    }
+    return new Uint8Array(await new Response(stream).arrayBuffer());
   } catch (error) {
     throw new Error(
       `the file is gzip data that does not inflate (${
@@ -50,11 +45,4 @@ export async function gunzipIfGzip(bytes: Uint8Array): Promise<Uint8Array> {
       }); check that the .gz file is complete, or upload the CSV itself.`,
     );
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
