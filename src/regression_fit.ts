@@ -43,23 +43,56 @@ export function regressionFit(
       "no row has both a numeric actual and a numeric prediction; pass the target's values in the order of the views rows",
     );
   }
-  let mean = 0;
-  for (const p of pairs) mean += p.actual / n;
-  let sse = 0, sst = 0, abs = 0, sum = 0;
+  let sse = 0, abs = 0, sum = 0;
   for (const p of pairs) {
     const r = p.actual - p.predicted;
     sse += r * r;
     abs += Math.abs(r);
     sum += r;
-    sst += (p.actual - mean) ** 2;
   }
+  const r2 = rSquared(
+    pairs.map((p) => p.predicted),
+    pairs.map((p) => p.actual),
+  );
   return {
     rows: n,
-    r2: n < 2 || sst === 0 ? null : 1 - sse / sst,
+    r2: Number.isNaN(r2) ? null : r2,
     rmse: Math.sqrt(sse / n),
     mae: abs / n,
     meanResidual: sum / n,
   };
+}
+
+/**
+ * Coefficient of determination R² = 1 - SSE / SST of predictions against
+ * actual values: the one R² of the SDK (the model's validation R² and
+ * {@linkcode regressionFit} both use it). NaN where it is undefined: fewer
+ * than two rows, or a constant actual (SST = 0); `regressionFit` reports
+ * that as null.
+ *
+ * @example
+ * ```ts
+ * import { rSquared } from "./regression_fit.ts";
+ * if (rSquared([1, 2, 3], [1, 2, 3]) !== 1) throw new Error("perfect fit");
+ * if (rSquared([1.5, 2.5], [1, 3]) !== 0.75) throw new Error("0.75");
+ * if (!Number.isNaN(rSquared([], [])) || !Number.isNaN(rSquared([2, 2], [1, 1]))) throw new Error("undefined");
+ * ```
+ */
+export function rSquared(
+  predicted: ArrayLike<number>,
+  actual: ArrayLike<number>,
+): number {
+  const n = actual.length;
+  if (n < 2) return NaN;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += actual[i];
+  mean /= n;
+  let sse = 0, sst = 0;
+  for (let i = 0; i < n; i++) {
+    sse += (predicted[i] - actual[i]) ** 2;
+    sst += (actual[i] - mean) ** 2;
+  }
+  return sst > 0 ? 1 - sse / sst : NaN;
 }
 
 /**

@@ -12,6 +12,7 @@ import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
 import { type CsvStringColumn, parseCsv, parseCsvColumns } from "../csv.ts";
 import { type ColumnReport, inferCountedColumn } from "./columns.ts";
+import { gunzipIfGzip } from "../gzip.ts";
 
 /** Anything a schema can be inferred from. */
 export type InferSource =
@@ -245,19 +246,32 @@ interface DenoReader {
 
 /**
  * Reads a text file: a path or `file:` URL from disk (Deno or Node), an
- * `http(s):` URL with fetch.
+ * `http(s):` URL with fetch. Gzip data (a `.csv.gz` file) reads as the text
+ * it holds.
  */
 async function readText(source: string | URL): Promise<string> {
   const url = source instanceof URL ? source : undefined;
+  let bytes: Uint8Array;
   if (url && url.protocol !== "file:") {
     const response = await fetch(url);
     if (!response.ok) {
       throw new Error(`Could not read ${url}: HTTP ${response.status}`);
     }
-    return await response.text();
+    bytes = new Uint8Array(await response.arrayBuffer());
+  } else {
+    const deno = (globalThis as DenoReader).Deno;
+    if (deno?.readTextFile && !isGzipName(source)) {
+      return await deno.readTextFile(source);
+    }
+    const fs = await import("node:fs/promises");
+    bytes = await fs.readFile(source);
   }
-  const deno = (globalThis as DenoReader).Deno;
-  if (deno?.readTextFile) return await deno.readTextFile(source);
-  const fs = await import("node:fs/promises");
-  return await fs.readFile(source, "utf8");
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(
+    await gunzipIfGzip(bytes),
+  );
+}
+
+/** Whether a path or URL names a gzip file (`.gz`). */
+function isGzipName(source: string | URL): boolean {
+  return String(source).toLowerCase().endsWith(".gz");
 }

@@ -65,6 +65,41 @@ export const DatasetSchema = z.looseObject({
 /** A dataset. */
 export type Dataset = z.infer<typeof DatasetSchema>;
 
+/**
+ * Which rows a model's validation metrics were measured on (our extension,
+ * docs/contract.md#model-validation-rows): the onboarded rows in the
+ * seeded stratified order, after the first `training_size` fraction the next
+ * `validation_size` fraction; `row_indices` lists them (datasource rows,
+ * 0-based, header excluded, ascending), or is null beyond 50,000 rows.
+ */
+export const ValidationSplitSchema = z.looseObject({
+  rule: z.literal("stratified"),
+  seed: z.number(),
+  training_size: z.number(),
+  validation_size: z.number(),
+  rows: z.number().int(),
+  row_indices: z.array(z.number().int()).nullable(),
+}).meta({ id: "ValidationSplit" });
+
+/**
+ * A schema feature the model could not use (our extension,
+ * docs/contract.md#model-validation-rows): constant, empty, or an identifier.
+ */
+export const DroppedFeatureSchema = z.looseObject({
+  name: z.string(),
+  reason: z.string(),
+}).meta({ id: "DroppedFeature" });
+
+/**
+ * One class's validation metrics (our extension, docs/contract.md#model-validation-rows):
+ * its one-vs-rest ROC AUC on its probability, null when
+ * the validation rows lack the class.
+ */
+export const ClassMetricsSchema = z.looseObject({
+  class: z.string(),
+  validation_auc: z.number().nullable(),
+}).meta({ id: "ClassMetrics" });
+
 /** A model: what a training job learned. */
 export const ModelSchema = z.looseObject({
   ...artifactFields,
@@ -78,6 +113,12 @@ export const ModelSchema = z.looseObject({
   metrics: z.record(z.string(), z.number().nullable()).optional(),
   /** Why boosting stopped (the round cap, early stopping, the runtime cap). */
   stop_reason: z.string().optional(),
+  /** Per class, in `classes` order: its validation metrics (our extension). */
+  class_metrics: z.array(ClassMetricsSchema).optional(),
+  /** Schema features left out of the model, with why (our extension). */
+  dropped_features: z.array(DroppedFeatureSchema).optional(),
+  /** The rows `metrics` validated on (our extension). */
+  validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "Model" });

@@ -442,7 +442,39 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             // Configurations the inner-validation search compared (1: none).
             candidates: m.metrics.candidates ?? 1,
           },
+          // Per class: its one-vs-rest validation AUC (classification).
+          ...(m.metrics.validationClassAuc
+            ? {
+              class_metrics: m.classes.map((c, k) => ({
+                class: c,
+                validation_auc: m.metrics.validationClassAuc![k],
+              })),
+            }
+            : {}),
+          // Schema features the model could not use, and why.
+          ...(m.encoder.dropped
+            ? {
+              dropped_features: m.encoder.dropped.map((d) => ({
+                name: d.name,
+                reason: d.reason,
+              })),
+            }
+            : {}),
           stop_reason: m.metrics.stopReason,
+          // Which rows `metrics` validated on:
+          // docs/contract.md#model-validation-rows.
+          ...(m.validation
+            ? {
+              validation: {
+                rule: m.validation.rule,
+                seed: m.validation.seed,
+                training_size: m.validation.trainingSize,
+                validation_size: m.validation.validationSize,
+                rows: m.validation.count,
+                row_indices: m.validation.rows,
+              },
+            }
+            : {}),
           learning_curve: curve,
         })),
   });

@@ -19,6 +19,7 @@ import { modelBlobs } from "../store/blobs.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
   contributionTable,
+  droppedBecause,
   globalExplanation,
   type SplitTable,
 } from "../model/explain.ts";
@@ -61,9 +62,9 @@ export function prepareViews(
     if (!known.has(name)) {
       throw invalidField(
         `query.${name}`,
-        `"${name}" is not a feature of this model; its features are ${
-          [...known].join(", ")
-        }`,
+        `"${name}" is not a feature of this model${
+          droppedBecause(model, name)
+        }; its features are ${[...known].join(", ")}`,
       );
     }
   }

@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { CategoricalEncoding, EncodedColumn } from "./encoding.ts";
+import type { CategoricalEncoding, EncodedColumn } from "./encoder.ts";
 import type { FeatureBins } from "./types.ts";
 
 /** Coarse bins per feature for pairwise terms (plus the missing bin). */

@@ -31,7 +31,7 @@ import {
   CsvValueError,
   parseCsvColumns,
 } from "../../csv.ts";
-import type { RawColumns, RawValue, SchemaField } from "./encoding.ts";
+import type { RawColumns, RawValue, SchemaField } from "./columns.ts";
 import { ModelDataError } from "./errors.ts";
 
 /** A typed datasource column (see `CsvColumn` of csv.ts: NaN / code 0 = missing). */

@@ -54,35 +54,46 @@
  */
 
 import type { z } from "zod";
-import type { SchemaField as WireSchemaField } from "../../schemas/data_schemas.ts";
 import { OnboardingConfigurationCreateSchema } from "../../schemas/onboarding.ts";
 import {
-  type Datasource,
-  type DatasourceColumn,
-  isDatasource,
-} from "./datasource.ts";
-import { ModelDataError, ModelInputError } from "./errors.ts";
+  categoryCoder,
+  categoryValues,
+  lengthOfColumn,
+  numericValues,
+  type RawOrTyped,
+} from "./cells.ts";
+import type { RawColumns, SchemaField } from "./columns.ts";
+import { type Datasource, isDatasource } from "./datasource.ts";
+import type {
+  CategoricalEncoding,
+  DroppedFeature,
+  EncodedColumn,
+  EncodedDataset,
+  FeatureEncoding,
+  NumericEncoding,
+} from "./encoder.ts";
+import { ModelDataError } from "./errors.ts";
 import { createRng, shuffle } from "./rng.ts";
 
-/** One raw cell: a number, a string, or null for an empty cell. */
-export type RawValue = number | string | null;
-
-/** A datasource as columns of raw values, keyed by column name. */
-export type RawColumns = Record<string, ReadonlyArray<RawValue>>;
-
-/** The parts of a data schema field (SPEC.md) that encoding reads. */
-export type SchemaField =
-  & Pick<WireSchemaField, "name" | "designation" | "semantic_type">
-  & {
-    /** The column type; `format` may be left out (encoding does not read it). */
-    data_type:
-      & Pick<WireSchemaField["data_type"], "data_type">
-      & { format?: string | null };
-  };
+export type { RawColumns, RawValue, SchemaField } from "./columns.ts";
+export {
+  type CategoricalEncoding,
+  type DroppedFeature,
+  type EncodedColumn,
+  type EncodedDataset,
+  type EncodedRows,
+  type Encoder,
+  type FeatureEncoding,
+  isRegressionTarget,
+  type NumericEncoding,
+  type TargetEncoding,
+} from "./encoder.ts";
+export { encodeRows } from "./encode_rows.ts";
 
 /**
  * The onboarding configuration fields the encoder uses, as the wire schema
- * types them, plus the seed of the stratified row order (not in SPEC.md).
+ * types them, plus the seed of the stratified row order (our extension,
+ * docs/contract.md#model-validation-rows).
  */
 export type OnboardingOptions =
   & Partial<
@@ -123,151 +134,6 @@ export const ONBOARDING_DEFAULTS: Readonly<
   impute: schemaDefaults.impute,
   seed: 0,
 };
-
-/** Encoding of a numeric (CONTINUOUS) feature. */
-export interface NumericEncoding {
-  name: string;
-  kind: "numeric";
-  /** Training median used for missing values when `impute` is on, else null. */
-  fill: number | null;
-}
-
-/** Encoding of a categorical feature. Codes: 0 missing, 1..m categories, m+1 other. */
-export interface CategoricalEncoding {
-  name: string;
-  kind: "categorical";
-  /** Categories with their own bin, most frequent first. */
-  categories: string[];
-  /** Categories seen in training but sent to "other" (too rare or beyond the cap). */
-  rare: string[];
-  /** Mode used for missing values when `impute` is on, else null. */
-  fill: string | null;
-  strip: boolean;
-  /** Whether an unseen category maps to "other" (true) or is an error (false). */
-  handleUnseen: boolean;
-}
-
-/** Encoding of one feature. */
-export type FeatureEncoding = NumericEncoding | CategoricalEncoding;
-
-/**
- * The encoded target. `kind` is `"categorical"` for classification (the
- * values are `classes`) and `"numeric"` for regression (`classes` empty);
- * stored encoders without `kind` are categorical.
- */
-export interface TargetEncoding {
-  name: string;
-  kind?: "categorical" | "numeric";
-  classes: string[];
-  strip: boolean;
-}
-
-/** JSON-serialisable encoder: everything needed to encode new rows identically. */
-export interface Encoder {
-  features: FeatureEncoding[];
-  target: TargetEncoding;
-}
-
-/**
- * Whether an encoder (or a model's encoder) is for regression: its target is
- * numeric.
- *
- * @example
- * ```ts
- * import { isRegressionTarget } from "./encoding.ts";
- *
- * if (!(isRegressionTarget({ name: "y", kind: "numeric", classes: [], strip: true }))) throw new Error("example failed");
- * if (isRegressionTarget({ name: "y", classes: ["a", "b"], strip: true })) throw new Error("example failed");
- * ```
- */
-export function isRegressionTarget(target: TargetEncoding): boolean {
-  return target.kind === "numeric";
-}
-
-/** One encoded feature column: Float64Array (numeric, NaN = missing) or Uint16Array codes. */
-export type EncodedColumn = Float64Array | Uint16Array;
-
-/** The onboarded dataset the trainer consumes. */
-export interface EncodedDataset {
-  encoder: Encoder;
-  nRows: number;
-  /** One column per `encoder.features` entry, same order. */
-  features: EncodedColumn[];
-  /**
-   * Class index per row (into `encoder.target.classes`); for regression every
-   * row's label is its target decile (0..9), used only to stratify `order`.
-   */
-  labels: Int32Array;
-  /** Regression: the target value of every row (finite numbers); null for classification. */
-  values: Float64Array | null;
-  /**
-   * Seeded, stratified row order: every prefix holds the classes (regression:
-   * the target's deciles) in about their overall proportions, so training
-   * takes the first `training_size` fraction and validation the next
-   * `validation_size` fraction.
-   */
-  order: Uint32Array;
-  /** Rows dropped because their target was empty. */
-  droppedRows: number;
-}
-
-/** Rows with features encoded for prediction. */
-export interface EncodedRows {
-  nRows: number;
-  features: EncodedColumn[];
-}
-
-type ErrorKind = typeof ModelDataError | typeof ModelInputError;
-
-/** Category string of a raw cell, or null when missing. */
-function categoryOf(
-  v: unknown,
-  strip: boolean,
-  column: string,
-  row: number,
-  Err: ErrorKind,
-): string | null {
-  if (v === null || v === undefined) return null;
-  let s: string;
-  if (typeof v === "string") s = v;
-  else if (typeof v === "number" && Number.isFinite(v)) s = String(v);
-  else {
-    throw new Err(
-      column,
-      "BAD_TYPE",
-      `column '${column}' row ${row}: expected a category (string) or null, got ${
-        JSON.stringify(v) ?? String(v)
-      }.`,
-    );
-  }
-  if (strip) s = s.trim();
-  return s === "" ? null : s;
-}
-
-/** Number of a raw cell (NaN when missing). */
-function numberOf(
-  v: unknown,
-  column: string,
-  row: number,
-  Err: ErrorKind,
-): number {
-  if (v === null || v === undefined) return NaN;
-  if (typeof v === "number") {
-    if (Number.isFinite(v)) return v;
-  } else if (typeof v === "string") {
-    const t = v.trim();
-    if (t === "") return NaN;
-    const x = Number(t);
-    if (Number.isFinite(x)) return x;
-  }
-  throw new Err(
-    column,
-    "BAD_NUMBER",
-    `column '${column}' row ${row}: ${
-      JSON.stringify(v) ?? String(v)
-    } is not a number; give a finite number, or null/empty for missing (or declare the column STRING/CATEGORICAL).`,
-  );
-}
 
 function isCategorical(f: SchemaField): boolean {
   if (f.semantic_type === "CATEGORICAL") return true;
@@ -473,10 +339,16 @@ export function encodeDataset(
 
   const encFeatures: FeatureEncoding[] = [];
   const encoded: EncodedColumn[] = [];
+  const dropped: DroppedFeature[] = [];
   for (const f of featureFields) {
     const raw = columnOf(f.name)!;
     if (!isCategorical(f)) {
       const x = numericValues(raw, f.name, keep);
+      const reason = numericUnusable(x);
+      if (reason) {
+        dropped.push({ name: f.name, reason });
+        continue;
+      }
       const enc: NumericEncoding = {
         name: f.name,
         kind: "numeric",
@@ -500,6 +372,11 @@ export function encodeDataset(
         counts.set(c, (counts.get(c) ?? 0) + perCode[k]);
       }
     });
+    const reason = categoryUnusable(counts, n);
+    if (reason) {
+      dropped.push({ name: f.name, reason });
+      continue;
+    }
     // Most frequent first; ties by name so the vocabulary is deterministic.
     const ranked = [...counts].sort((a, b) =>
       b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
@@ -533,6 +410,15 @@ export function encodeDataset(
     encFeatures.push(enc);
     encoded.push(codes);
   }
+  if (encFeatures.length === 0) {
+    throw new ModelDataError(
+      dropped[0].name,
+      "NO_USABLE_FEATURES",
+      `no feature can be used: ${
+        dropped.map((d) => `'${d.name}' (${d.reason})`).join(", ")
+      }; add a column that varies between rows.`,
+    );
+  }
 
   return {
     encoder: {
@@ -543,114 +429,65 @@ export function encodeDataset(
         classes,
         strip: o.strip_categories,
       },
+      ...(dropped.length ? { dropped } : {}),
     },
     nRows: n,
     features: encoded,
     labels,
     values,
     order: stratifiedOrder(labels, strata, o.seed),
+    rows: keep,
+    seed: o.seed,
     droppedRows: nAll - n,
   };
 }
-
-/** A column as the encoder gets it: raw values, or a typed datasource column. */
-type RawOrTyped = ReadonlyArray<RawValue> | DatasourceColumn;
 
 function isTyped(columns: RawColumns | Datasource): columns is Datasource {
   return isDatasource(columns);
 }
 
-/** Whether a column is a typed datasource column (not raw values). */
-function isTypedColumn(column: RawOrTyped): column is DatasourceColumn {
-  return !Array.isArray(column);
+/**
+ * Fewest rows with a value at which a categorical column whose every value
+ * is different counts as an identifier: below it, a small table's distinct
+ * categories may still be real ones.
+ */
+export const ID_ROWS = 20;
+
+/**
+ * Why a numeric column cannot be used (no value, or the same value on every
+ * row: a missing value on some rows is information), or null.
+ */
+function numericUnusable(x: Float64Array): string | null {
+  let first = NaN, missing = false;
+  for (const v of x) {
+    if (Number.isNaN(v)) missing = true;
+    else if (Number.isNaN(first)) first = v;
+    else if (v !== first) return null;
+  }
+  if (Number.isNaN(first)) return "empty: no row has a value";
+  return missing ? null : "constant: every row has the same value";
 }
 
 /**
- * The numbers of a column at rows `keep` (all rows when null), NaN for
- * missing; raw values are checked as {@link numberOf} does (errors name the
- * column and the row).
+ * Why a categorical column (its rows per category over `n` rows) cannot be
+ * used: no value, one category on every row, or a different value on every
+ * row (an identifier: no category would ever be seen again); or null.
  */
-function numericValues(
-  column: RawOrTyped,
-  name: string,
-  keep: Uint32Array | null,
-): Float64Array {
-  const n = keep ? keep.length : lengthOfColumn(column);
-  const row = (i: number) => keep ? keep[i] : i;
-  const out = new Float64Array(n);
-  if (!isTypedColumn(column)) {
-    for (let i = 0; i < n; i++) {
-      out[i] = numberOf(column[row(i)], name, row(i), ModelDataError);
-    }
-    return out;
+function categoryUnusable(
+  counts: ReadonlyMap<string, number>,
+  n: number,
+): string | null {
+  if (counts.size === 0) return "empty: no row has a value";
+  let valued = 0;
+  for (const k of counts.values()) valued += k;
+  // One category and no missing value: nothing tells rows apart.
+  if (counts.size === 1 && valued === n) {
+    return "constant: every row has the same value";
   }
-  const c = column;
-  if (c.kind === "number") {
-    for (let i = 0; i < n; i++) out[i] = c.values[row(i)];
-    return out;
+  if (valued >= ID_ROWS && counts.size === valued && valued === n) {
+    return "an identifier: every row has a different value";
   }
-  // Strings declared NUMBER here (a schema that changed): convert each once.
-  const asNumber = c.dictionary.map((v, k) =>
-    numberOf(v, name, c.codes.indexOf(k + 1), ModelDataError)
-  );
-  for (let i = 0; i < n; i++) {
-    const k = c.codes[row(i)];
-    out[i] = k === 0 ? NaN : asNumber[k - 1];
-  }
-  return out;
-}
-
-/**
- * The categories of a column at rows `keep` (all when null), dictionary
- * coded: `codes[i]` indexes `dictionary`, whose entries are the (stripped)
- * category strings, or null for missing. Raw cells are checked as
- * {@link categoryOf} does.
- */
-function categoryValues(
-  column: RawOrTyped,
-  name: string,
-  strip: boolean,
-  keep: Uint32Array | null,
-): { codes: Uint32Array; dictionary: (string | null)[] } {
-  const n = keep ? keep.length : lengthOfColumn(column);
-  const row = (i: number) => keep ? keep[i] : i;
-  const codes = new Uint32Array(n);
-  if (isTypedColumn(column) && column.kind === "string") {
-    const c = column;
-    const dictionary: (string | null)[] = [null];
-    for (const v of c.dictionary) {
-      dictionary.push(categoryOf(v, strip, name, 0, ModelDataError));
-    }
-    for (let i = 0; i < n; i++) codes[i] = c.codes[row(i)];
-    return { codes, dictionary };
-  }
-  // Raw cells or numbers: one dictionary entry per distinct value.
-  const dictionary: (string | null)[] = [null];
-  const index = new Map<unknown, number>();
-  const values = isTypedColumn(column) && column.kind === "number"
-    ? column.values
-    : null;
-  const cell = (r: number): unknown => {
-    if (!values) return isTypedColumn(column) ? null : column[r];
-    const x = values[r];
-    return Number.isNaN(x) ? null : x;
-  };
-  for (let i = 0; i < n; i++) {
-    const r = row(i);
-    const v = cell(r);
-    let k = index.get(v);
-    if (k === undefined) {
-      dictionary.push(categoryOf(v, strip, name, r, ModelDataError));
-      index.set(v, k = dictionary.length - 1);
-    }
-    codes[i] = k;
-  }
-  return { codes, dictionary };
-}
-
-function lengthOfColumn(column: RawOrTyped): number {
-  if (!isTypedColumn(column)) return column.length;
-  return column.kind === "number" ? column.values.length : column.codes.length;
+  return null;
 }
 
 /** Decile (0..9) of every value by rank, ties by row: the regression strata. */
@@ -680,32 +517,6 @@ function checkFraction(name: string, v: number): void {
   }
 }
 
-/** Returns a function mapping a (stripped) category to its code under `enc`. */
-function categoryCoder(
-  enc: CategoricalEncoding,
-): (c: string | null, row: number, Err: ErrorKind) => number {
-  const codes = new Map<string, number>();
-  enc.categories.forEach((c, i) => codes.set(c, i + 1));
-  const other = enc.categories.length + 1;
-  for (const c of enc.rare) codes.set(c, other);
-  const fillCode = enc.fill === null ? 0 : codes.get(enc.fill) ?? other;
-  return (c, row, Err) => {
-    if (c === null) return fillCode;
-    const k = codes.get(c);
-    if (k !== undefined) return k;
-    if (enc.handleUnseen) return other;
-    throw new Err(
-      enc.name,
-      "UNSEEN_CATEGORY",
-      `column '${enc.name}' row ${row}: category '${c}' was not seen in training; use one of ${
-        JSON.stringify(enc.categories.slice(0, 10))
-      }${
-        enc.categories.length > 10 ? " ..." : ""
-      } (or onboard with handle_unseen_categories).`,
-    );
-  };
-}
-
 /**
  * Seeded stratified order: shuffle each class, then interleave the classes by
  * giving each row the key (rank within its class + jitter) / class size and
@@ -727,85 +538,4 @@ function stratifiedOrder(
   }
   const order = Uint32Array.from(labels.keys());
   return order.sort((a, b) => key[a] - key[b] || a - b);
-}
-
-/**
- * Encodes new rows (views time) exactly as the training data was encoded.
- *
- * Every encoder feature must be present, all arrays of one length. Columns not
- * used by the encoder (for example the target itself) are ignored by this
- * function; the views layer decides whether extra columns are an error.
- *
- * @throws {ModelInputError} Naming the column: a missing feature, arrays of
- *   different lengths, a value of the wrong type, or an unseen category when
- *   `handle_unseen_categories` was off.
- *
- * @example
- * ```ts
- * import { encodeDataset, encodeRows } from "./encoding.ts";
- *
- * const { encoder } = encodeDataset(
- *   { x: [1, 2, 3], y: ["a", "b", "a"] },
- *   [
- *     { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
- *     { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
- *   ],
- * );
- * const rows = encodeRows(encoder, { x: [5, null] });
- * if (!(rows.nRows === 2 && Number.isNaN(rows.features[0][1]))) throw new Error("example failed");
- * ```
- */
-export function encodeRows(
-  encoder: Encoder,
-  columns: Record<string, unknown>,
-): EncodedRows {
-  let nRows = -1;
-  let first = "";
-  for (const f of encoder.features) {
-    const v = columns[f.name];
-    if (!Array.isArray(v)) {
-      throw new ModelInputError(
-        f.name,
-        v === undefined ? "FEATURE_MISSING" : "BAD_TYPE",
-        v === undefined
-          ? `feature '${f.name}' is missing; give one value per row (null for a missing value).`
-          : `feature '${f.name}' must be an array with one value per row.`,
-      );
-    }
-    if (nRows < 0) {
-      nRows = v.length;
-      first = f.name;
-    } else if (v.length !== nRows) {
-      throw new ModelInputError(
-        f.name,
-        "LENGTH_MISMATCH",
-        `feature '${f.name}' has ${v.length} values but '${first}' has ${nRows}; every feature needs one value per row.`,
-      );
-    }
-  }
-  nRows = Math.max(nRows, 0);
-  const features = encoder.features.map((f): EncodedColumn => {
-    const v = columns[f.name];
-    // Checked above: every feature is an array of nRows values.
-    const raw: unknown[] = Array.isArray(v) ? v : [];
-    if (f.kind === "numeric") {
-      const x = new Float64Array(nRows);
-      for (let i = 0; i < nRows; i++) {
-        const v = numberOf(raw[i], f.name, i, ModelInputError);
-        x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
-      }
-      return x;
-    }
-    const codeOf = categoryCoder(f);
-    const codes = new Uint16Array(nRows);
-    for (let i = 0; i < nRows; i++) {
-      codes[i] = codeOf(
-        categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
-        i,
-        ModelInputError,
-      );
-    }
-    return codes;
-  });
-  return { nRows, features };
 }

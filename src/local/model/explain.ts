@@ -1,6 +1,7 @@
 /**
  * Predictions and exact explanations of a trained model, the views table of
- * DESIGN.md, and the model's global explanation (term importances and shapes).
+ * docs/contract.md#views, and the model's global explanation (term
+ * importances and shapes).
  *
  * The model is additive, so an explanation is exact: for every row, `bias`
  * plus the sum of the term contributions equals the log-odds of the explained
@@ -10,7 +11,7 @@
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { contributionTable } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);
@@ -27,8 +28,8 @@
  */
 
 import { binColumn } from "./binning.ts";
-import { cellsOf, scoreCells } from "./ebm.ts";
-import { encodeRows } from "./encoding.ts";
+import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
+import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
 
@@ -60,6 +61,24 @@ export interface Explanation extends Prediction {
 }
 
 /**
+ * Why a schema column is not a feature (`: dropped at training, <reason>;
+ * leave it out`), or "" for a name the model never had.
+ *
+ * @example
+ * ```ts
+ * import { droppedBecause } from "./explain.ts";
+ * import type { EbmModel } from "./types.ts";
+ *
+ * const model = { encoder: { dropped: [{ name: "id", reason: "an identifier" }] } } as unknown as EbmModel;
+ * if (!droppedBecause(model, "id").includes("an identifier") || droppedBecause(model, "zz") !== "") throw new Error("example failed");
+ * ```
+ */
+export function droppedBecause(model: EbmModel, name: string): string {
+  const d = model.encoder.dropped?.find((f) => f.name === name);
+  return d ? ` (dropped at training: ${d.reason}; leave it out)` : "";
+}
+
+/**
  * Bins rows given as raw columns and finds their cell in every term, or
  * throws a {@link ModelInputError} naming the column.
  */
@@ -79,40 +98,15 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
       throw new ModelInputError(
         name,
         "UNKNOWN_FEATURE",
-        `'${name}' is not a feature of this model; the features are ${
-          [...known].join(", ")
-        }.`,
+        `'${name}' is not a feature of this model${
+          droppedBecause(model, name)
+        }; the features are ${[...known].join(", ")}.`,
       );
     }
   }
   const rows = encodeRows(model.encoder, columns);
   const bins = model.features.map((b, j) => binColumn(b, rows.features[j]));
   return { n: rows.nRows, cells: cellsOf(model.features, model.terms, bins) };
-}
-
-/** Class probabilities of row `i` and the index of the most probable class. */
-function predictRow(
-  scores: Float64Array,
-  i: number,
-  K: number,
-): { p: number[]; best: number } {
-  let p: number[];
-  if (K === 1) {
-    const p1 = 1 / (1 + Math.exp(-scores[i]));
-    p = [1 - p1, p1];
-  } else {
-    let m = -Infinity;
-    for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
-    const e = Array.from(
-      { length: K },
-      (_, k) => Math.exp(scores[i * K + k] - m),
-    );
-    const z = e.reduce((a, b) => a + b, 0);
-    p = e.map((v) => v / z);
-  }
-  let best = 0;
-  for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
-  return { p, best };
 }
 
 /**
@@ -125,7 +119,7 @@ function predictRow(
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { predict } from "./explain.ts";
  *
  * const c = Array.from({ length: 90 }, (_, i) => ["r", "g", "b"][i % 3]);
@@ -149,7 +143,7 @@ export function predict(
     return { predicted, probabilities, values: Array.from(scores) };
   }
   for (let i = 0; i < n; i++) {
-    const { p, best } = predictRow(scores, i, model.scoreColumns);
+    const { p, best } = rowProbabilities(scores, i, model.scoreColumns);
     predicted.push(model.classes[best]);
     probabilities.push(p);
   }
@@ -170,7 +164,7 @@ export function predict(
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { explain } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);
@@ -219,7 +213,7 @@ export function explain(
     return out;
   }
   for (let i = 0; i < n; i++) {
-    const { p, best } = predictRow(scores, i, K);
+    const { p, best } = rowProbabilities(scores, i, K);
     const c = classIndex ? classIndex[i] : best;
     // Binary models hold the logit of classes[1]; explaining classes[0] flips every sign.
     const col = K === 1 ? 0 : c;
@@ -295,7 +289,7 @@ export interface SplitTable {
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { contributionTable } from "./explain.ts";
  * import { ModelInputError } from "./errors.ts";
  *
@@ -409,7 +403,7 @@ export interface TermShapes {
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { train } from "./ebm.ts";
+ * import { train } from "./train.ts";
  * import { globalExplanation } from "./explain.ts";
  *
  * const x = Array.from({ length: 100 }, (_, i) => i);

@@ -1,8 +1,9 @@
 /**
- * Training hyperparameters: every field of SPEC.md's training configuration,
- * its documented default, and {@link resolveParams}, which validates an input
- * and reports the names the local model does not use (so the platform can say
- * so instead of silently dropping them).
+ * Training hyperparameters: every field of the training configuration
+ * (docs/api.md#resources), its documented default, and
+ * {@link resolveParams}, which validates an input and reports the names the
+ * local model does not use (so the platform can say so instead of silently
+ * dropping them).
  *
  * @example
  * ```ts
@@ -207,7 +208,7 @@ export const USED_PARAMS: ReadonlySet<keyof TrainingParams> = new Set(
 export interface ResolvedParams {
   /** Every parameter, input values over defaults. */
   params: TrainingParams;
-  /** Names given in the input that the local model ignores (SPEC.md parameters it does not use, or unknown names). */
+  /** Names given in the input that the local model ignores (training configuration fields of docs/api.md#resources it does not use, or unknown names). */
   unused: string[];
 }
 

@@ -21,8 +21,9 @@
  * @module
  */
 
-import { type BagTask, fitBags, trainAsync } from "./ebm.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import { type BagTask, fitBags } from "./bagging.ts";
+import { trainAsync } from "./train.ts";
+import type { EncodedDataset } from "./encoder.ts";
 import type { TrainingParams } from "./params.ts";
 import { type RowSetup, serveRows } from "./rows.ts";
 import { workerBagHelper, workerError } from "./worker.ts";

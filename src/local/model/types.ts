@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Encoder } from "./encoding.ts";
+import type { Encoder } from "./encoder.ts";
 import type { TrainingParams } from "./params.ts";
 
 /**
@@ -89,6 +89,12 @@ export interface TrainingMetrics {
   validationLogLoss: number | null;
   /** ROC AUC (binary) or macro one-vs-rest AUC (multi-class). */
   validationAuc: number | null;
+  /**
+   * One-vs-rest ROC AUC of every class on its probability, in `classes`
+   * order (null for a class without validation rows); null without
+   * validation rows; absent for regression and on older models.
+   */
+  validationClassAuc?: (number | null)[] | null;
   validationAccuracy: number | null;
   /**
    * Regression only (null for classification; absent on models stored before
@@ -102,6 +108,34 @@ export interface TrainingMetrics {
   /** Regression: validation R² (1 - SSE/SST). */
   validationR2?: number | null;
 }
+
+/**
+ * Which rows a model's validation metrics were measured on, so that anyone
+ * can reproduce them with views on those rows
+ * (docs/contract.md#model-validation-rows). The rule: the onboarded rows (datasource rows with a
+ * target) in the seeded stratified order of `encodeDataset`, the first
+ * `round(trainingSize * n)` train, the next `round(validationSize * n)`
+ * (at most the rest) validate; no bag trains on them.
+ */
+export interface ValidationSplit {
+  /** Always "stratified": the order of `EncodedDataset.order`. */
+  rule: "stratified";
+  /** The order's seed (the onboarding options' `seed`). */
+  seed: number;
+  trainingSize: number;
+  validationSize: number;
+  /** Number of validation rows (= `metrics.validationRows`). */
+  count: number;
+  /**
+   * The validation rows: datasource row indices (0-based, header excluded),
+   * ascending; null beyond {@link VALIDATION_ROWS_LISTED} rows (the rule and
+   * seed still define them).
+   */
+  rows: number[] | null;
+}
+
+/** The most validation rows a model lists by index (beyond: seed and rule only). */
+export const VALIDATION_ROWS_LISTED = 50_000;
 
 /**
  * A trained explainable boosted additive model.
@@ -132,4 +166,6 @@ export interface EbmModel {
   encoder: Encoder;
   params: TrainingParams;
   metrics: TrainingMetrics;
+  /** The rows `metrics` validated on; absent on models stored before it. */
+  validation?: ValidationSplit;
 }

@@ -26,14 +26,10 @@
  */
 
 import { CsvError } from "../../csv.ts";
-import {
-  type BagHelper,
-  type BagResult,
-  type BagTask,
-  type LoggedRound,
-  trainAsync,
-} from "./ebm.ts";
-import type { EncodedDataset } from "./encoding.ts";
+import type { BagHelper, BagResult, BagTask } from "./bagging.ts";
+import type { LoggedRound } from "./progress.ts";
+import { trainAsync } from "./train.ts";
+import type { EncodedDataset } from "./encoder.ts";
 import {
   ModelDataError,
   ModelError,
@@ -203,6 +199,7 @@ export function trainInBackground(
       data.labels,
       data.order,
       ...(data.values ? [data.values] : []),
+      ...(data.rows ? [data.rows] : []),
     ].map((a) => a.buffer).filter(isArrayBuffer)
     : [];
   liveWorkers++;
@@ -339,7 +336,7 @@ export function availableCores(): number {
  * @example
  * ```ts
  * import { encodeDataset } from "./encoding.ts";
- * import { fitBags } from "./ebm.ts";
+ * import { fitBags } from "./bagging.ts";
  * import { resolveParams } from "./params.ts";
  * import { workerBagHelper } from "./worker.ts";
  *

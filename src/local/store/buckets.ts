@@ -19,6 +19,7 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { invalidField } from "../errors.ts";
+import { gunzipIfGzip } from "../../gzip.ts";
 
 /**
  * Checks that `bucket` is configured; 400 naming the known buckets otherwise.
@@ -178,7 +179,12 @@ export function readDataFile(
     buckets,
     bucket,
     dataPath,
-    (handle) => handle.readFile({ encoding: "utf8", signal }),
+    async (handle) => {
+      // A .csv.gz file reads as the CSV it holds; as readFile's "utf8", a
+      // byte-order mark is kept (the CSV parser skips it).
+      const bytes = await gunzipIfGzip(await handle.readFile({ signal }));
+      return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+    },
   );
 }
 

@@ -1,0 +1,432 @@
+/**
+ * One bag's fit over a {@link Prepared} fit: the main terms (from the linear
+ * start when there is one), the pairs on top of them, the main terms again
+ * (the backfit), and the bag's held-out loss.
+ *
+ * @module
+ */
+
+import {
+  fitCells,
+  fitOrderedBins,
+  fitPair,
+  newHistogram,
+  type StepRegularisation,
+} from "./boost.ts";
+import { rankPairs } from "./interactions.ts";
+import { linearStart } from "./linear.ts";
+import { bagData, type Prepared, type RawTerm, toBoosted } from "./prepared.ts";
+import {
+  addScores,
+  type Bins,
+  cellsOf,
+  pairCells,
+  scoreTerms,
+} from "./predictor.ts";
+import type { TrainProgress } from "./progress.ts";
+import { createRng } from "./rng.ts";
+import { ROWS_PER_ROUND } from "./rowsource.ts";
+import { addInto, type Booster, boostStage, type StageTerm } from "./stage.ts";
+
+/**
+ * Most training rows for which, after the pairs, the main terms are boosted
+ * once more on top of them (a backfit): the main terms were fitted without
+ * the interactions, so part of an interaction's effect went into them, and
+ * the pairs then corrected on top. It pays most where interactions matter
+ * and costs a third more training time on large data, where it buys little
+ * (figures: BENCHMARKS.md, "Figures behind the model's constants"), so it
+ * is kept to the tables the inner-validation search covers: the same bound
+ * as `SELECTION_ROWS` (search.ts).
+ */
+export const BACKFIT_ROWS = 20_000;
+
+/**
+ * Training rows the main terms' step tree gets one more level for: up to
+ * this many rows a step is a tree of `max_depth`; every doubling beyond adds
+ * a level (at most 8), because large data supports a finer step and a finer
+ * step needs fewer rounds.
+ */
+export const ROWS_PER_DEPTH = 5_000;
+
+/**
+ * Average training rows per cell from which a pair term's step gives every
+ * cell its own (shrunk, regularised) Newton step instead of a 4-leaf tree.
+ */
+export const PER_CELL_ROWS = 100;
+
+/**
+ * The depth of the main terms' step tree for `nTrain` training rows (see
+ * {@link ROWS_PER_DEPTH}).
+ *
+ * @example
+ * ```ts
+ * import { stepDepth } from "./booster.ts";
+ *
+ * if (!(stepDepth(2, 4_000) === 2 && stepDepth(2, 20_000) === 4 && stepDepth(2, 1e7) === 8)) throw new Error("example failed");
+ * ```
+ */
+export function stepDepth(maxDepth: number, nTrain: number): number {
+  const extra = Math.floor(Math.log2(Math.max(1, nTrain / ROWS_PER_DEPTH)));
+  return Math.min(8, maxDepth + extra);
+}
+
+/** One bag's fit: its terms' tables, its pairs, its held-out loss and stages. */
+export interface BagResult {
+  bag: number;
+  terms: RawTerm[];
+  pairs: [number, number][];
+  heldOut: number;
+  mainRounds: number;
+  mainStop: string;
+  pairRounds: number;
+  pairStop: string;
+}
+
+/** A fit's deadline, polled once a round and sticky once reached. */
+export interface FitStop {
+  deadline: boolean;
+  /** Polls the caller's `shouldStop`; true from the first time it says so. */
+  check(): boolean;
+}
+
+/** A {@link FitStop} polling `shouldStop`. */
+export function fitStop(shouldStop: () => boolean): FitStop {
+  const stop: FitStop = {
+    deadline: false,
+    check: () => (stop.deadline ||= shouldStop()),
+  };
+  return stop;
+}
+
+/** The step settings every bag of a fit shares (from its parameters). */
+function stepSettings(prep: Prepared) {
+  const { p, nTrain, bags, pairsWanted } = prep;
+  const reg: StepRegularisation = {
+    l1: p.alpha * p.l1_ratio,
+    minGain: p.partition_min_delta,
+    minGainFraction: p.partition_min_delta_fraction,
+  };
+  // Progress: bag b owns [0.92 b / bags, 0.92 (b + 1) / bags]; inside it,
+  // main terms take the first part, pairs the rest.
+  const at = (b: number, f: number) => (0.92 * (b + f)) / bags;
+  return {
+    /** The share of a bag's training rows a round samples. */
+    rate: (bagRows: number) => Math.min(p.subsample, ROWS_PER_ROUND / bagRows),
+    l2: p.alpha * (1 - p.l1_ratio),
+    reg,
+    pairReg: {
+      ...reg,
+      minGain: p.partition_min_delta * p.partition_min_delta_factor,
+    } as StepRegularisation,
+    minLeaf: p.partition_min_samples,
+    depthAt: (round: number) =>
+      stepDepth(
+        p.max_depth_momentum > 0
+          ? Math.min(
+            p.max_depth,
+            Math.max(1, p.init_depth) +
+              Math.floor(round / p.max_depth_momentum),
+          )
+          : p.max_depth,
+        nTrain,
+      ),
+    mainPart: pairsWanted > 0 ? 0.6 : 1,
+    at,
+    span: (b: number, from: number, to: number) => ({
+      from: at(b, from),
+      to: at(b, to),
+    }),
+  };
+}
+
+/** What bag `b`'s boosting stages share. */
+function boosterOf(prep: Prepared, stop: FitStop, b: number): Booster {
+  const { p, K } = prep;
+  return {
+    K,
+    // Each bag its own stream (bag 0's is the seed's own), so a bag's fit
+    // does not depend on the bags fitted before it.
+    rng: createRng(b === 0 ? p.seed : (p.seed + 0x5bd1 * b) >>> 0),
+    maxRounds: p.max_rounds,
+    patience: p.early_stopping_patience,
+    lr: p.learning_rate,
+    lrDecay: p.learning_rate_decay,
+    lrPatience: p.learning_rate_patience,
+    pruneThreshold: p.prune_threshold,
+    prunePatience: p.prune_patience,
+    logInterval: p.log_interval,
+    checkStop: stop.check,
+    rows: prep.bags === 1 ? prep.rows : null,
+  };
+}
+
+/** `m` rows of the same K scores. */
+function constant(m: number, values: number[], K: number): Float64Array {
+  const out = new Float64Array(m * K);
+  for (let i = 0; i < m; i++) {
+    for (let k = 0; k < K; k++) out[i * K + k] = values[k];
+  }
+  return out;
+}
+
+/**
+ * One bag's fit: main terms, then pairs on top of them, then the main terms
+ * again (the backfit). `given`: the pairs to boost (bag 0's, when the bags
+ * share them); null: the bag ranks its own (bag 0 on the dataset's split).
+ * `rankOnly`: return once the pairs are ranked.
+ */
+
+export function* fitBag(
+  prep: Prepared,
+  stop: FitStop,
+  b: number,
+  given: [number, number][] | null,
+  rankOnly = false,
+): Generator<TrainProgress, BagResult, void> {
+  const {
+    K,
+    nTrain,
+    features,
+    intercept,
+    regression,
+    binMeans,
+    boostedBins,
+    coarseOf,
+    pairsWanted,
+    overall,
+    linear,
+  } = prep;
+  const F = features.length;
+  const { rate, l2, reg, pairReg, minLeaf, depthAt, mainPart, at, span } =
+    stepSettings(prep);
+  const booster = boosterOf(prep, stop, b);
+  let pairs: [number, number][] = given ?? [];
+  let pairRounds = 0, pairStop = "none";
+  const bag = bagData(prep, b);
+  const nVa = bag.objective.yVa.length;
+  // The linear start's scores are outside the boosting stage (its base);
+  // its tables join the main terms' afterwards.
+  const start = linear
+    ? linearStart({
+      kinds: features.map((f) => f.kind),
+      nBins: features.map((f) => f.nBins),
+      binMeans,
+      bins: bag.trBins,
+      target: {
+        kind: regression ? "squared" : "logistic",
+        values: bag.vTr,
+        labels: bag.yTr,
+      },
+      base: intercept[0],
+    })
+    : null;
+  const startTr = constant(bag.nTrain, intercept, K);
+  const startVa = constant(nVa, intercept, K);
+  // Adds the linear start's scores to a bag's training and validation scores.
+  const withStart = (tr: Float64Array, va: Float64Array) => {
+    start?.tables.forEach((t, j) => {
+      addScores(tr, bag.trBins[j], t, 1);
+      addScores(va, bag.vaBins[j], t, 1);
+    });
+  };
+  withStart(startTr, startVa);
+  const mainTerms: StageTerm[] = features.map((f, j) => {
+    const nBins = boostedBins[j];
+    const step = new Float64Array(nBins);
+    return {
+      cellsTr: toBoosted(prep, j, bag.trBins[j]),
+      cellsVa: toBoosted(prep, j, bag.vaBins[j]),
+      table: new Float64Array(nBins * K),
+      hist: newHistogram(nBins, K),
+      fit: (hist, k, out, lr, round) => {
+        fitOrderedBins(
+          hist,
+          K,
+          k,
+          nBins,
+          f.kind === "categorical",
+          depthAt(round),
+          minLeaf,
+          l2,
+          lr,
+          step,
+          reg,
+        );
+        for (let q = 0; q < nBins; q++) out[q * K + k] = step[q];
+      },
+    };
+  });
+  const main = yield* boostStage(
+    booster,
+    bag,
+    rate(bag.nTrain),
+    mainTerms,
+    startTr,
+    startVa,
+    {
+      stage: "training",
+      ...span(b, 0, mainPart),
+      roundOffset: 0,
+      log: b === 0,
+    },
+  );
+  const mainRounds = main.rounds;
+  // A main term's table: its boosted steps, on every (refined) bin, plus
+  // the linear start.
+  const mainScores = (j: number): Float64Array => {
+    const t = mainTerms[j].table, map = coarseOf[j];
+    const out = map
+      ? Float64Array.from(
+        { length: map.length * K },
+        (_, i) => t[map[Math.floor(i / K)] * K + (i % K)],
+      )
+      : t.slice();
+    if (start) addInto(out, start.tables[j]);
+    return out;
+  };
+  const own: RawTerm[] = mainTerms.map((_, j) => ({
+    features: [j],
+    scores: mainScores(j),
+  }));
+  if (pairsWanted > 0 && !stop.deadline) {
+    if (given === null) {
+      yield { fraction: at(b, mainPart), stage: "interactions" };
+      pairs = yield* rankPairs(
+        features,
+        b === 0 ? overall : bag,
+        own,
+        intercept,
+        K,
+        minLeaf,
+        l2,
+        pairsWanted,
+        booster.rng,
+        at(b, mainPart),
+        at(b, mainPart + 0.1),
+      );
+    }
+    if (rankOnly) {
+      return {
+        bag: b,
+        terms: own,
+        pairs,
+        heldOut: Infinity,
+        mainRounds,
+        mainStop: main.stop,
+        pairRounds,
+        pairStop,
+      };
+    }
+    const baseTr = scoreTerms(
+      own,
+      cellsOf(features, own, bag.trBins),
+      intercept,
+      K,
+      new Float64Array(bag.nTrain * K),
+    );
+    const baseVa = scoreTerms(
+      own,
+      cellsOf(features, own, bag.vaBins),
+      intercept,
+      K,
+      new Float64Array(bag.objective.yVa.length * K),
+    );
+    const stage: StageTerm[] = pairs.map(([a, c]) => {
+      const P0 = features[a].pairBins, P1 = features[c].pairBins;
+      const cells = P0 * P1;
+      const step = new Float64Array(cells);
+      const perCell = nTrain >= PER_CELL_ROWS * cells;
+      return {
+        cellsTr: pairCells(features, a, c, bag.trBins),
+        cellsVa: pairCells(features, a, c, bag.vaBins),
+        table: new Float64Array(cells * K),
+        hist: newHistogram(cells, K),
+        fit: (hist, k, out, lr) => {
+          if (perCell) {
+            fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
+          } else {
+            fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg);
+          }
+          for (let q = 0; q < cells; q++) out[q * K + k] = step[q];
+        },
+      };
+    });
+    if (stage.length > 0) {
+      const done = yield* boostStage(
+        booster,
+        bag,
+        rate(bag.nTrain),
+        stage,
+        baseTr,
+        baseVa,
+        {
+          stage: "training_pairs",
+          ...span(b, mainPart + 0.1, 1),
+          roundOffset: mainRounds,
+          log: b === 0,
+        },
+      );
+      pairRounds = done.rounds;
+      pairStop = done.stop;
+      pairs.forEach((pair, t) =>
+        own.push({ features: pair, scores: stage[t].table })
+      );
+      // The backfit: mains again, on top of the pairs, with early
+      // stopping from where they are (it cannot end worse on validation).
+      if (nTrain <= BACKFIT_ROWS && !stop.deadline) {
+        const pairTerms = own.slice(F);
+        const onPairs = (bins: Bins[], m: number) =>
+          scoreTerms(
+            pairTerms,
+            cellsOf(features, pairTerms, bins),
+            intercept,
+            K,
+            new Float64Array(m * K),
+          );
+        // The linear start stays in the base, as in the first pass.
+        const trNow = onPairs(bag.trBins, bag.nTrain);
+        const vaNow = onPairs(bag.vaBins, nVa);
+        withStart(trNow, vaNow);
+        mainTerms.forEach((t) => addScores(vaNow, t.cellsVa, t.table, K));
+        yield* boostStage(
+          booster,
+          bag,
+          rate(bag.nTrain),
+          mainTerms,
+          trNow,
+          vaNow,
+          {
+            stage: "training_pairs",
+            ...span(b, 1, 1),
+            roundOffset: mainRounds + pairRounds,
+            log: false,
+          },
+        );
+        mainTerms.forEach((_, j) => (own[j].scores = mainScores(j)));
+      }
+    }
+  }
+  const judge = bag.judge ?? { bins: bag.vaBins, objective: bag.objective };
+  const nJudge = judge.objective.yVa.length;
+  const heldOut = nJudge > 0
+    ? judge.objective.scale(
+      judge.objective.validationLoss(scoreTerms(
+        own,
+        cellsOf(features, own, judge.bins),
+        intercept,
+        K,
+        new Float64Array(nJudge * K),
+      )),
+    )
+    : Infinity;
+  return {
+    bag: b,
+    terms: own,
+    pairs,
+    heldOut,
+    mainRounds,
+    mainStop: main.stop,
+    pairRounds,
+    pairStop,
+  };
+}

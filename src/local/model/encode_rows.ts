@@ -1,0 +1,90 @@
+/**
+ * Encoding new rows at views time exactly as the training data was encoded.
+ *
+ * @module
+ */
+
+import { categoryCoder, categoryOf, numberOf } from "./cells.ts";
+import type { EncodedColumn, EncodedRows, Encoder } from "./encoder.ts";
+import { ModelInputError } from "./errors.ts";
+
+/**
+ * Encodes new rows (views time) exactly as the training data was encoded.
+ *
+ * Every encoder feature must be present, all arrays of one length. Columns not
+ * used by the encoder (for example the target itself) are ignored by this
+ * function; the views layer decides whether extra columns are an error.
+ *
+ * @throws {ModelInputError} Naming the column: a missing feature, arrays of
+ *   different lengths, a value of the wrong type, or an unseen category when
+ *   `handle_unseen_categories` was off.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset, encodeRows } from "./encoding.ts";
+ *
+ * const { encoder } = encodeDataset(
+ *   { x: [1, 2, 3], y: ["a", "b", "a"] },
+ *   [
+ *     { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *     { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ *   ],
+ * );
+ * const rows = encodeRows(encoder, { x: [5, null] });
+ * if (!(rows.nRows === 2 && Number.isNaN(rows.features[0][1]))) throw new Error("example failed");
+ * ```
+ */
+export function encodeRows(
+  encoder: Encoder,
+  columns: Record<string, unknown>,
+): EncodedRows {
+  let nRows = -1;
+  let first = "";
+  for (const f of encoder.features) {
+    const v = columns[f.name];
+    if (!Array.isArray(v)) {
+      throw new ModelInputError(
+        f.name,
+        v === undefined ? "FEATURE_MISSING" : "BAD_TYPE",
+        v === undefined
+          ? `feature '${f.name}' is missing; give one value per row (null for a missing value).`
+          : `feature '${f.name}' must be an array with one value per row.`,
+      );
+    }
+    if (nRows < 0) {
+      nRows = v.length;
+      first = f.name;
+    } else if (v.length !== nRows) {
+      throw new ModelInputError(
+        f.name,
+        "LENGTH_MISMATCH",
+        `feature '${f.name}' has ${v.length} values but '${first}' has ${nRows}; every feature needs one value per row.`,
+      );
+    }
+  }
+  nRows = Math.max(nRows, 0);
+  const features = encoder.features.map((f): EncodedColumn => {
+    const v = columns[f.name];
+    // Checked above: every feature is an array of nRows values.
+    const raw: unknown[] = Array.isArray(v) ? v : [];
+    if (f.kind === "numeric") {
+      const x = new Float64Array(nRows);
+      for (let i = 0; i < nRows; i++) {
+        const v = numberOf(raw[i], f.name, i, ModelInputError);
+        x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
+      }
+      return x;
+    }
+    const codeOf = categoryCoder(f);
+    const codes = new Uint16Array(nRows);
+    for (let i = 0; i < nRows; i++) {
+      codes[i] = codeOf(
+        categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
+        i,
+        ModelInputError,
+      );
+    }
+    return codes;
+  });
+  return { nRows, features };
+}

@@ -1,0 +1,119 @@
+/**
+ * The fitted encoder (JSON, stored with the dataset and the model) and the
+ * encoded data it gives: what training consumes and views apply again.
+ *
+ * @module
+ */
+
+/** Encoding of a numeric (CONTINUOUS) feature. */
+export interface NumericEncoding {
+  name: string;
+  kind: "numeric";
+  /** Training median used for missing values when `impute` is on, else null. */
+  fill: number | null;
+}
+
+/** Encoding of a categorical feature. Codes: 0 missing, 1..m categories, m+1 other. */
+export interface CategoricalEncoding {
+  name: string;
+  kind: "categorical";
+  /** Categories with their own bin, most frequent first. */
+  categories: string[];
+  /** Categories seen in training but sent to "other" (too rare or beyond the cap). */
+  rare: string[];
+  /** Mode used for missing values when `impute` is on, else null. */
+  fill: string | null;
+  strip: boolean;
+  /** Whether an unseen category maps to "other" (true) or is an error (false). */
+  handleUnseen: boolean;
+}
+
+/** Encoding of one feature. */
+export type FeatureEncoding = NumericEncoding | CategoricalEncoding;
+
+/**
+ * The encoded target. `kind` is `"categorical"` for classification (the
+ * values are `classes`) and `"numeric"` for regression (`classes` empty);
+ * stored encoders without `kind` are categorical.
+ */
+export interface TargetEncoding {
+  name: string;
+  kind?: "categorical" | "numeric";
+  classes: string[];
+  strip: boolean;
+}
+
+/** JSON-serialisable encoder: everything needed to encode new rows identically. */
+export interface Encoder {
+  features: FeatureEncoding[];
+  target: TargetEncoding;
+  /**
+   * Feature columns of the schema the model cannot use, with why (constant,
+   * empty, an identifier); absent when none was dropped. Views refuse them
+   * as features, saying why.
+   */
+  dropped?: DroppedFeature[];
+}
+
+/** A schema feature the encoder left out, and why. */
+export interface DroppedFeature {
+  name: string;
+  reason: string;
+}
+
+/**
+ * Whether an encoder (or a model's encoder) is for regression: its target is
+ * numeric.
+ *
+ * @example
+ * ```ts
+ * import { isRegressionTarget } from "./encoding.ts";
+ *
+ * if (!(isRegressionTarget({ name: "y", kind: "numeric", classes: [], strip: true }))) throw new Error("example failed");
+ * if (isRegressionTarget({ name: "y", classes: ["a", "b"], strip: true })) throw new Error("example failed");
+ * ```
+ */
+export function isRegressionTarget(target: TargetEncoding): boolean {
+  return target.kind === "numeric";
+}
+
+/** One encoded feature column: Float64Array (numeric, NaN = missing) or Uint16Array codes. */
+export type EncodedColumn = Float64Array | Uint16Array;
+
+/** The onboarded dataset the trainer consumes. */
+export interface EncodedDataset {
+  encoder: Encoder;
+  nRows: number;
+  /** One column per `encoder.features` entry, same order. */
+  features: EncodedColumn[];
+  /**
+   * Class index per row (into `encoder.target.classes`); for regression every
+   * row's label is its target decile (0..9), used only to stratify `order`.
+   */
+  labels: Int32Array;
+  /** Regression: the target value of every row (finite numbers); null for classification. */
+  values: Float64Array | null;
+  /**
+   * Seeded, stratified row order: every prefix holds the classes (regression:
+   * the target's deciles) in about their overall proportions, so training
+   * takes the first `training_size` fraction and validation the next
+   * `validation_size` fraction.
+   */
+  order: Uint32Array;
+  /**
+   * The datasource row (0-based, header excluded) of every encoded row:
+   * rows with an empty target are dropped, so row `i` here is `rows[i]`
+   * there. Absent: the same (nothing was dropped).
+   */
+  rows?: Uint32Array;
+  /** The seed of `order` (the onboarding options' `seed`); absent: 0. */
+  seed?: number;
+  /** Rows dropped because their target was empty. */
+  droppedRows: number;
+}
+
+/** Rows with features encoded for prediction. */
+export interface EncodedRows {
+  nRows: number;
+  features: EncodedColumn[];
+}

@@ -1,0 +1,245 @@
+/**
+ * Rows for the trainer: gathering a column at given rows, the seeded sample
+ * of rows a boosting round works on, and {@link RowSource}, the one
+ * interface behind which a stage's rounds take their rows (all, sampled,
+ * split with a helper thread).
+ *
+ * @module
+ */
+
+import { gradientHistogram, type Histogram, type LossKind } from "./boost.ts";
+import { addScores, type Bins } from "./predictor.ts";
+import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
+
+/**
+ * Most training rows one boosting round works on. Larger training sets are
+ * subsampled: every round draws a fresh seeded sample of about this many rows
+ * (stochastic gradient boosting), so a round costs about the same at
+ * 1,000,000 rows as at 100,000 while, over the rounds, every row is used.
+ * 50,000 rows estimate a 64-bin histogram well (hundreds of rows a bin).
+ */
+export const ROWS_PER_ROUND = 50_000;
+
+/** Gathers `col[rows[i]]` into a new array of the same kind. */
+export function gather(col: Float64Array, rows: Uint32Array): Float64Array;
+export function gather(col: Int32Array, rows: Uint32Array): Int32Array;
+export function gather(col: Uint16Array, rows: Uint32Array): Uint16Array;
+export function gather(col: Bins, rows: Uint32Array): Bins;
+export function gather(
+  col: Float64Array | Uint16Array,
+  rows: Uint32Array,
+): Float64Array | Uint16Array;
+export function gather(
+  col: Float64Array | Int32Array | Uint16Array | Uint8Array,
+  rows: Uint32Array,
+): Float64Array | Int32Array | Uint16Array | Uint8Array {
+  const n = rows.length;
+  const out = col instanceof Float64Array
+    ? new Float64Array(n)
+    : col instanceof Int32Array
+    ? new Int32Array(n)
+    : col instanceof Uint16Array
+    ? new Uint16Array(n)
+    : new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = col[rows[i]];
+  return out;
+}
+
+/** Gathers K values per row. */
+export function gatherK(
+  s: Float64Array,
+  rows: Uint32Array,
+  K: number,
+): Float64Array {
+  const out = new Float64Array(rows.length * K);
+  for (let i = 0; i < rows.length; i++) {
+    for (let k = 0; k < K; k++) out[i * K + k] = s[rows[i] * K + k];
+  }
+  return out;
+}
+
+/**
+ * Seeded Bernoulli sample of `0..n-1` at `rate`, in row order (at least two
+ * rows); null when `rate >= 1` (every row).
+ */
+export function sampleRows(
+  n: number,
+  rate: number,
+  rng: () => number,
+  into?: Uint32Array,
+): Uint32Array | null {
+  if (rate >= 1) return null;
+  const out = into ?? new Uint32Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) if (rng() < rate) out[m++] = i;
+  if (m < 2) {
+    out[0] = 0;
+    out[1] = n - 1;
+    m = 2;
+  }
+  return into ? out.subarray(0, m) : out.slice(0, m);
+}
+
+/**
+ * The rows of one boosting round: their count, every term's cells at them,
+ * their labels, target values and current scores (`s`, kept up to date by
+ * the stage as it boosts).
+ */
+export interface RoundRows {
+  m: number;
+  cells: ArrayLike<number>[];
+  y: Int32Array;
+  v: Float64Array;
+  s: Float64Array;
+}
+
+/**
+ * Where a boosting stage's rounds take their rows, and how each term's
+ * gradient histogram is built over them: every training row (no sampling:
+ * their scores are kept up to date across rounds), a fresh seeded sample
+ * each round, or either of those with a helper thread building half of
+ * every histogram on a large fit (see ./rows.ts). One interface, so the
+ * boosting loop does not care which.
+ */
+export interface RowSource {
+  /** Every training row every round (the histograms' counts stay right after round 0). */
+  readonly all: boolean;
+  /** The next round's rows, scored with the terms' current `tables`. */
+  next(tables: Float64Array[]): RoundRows;
+  /**
+   * Builds term `j`'s histogram over the round's rows, after adding the
+   * pending term's update (`update`, null for none) to their scores.
+   */
+  histogram(
+    rows: RoundRows,
+    j: number,
+    pending: number,
+    update: Float64Array | null,
+    counted: boolean,
+    hist: Histogram,
+  ): void;
+  /** Releases the helper's share (when there is one). */
+  close(): void;
+}
+
+/** What {@link stageRows} needs of a stage. */
+export interface StageRowsInput {
+  loss: LossKind;
+  regression: boolean;
+  K: number;
+  /** The bag's training rows: their count, labels and values. */
+  bag: { nTrain: number; yTr: Int32Array; vTr: Float64Array };
+  /** Every term's cell at each training row. */
+  cellsTr: Bins[];
+  /** Every term's table (the stage may start from non-zero ones). */
+  tables: Float64Array[];
+  /** Every term's cell count (its histogram's size). */
+  cellCounts: number[];
+  maxCells: number;
+  /** The training rows' scores from everything outside the stage. */
+  baseTr: Float64Array;
+  /** The share of the training rows a round samples (>= 1: every row). */
+  rate: number;
+  rng: () => number;
+  /** A helper thread for half of each histogram on a large fit, or null. */
+  helper: RowHelper | null;
+}
+
+/**
+ * The {@link RowSource} of a stage: every row when `rate >= 1`, else a
+ * seeded sample a round; split with the helper when there is one and a
+ * round has at least {@link ROW_SPLIT_ROWS} rows.
+ */
+export function stageRows(o: StageRowsInput): RowSource {
+  const { K, bag, cellsTr, baseTr, rate } = o;
+  // Without sampling the training scores are kept up to date for all rows.
+  // (Terms may start from non-zero tables: a later stage boosts them again.)
+  let sAll: Float64Array | null = rate >= 1 ? baseTr.slice() : null;
+  if (sAll) cellsTr.forEach((c, j) => addScores(sAll!, c, o.tables[j], K));
+  // A large fit with a helper thread: each histogram is built half here,
+  // half there, from rows on SharedArrayBuffers (see ./rows.ts).
+  const split = o.helper && Math.min(1, rate) * bag.nTrain >= ROW_SPLIT_ROWS
+    ? new RowSplit(
+      rowSetup(
+        o.loss,
+        K,
+        bag.nTrain,
+        o.maxCells,
+        cellsTr.map((c, j) => ({
+          cells: o.cellCounts[j],
+          wide: c instanceof Uint16Array,
+        })),
+        o.regression,
+        sAll === null,
+      ),
+      o.helper,
+    )
+    : null;
+  const from = split?.setup.from;
+  if (from) {
+    cellsTr.forEach((c, j) => from.cells[j].set(c));
+    if (from.y.length) from.y.set(bag.yTr);
+    if (from.v.length) from.v.set(bag.vTr);
+    from.base.set(baseTr);
+  }
+  if (split && sAll) {
+    const { setup } = split;
+    setup.s.set(sAll);
+    sAll = setup.s;
+    cellsTr.forEach((c, j) => setup.cells[j].set(c));
+    if (setup.y.length) setup.y.set(bag.yTr);
+    if (setup.v.length) setup.v.set(bag.vTr);
+  }
+  return {
+    all: sAll !== null,
+    next(tables) {
+      const rows = sAll
+        ? null
+        : sampleRows(bag.nTrain, rate, o.rng, from?.rows);
+      const m = rows ? rows.length : bag.nTrain;
+      if (sAll) return { m, cells: cellsTr, y: bag.yTr, v: bag.vTr, s: sAll };
+      if (from) {
+        // Both threads gather the round's rows (see ./rows.ts).
+        tables.forEach((t, j) => from.tables[j].set(t));
+        split!.gather(m);
+        const { setup } = split!;
+        return {
+          m,
+          cells: setup.cells.map((c) => c.subarray(0, m)),
+          y: setup.y.length ? setup.y.subarray(0, m) : bag.yTr,
+          v: setup.v.length ? setup.v.subarray(0, m) : bag.vTr,
+          s: setup.s.subarray(0, m * K),
+        };
+      }
+      const cells = cellsTr.map((c) => gather(c, rows!));
+      const s = gatherK(baseTr, rows!, K);
+      tables.forEach((t, j) => addScores(s, cells[j], t, K));
+      return {
+        m,
+        cells,
+        y: gather(bag.yTr, rows!),
+        v: bag.vTr.length ? gather(bag.vTr, rows!) : bag.vTr,
+        s,
+      };
+    },
+    histogram(r, j, pending, update, counted, hist) {
+      if (split) split.build(j, pending, update, r.m, counted, hist);
+      else {
+        gradientHistogram(
+          o.loss,
+          K,
+          r.s,
+          r.y,
+          r.v,
+          r.cells[j],
+          r.m,
+          hist,
+          pending >= 0 ? r.cells[pending] : null,
+          update,
+          counted,
+        );
+      }
+    },
+    close: () => split?.close(),
+  };
+}

@@ -1,0 +1,377 @@
+/**
+ * The inner-validation search: which configurations (linear start, shapes,
+ * pairs) training compares, and how a candidate must beat the incumbent.
+ *
+ * @module
+ */
+
+import {
+  type BagHelper,
+  type BagResult,
+  fitOnce,
+  type Step,
+} from "./bagging.ts";
+import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
+import { type Fitted, validationSplit } from "./finalize.ts";
+import { resolveParams, type TrainingParams } from "./params.ts";
+import type { RowHelper } from "./rows.ts";
+import type { EbmModel } from "./types.ts";
+
+/** One-sided 95% quantiles of Student's t for 1..10 degrees of freedom. */
+const T_95 = [
+  6.314,
+  2.92,
+  2.353,
+  2.132,
+  2.015,
+  1.943,
+  1.895,
+  1.86,
+  1.833,
+  1.812,
+];
+
+/**
+ * Whether a candidate's held-out losses (one per bag, paired with the
+ * incumbent's by bag) beat the incumbent's: by any margin, or for a more
+ * `complex` candidate significantly (a one-sided paired t-test over the
+ * bags at 5%: the mean gain above t(0.95, bags - 1) standard errors; the
+ * bags share rows, so this errs towards the simpler model).
+ *
+ * @example
+ * ```ts
+ * import { improves } from "./search.ts";
+ *
+ * if (!improves([1, 1], [0.9, 0.9], true)) throw new Error("example failed");
+ * if (improves([1, 1], [0.7, 1.2], true) || !improves([1, 1], [0.7, 1.2], false)) throw new Error("example failed");
+ * ```
+ */
+export function improves(
+  incumbent: readonly number[],
+  candidate: readonly number[],
+  complex: boolean,
+): boolean {
+  const B = Math.min(incumbent.length, candidate.length);
+  const d = Array.from({ length: B }, (_, b) => incumbent[b] - candidate[b]);
+  if (!d.every(Number.isFinite) || B === 0) return false;
+  const mean = d.reduce((x, y) => x + y, 0) / B;
+  if (!complex || B < 2) return mean > 0;
+  const sd = Math.sqrt(d.reduce((x, y) => x + (y - mean) ** 2, 0) / (B - 1));
+  return mean > (T_95[B - 2] ?? 1.7) * sd / Math.sqrt(B);
+}
+
+/** One configuration that training compares by inner validation. */
+export interface Candidate {
+  bins: number;
+  max_interactions: number;
+  /** Whether boosting starts from the linear fit (see linear.ts). */
+  linear: boolean;
+  /** Whether the linear start is kept at {@link LINEAR_BINS} (see `refineBins`). */
+  refined: boolean;
+  /** False: the linear start alone, no boosting rounds (judged like no pairs). */
+  boosted: boolean;
+}
+
+/**
+ * One axis of the inner-validation search: its values, the first tried
+ * first. More bins or more pairs than the incumbent's make a more complex
+ * model.
+ */
+export type SelectionAxis =
+  | { name: "bins" | "max_interactions"; values: number[] }
+  | { name: "linear" | "refined"; values: boolean[] };
+
+function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
+  return { ...c, [axis.name]: axis.values[i] };
+}
+
+/**
+ * Most training rows for which training searches its shapes by inner
+ * validation (see {@link selectionAxes}); beyond it one fit runs with fine
+ * shapes and few pairs, since on large data fine shapes are what the data
+ * supports and each candidate is a full training.
+ */
+export const SELECTION_ROWS = 20_000;
+
+/**
+ * The axes training searches by inner validation, one at a time from the
+ * first values: whether to start from the linear fit (binary and regression
+ * only), whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
+ * is not given; tried only once the linear start is kept), smooth or fine
+ * shapes ({@link SMOOTH_BINS} or `bins`), few, fewest, many or no pairs
+ * ({@link FEW_PAIRS}, {@link FEWEST_PAIRS}, `max_interactions` or 0; fewer
+ * pairs win by any margin, more must win significantly, see
+ * {@link improves}; no pairs is judged on rows that did not stop the fits
+ * early, see `BagTask.judged`, and the pairs must beat it significantly
+ * there; with the linear start kept, the linear fit alone, no rounds and no
+ * pairs, is judged there too and wins by any margin). A parameter given in
+ * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
+ * without validation rows, there is one candidate: no linear start, `bins`,
+ * and few pairs unless `max_interactions` is given.
+ *
+ * @example
+ * ```ts
+ * import { resolveParams } from "./params.ts";
+ * import { selectionAxes } from "./search.ts";
+ *
+ * const p = resolveParams({}).params;
+ * const small = selectionAxes(p, {}, 1_000, 8, "binary");
+ * if (small.map((a) => a.values.join("|")).join() !== "false|true,false|true,16|64,10|3|28|0") throw new Error("example failed");
+ * const regression = selectionAxes(p, {}, 1_000, 8, "regression");
+ * if (regression.map((a) => a.values.length).join() !== "2,1,2,4") throw new Error("example failed");
+ * const given = selectionAxes(p, { bins: 32 }, 1_000, 8, "multiclass");
+ * if (given.map((a) => a.values.length).join() !== "1,1,1,4") throw new Error("example failed");
+ * const large = selectionAxes(p, {}, 500_000, 8, "binary");
+ * if (large.map((a) => a.values.join("|")).join() !== "false,false,64,10") throw new Error("example failed");
+ * ```
+ */
+export function selectionAxes(
+  p: TrainingParams,
+  input: Partial<TrainingParams>,
+  nTrain: number,
+  nFeatures: number,
+  target: "binary" | "regression" | "multiclass",
+): SelectionAxis[] {
+  const search = nTrain <= SELECTION_ROWS && p.validation_size > 0;
+  const possiblePairs = p.max_interaction_degree >= 2
+    ? (nFeatures * (nFeatures - 1)) / 2
+    : 0;
+  const bins = input.bins !== undefined
+    ? [p.bins]
+    : search
+    ? [...new Set([Math.min(p.bins, SMOOTH_BINS), p.bins])]
+    : [p.bins];
+  const fewPairs = Math.min(p.max_interactions, FEW_PAIRS, possiblePairs);
+  const fewest = Math.min(fewPairs, FEWEST_PAIRS);
+  const pairs = input.max_interactions !== undefined
+    ? [p.max_interactions]
+    : search
+    ? [
+      ...new Set([
+        fewPairs,
+        fewest,
+        Math.min(p.max_interactions, possiblePairs),
+        0,
+      ]),
+    ]
+    : [fewPairs];
+  const linear = search && target !== "multiclass" ? [false, true] : [false];
+  const refined = search && target === "binary" && input.bins === undefined
+    ? [false, true]
+    : [false];
+  return [
+    { name: "linear", values: linear },
+    { name: "refined", values: refined },
+    { name: "bins", values: bins },
+    { name: "max_interactions", values: pairs },
+  ];
+}
+
+/**
+ * Bins a numeric feature's linear start may be kept at (a candidate of
+ * {@link selectionAxes}; the boosted steps stay at the candidate's bins):
+ * the linear fit is a line in the feature's values, and the bins the shapes
+ * are boosted on flatten it into steps, most in a skewed feature's wide tail
+ * bins, where logistic regression keeps it whole. Binary targets only: for
+ * a squared error the few rows in the tails rule, and there the coarse tail
+ * bins, which cap the line at their mean, do better than the refined line
+ * (a logistic score saturates in the tails instead). Figures: BENCHMARKS.md,
+ * "Figures behind the model's constants".
+ */
+export const LINEAR_BINS = 254;
+
+/** Numeric bins of the smooth-shape candidate of {@link selectionAxes}. */
+export const SMOOTH_BINS = 16;
+
+/** Pair terms of the few-pairs candidate of {@link selectionAxes}. */
+export const FEW_PAIRS = 10;
+
+/**
+ * Pair terms of the fewest-pairs candidate of {@link selectionAxes}: where
+ * a handful of pairs carry the interactions, the other pairs of the
+ * {@link FEW_PAIRS} candidate only fit noise (measured on interaction-heavy
+ * tables of bench/model_interactions.ts; figures in BENCHMARKS.md).
+ */
+export const FEWEST_PAIRS = 3;
+
+/**
+ * {@link trainSteps} with an optional {@link BagHelper}: then it also yields
+ * `{ wait }`, a promise of the helper's bags, and must be resumed with
+ * what it resolves to (`next(results)`); see {@link trainAsync}.
+ */
+export function* searchSteps(
+  data: EncodedDataset,
+  input: Partial<TrainingParams>,
+  shouldStop: () => boolean,
+  search: boolean,
+  helper: BagHelper | null,
+  rows: RowHelper | null = null,
+): Generator<Step, EbmModel, BagResult[] | undefined> {
+  const p = resolveParams(input).params;
+  const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
+  const target = data.encoder.target;
+  const axes = selectionAxes(
+    p,
+    input,
+    search ? nTrain : Infinity,
+    data.encoder.features.length,
+    isRegressionTarget(target)
+      ? "regression"
+      : target.classes.length === 2
+      ? "binary"
+      : "multiclass",
+  );
+  const noPairs = axes.some((x) =>
+    x.name === "max_interactions" && x.values.indexOf(0) > 0
+  );
+  // The no-pairs candidate costs two fits, and with a linear start the
+  // linear fit alone one more (see below).
+  const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0) +
+    (noPairs ? 2 : 0);
+  let chosen: Candidate = {
+    bins: p.bins,
+    max_interactions: p.max_interactions,
+    linear: false,
+    refined: false,
+    boosted: true,
+  };
+  for (const axis of axes) chosen = withAxis(chosen, axis, 0);
+  // Inner validation, one axis at a time from the first values: every
+  // candidate trains the same bags (same seed, same rows) and is judged by
+  // each bag's loss on its own held-out rows. A more complex alternative
+  // (finer shapes, more pairs) must win significantly (see `improves`); a
+  // neutral one (the linear start, or keeping it refined), by any margin.
+  // The learning curve reported is the first fit's (the search's starting
+  // configuration), live while it trains: a job shows its curve as it runs,
+  // one point per logged round.
+  // Each bag ranks its own pairs during the search, so its held-out rows
+  // judge pairs they did not choose; unless the winner's bags agreed on
+  // their pairs, it is fitted once more with the pairs of the dataset's own
+  // split (bag 0) shared by every bag, the one model the bags can average.
+  // No pairs at all is judged apart: the rows that stop a fit early would
+  // favour the incumbent's extra stages (pairs, backfit), which can only
+  // lower their loss, so the incumbent and the no-pairs candidate are both
+  // fitted again, stopping on half of each bag's validation rows and judged
+  // on the other half (BagTask.judged). The pairs are kept only when they
+  // win significantly there, as any more complex candidate must: on small
+  // tables without interactions, pairs that won by a chance margin lost
+  // on the test rows.
+  const slots = fits === 1 ? 1 : fits + 1;
+  let stopped = false;
+  let tried = 0;
+  const fit = function* (
+    candidate: Candidate,
+    sharedPairs: boolean,
+    judged = false,
+  ): Generator<Step, Fitted, BagResult[] | undefined> {
+    const from = tried / slots, to = (tried + 1) / slots;
+    tried++;
+    const steps = fitOnce(
+      data,
+      {
+        ...p,
+        bins: candidate.bins,
+        max_interactions: candidate.max_interactions,
+        max_rounds: candidate.boosted ? p.max_rounds : 0,
+      },
+      candidate.linear,
+      candidate.linear && candidate.refined ? LINEAR_BINS : 0,
+      sharedPairs,
+      judged,
+      () => (stopped ||= shouldStop()),
+      helper,
+      rows,
+    );
+    let r = steps.next();
+    while (!r.done) {
+      if (!("fraction" in r.value)) {
+        r = steps.next(yield r.value);
+        continue;
+      }
+      const step = r.value;
+      if (slots === 1) yield step;
+      else {
+        yield {
+          fraction: Math.min(0.97, from + (to - from) * step.fraction),
+          stage: step.stage,
+          ...(tried === 1 && step.logged ? { logged: step.logged } : {}),
+        };
+      }
+      r = steps.next();
+    }
+    return r.value;
+  };
+  const tries = function* (): Generator<[Candidate, boolean]> {
+    yield [chosen, false];
+    for (const axis of axes) {
+      // A refined linear start needs one.
+      if (axis.name === "refined" && !chosen.linear) continue;
+      for (let v = 1; v < axis.values.length; v++) {
+        const next = withAxis(chosen, axis, v);
+        // Finer shapes or more pairs than the incumbent's are more complex.
+        yield [
+          next,
+          (axis.name === "bins" || axis.name === "max_interactions") &&
+          next[axis.name] > chosen[axis.name],
+        ];
+      }
+    }
+  };
+  let best: Fitted | null = null;
+  // Past the deadline, the last candidate that came with a model serves.
+  let fallback: { model: EbmModel; candidate: Candidate } | null = null;
+  let judgedPairs = false;
+  for (const [candidate, complex] of tries()) {
+    if (best && stopped) break;
+    if (candidate.max_interactions === 0 && chosen.max_interactions > 0) {
+      judgedPairs = true;
+      const incumbent = yield* fit(chosen, false, true);
+      const r = yield* fit(candidate, false, true);
+      let judged = incumbent.heldOut;
+      if (!stopped && !improves(r.heldOut, incumbent.heldOut, true)) {
+        // Refitted below, stopping on all the validation rows.
+        best = { model: null, heldOut: r.heldOut };
+        chosen = candidate;
+        judged = r.heldOut;
+      }
+      // The linear fit alone (no boosting, no pairs), judged the same way:
+      // rounds that lowered the loss of the rows that stopped them by chance
+      // are what keeps a boosted model behind logistic regression and ridge
+      // on small linear tables. The simpler model, it wins by any margin.
+      if (chosen.linear && !stopped) {
+        const alone = { ...chosen, max_interactions: 0, boosted: false };
+        const l = yield* fit(alone, false, true);
+        if (!stopped && improves(judged, l.heldOut, false)) {
+          best = { model: null, heldOut: l.heldOut };
+          chosen = alone;
+        }
+      }
+      continue;
+    }
+    const r = yield* fit(candidate, slots === 1);
+    if (r.model) fallback = { model: r.model, candidate };
+    if (!best || improves(best.heldOut, r.heldOut, complex)) {
+      best = r;
+      chosen = candidate;
+    }
+  }
+  // The no-pairs comparison's two fits are one candidate.
+  const candidates = tried - (judgedPairs ? 1 : 0);
+  let model = best!.model;
+  if (!model && stopped && fallback) {
+    ({ model, candidate: chosen } = fallback);
+  }
+  if (!model) model = (yield* fit(chosen, true)).model!;
+  if (slots > 1) yield { fraction: 1, stage: "finalizing" };
+  model.metrics.candidates = candidates;
+  model.metrics.linearStart = chosen.linear;
+  if (!chosen.boosted) {
+    // The linear fit alone: no round ran because the judged rows preferred
+    // none (the configured max_rounds stays the model's parameter).
+    model.params = { ...model.params, max_rounds: p.max_rounds };
+    model.metrics.stopReason = "early_stopping";
+  }
+  if (chosen.linear && chosen.refined) model.metrics.linearBins = LINEAR_BINS;
+  model.validation = validationSplit(data, p);
+  return model;
+}

@@ -1,0 +1,249 @@
+/**
+ * One boosting stage: cyclic gradient boosting of a set of terms (the main
+ * terms, or the pairs on top of them) with early stopping on the validation
+ * rows, every round on all rows, a seeded sample, or rows split with a helper
+ * thread (see ./rows.ts).
+ *
+ * @module
+ */
+
+import type { Histogram } from "./boost.ts";
+import { importanceOf } from "./metrics.ts";
+import type { Bag } from "./prepared.ts";
+import { addScores, type Bins } from "./predictor.ts";
+import type { TrainProgress } from "./progress.ts";
+import type { RowHelper } from "./rows.ts";
+import { stageRows } from "./rowsource.ts";
+
+/** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
+export interface StageTerm {
+  cellsTr: Bins;
+  cellsVa: Bins;
+  /** Score table, K values per cell; boosted in place. */
+  table: Float64Array;
+  hist: Histogram;
+  /** Writes the step for score column `k` into `out[cell * K + k]`, at learning rate `lr` in round `round` (from 0). */
+  fit(
+    hist: Histogram,
+    k: number,
+    out: Float64Array,
+    lr: number,
+    round: number,
+  ): void;
+}
+
+/** What every boosting stage shares. */
+export interface Booster {
+  K: number;
+  rng: () => number;
+  maxRounds: number;
+  patience: number;
+  /** Learning rate at the start of a stage. */
+  lr: number;
+  /** Multiplier of the learning rate after `lrPatience` rounds without a new best (1 = none). */
+  lrDecay: number;
+  /** 0 = no learning-rate schedule. */
+  lrPatience: number;
+  /** Importance under which a term counts as prunable (0 = no pruning). */
+  pruneThreshold: number;
+  /** Rounds a term must stay prunable before it stops being boosted (0 = prune only at the end). */
+  prunePatience: number;
+  logInterval: number;
+  checkStop: () => boolean;
+  /** A helper thread that builds half of each histogram (a fit with one bag), or null. */
+  rows: RowHelper | null;
+}
+
+/**
+ * Cyclic boosting of a stage's terms (the main terms, or the pairs on top of
+ * the frozen main terms): every round fits one step per term in turn, each on
+ * the gradients after the previous term's step, with early stopping on the
+ * validation loss (the tables are restored to their best round). `baseTr` and
+ * `sVa` are the scores of everything outside the stage; `sVa` is updated in
+ * place. The learning rate decays on plateaus (`lrDecay` after `lrPatience`
+ * rounds without a new best); with `prunePatience`, a term whose importance
+ * stays under `pruneThreshold` that many rounds stops being boosted.
+ */
+export function* boostStage(
+  b: Booster,
+  bag: Bag,
+  rate: number,
+  terms: StageTerm[],
+  baseTr: Float64Array,
+  sVa: Float64Array,
+  progress: {
+    stage: string;
+    from: number;
+    to: number;
+    roundOffset: number;
+    /** Whether its rounds go to the learning curve (bag 0's do, the others' not). */
+    log: boolean;
+  },
+): Generator<TrainProgress, { rounds: number; stop: string }, void> {
+  const { K } = b;
+  const { objective } = bag;
+  const hasValidation = objective.yVa.length > 0;
+  const tables = terms.map((t) => t.table);
+  const early = earlyStopper(b.patience, hasValidation);
+  early.observe(hasValidation ? objective.scaled(sVa) : 0, tables);
+  const maxCells = Math.max(1, ...tables.map((t) => t.length));
+  const updates = terms.map(() => new Float64Array(maxCells));
+  const source = stageRows({
+    loss: objective.loss,
+    regression: objective.regression,
+    K,
+    bag,
+    cellsTr: terms.map((t) => t.cellsTr),
+    tables,
+    cellCounts: terms.map((t) => t.hist.C.length),
+    maxCells,
+    baseTr,
+    rate,
+    rng: b.rng,
+    helper: b.rows,
+  });
+  const below = new Int32Array(terms.length);
+  const frozen = new Uint8Array(terms.length);
+  let lr = b.lr;
+  let rounds = 0;
+  try {
+    return yield* boostRounds();
+  } finally {
+    source.close();
+  }
+
+  function* boostRounds(): Generator<
+    TrainProgress,
+    { rounds: number; stop: string },
+    void
+  > {
+    for (let round = 0; round < b.maxRounds; round++) {
+      const r = source.next(tables);
+      let pending = -1;
+      for (let j = 0; j < terms.length; j++) {
+        if (frozen[j]) continue;
+        const t = terms[j];
+        // Every row every round: the counts of the first round stay right.
+        const counted = source.all && round > 0;
+        source.histogram(
+          r,
+          j,
+          pending,
+          pending >= 0 ? updates[pending] : null,
+          counted,
+          t.hist,
+        );
+        const u = updates[j];
+        for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+        addInto(t.table, u);
+        addScores(sVa, t.cellsVa, u, K);
+        pending = j;
+        if (b.prunePatience > 0 && b.pruneThreshold > 0) {
+          below[j] = importanceOf(t.table, t.hist.C, K) < b.pruneThreshold
+            ? below[j] + 1
+            : 0;
+          if (below[j] >= b.prunePatience) frozen[j] = 1;
+        }
+      }
+      if (pending >= 0) addScores(r.s, r.cells[pending], updates[pending], K);
+      rounds = round + 1;
+      const validationLoss = hasValidation ? objective.validationLoss(sVa) : 0;
+      const done = early.observe(objective.scale(validationLoss), tables);
+      if (
+        b.lrPatience > 0 && early.since > 0 && early.since % b.lrPatience === 0
+      ) lr *= b.lrDecay;
+      if (rounds % b.logInterval === 0 && !progress.log) {
+        yield {
+          fraction: progress.from +
+            ((progress.to - progress.from) * rounds) / b.maxRounds,
+          stage: progress.stage,
+        };
+      } else if (rounds % b.logInterval === 0) {
+        yield {
+          fraction: progress.from +
+            ((progress.to - progress.from) * rounds) / b.maxRounds,
+          stage: progress.stage,
+          logged: {
+            round: progress.roundOffset + rounds,
+            stage: progress.stage,
+            trainingLoss: objective.lossOf(r.s, r.y, r.v),
+            validationLoss: hasValidation ? validationLoss : null,
+          },
+        };
+      }
+      if (done || b.checkStop()) break;
+    }
+    const stop = early.stoppedEarly
+      ? "early_stopping"
+      : rounds < b.maxRounds
+      ? "deadline"
+      : "max_rounds";
+    early.restore(tables);
+    // A frozen term is pruned: its table goes back to zero.
+    frozen.forEach((f, j) => f && tables[j].fill(0));
+    return { rounds, stop };
+  }
+}
+
+/** Adds `update` to `table` (the update may be longer: only the table's cells count). */
+export function addInto(table: Float64Array, update: Float64Array): void {
+  for (let q = 0; q < table.length; q++) table[q] += update[q];
+}
+
+/**
+ * Improvement of the best validation loss that the last
+ * `early_stopping_patience` rounds must make for boosting to go on, as a
+ * fraction of the stage's starting loss: below it, the curve has flattened
+ * and more rounds buy nothing (on large data a validation loss can creep
+ * down by 1e-6 a round for thousands of rounds).
+ */
+export const EARLY_STOPPING_TOLERANCE = 1e-4;
+
+/**
+ * The smallest starting loss {@link EARLY_STOPPING_TOLERANCE} is a fraction
+ * of: a stage that starts near zero loss (a nearly separable table, as
+ * penguins after its main terms) would otherwise need improvements of a
+ * few 1e-6 to stop, which the log-loss of growing margins always makes, so
+ * such a stage would run every round it is allowed.
+ */
+export const EARLY_STOPPING_LOSS_FLOOR = 0.1;
+
+/**
+ * Tracks the best validation loss and a snapshot of the tables at that
+ * point. Stops after `patience` rounds without a new best, or when the best
+ * improved by less than {@link EARLY_STOPPING_TOLERANCE} times the starting
+ * loss (at least {@link EARLY_STOPPING_LOSS_FLOOR}) over the last
+ * `patience` rounds.
+ */
+function earlyStopper(patience: number, enabled: boolean) {
+  let best = Infinity, first = 0;
+  const history: number[] = [];
+  let snapshot: Float64Array[] | null = null;
+  return {
+    stoppedEarly: false,
+    /** Rounds since the last new best. */
+    since: 0,
+    observe(loss: number, tables: Float64Array[]): boolean {
+      if (!enabled) return false;
+      if (loss < best - 1e-7) {
+        best = loss;
+        this.since = 0;
+        snapshot = tables.map((t) => t.slice());
+      } else this.since++;
+      history.push(best);
+      const before = history.length > patience
+        ? history[history.length - 1 - patience]
+        : Infinity;
+      if (history.length === 1) first = Math.abs(loss);
+      if (
+        this.since >= patience ||
+        best > before - EARLY_STOPPING_TOLERANCE *
+              Math.max(first, EARLY_STOPPING_LOSS_FLOOR)
+      ) this.stoppedEarly = true;
+      return this.stoppedEarly;
+    },
+    restore(tables: Float64Array[]): void {
+      if (snapshot) snapshot.forEach((s, i) => tables[i].set(s));
+    },
+  };
+}
