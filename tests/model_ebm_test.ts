@@ -1,7 +1,6 @@
 import {
   assert,
   assertEquals,
-  assertGreater,
   assertNotEquals,
   assertRejects,
   assertThrows,
@@ -23,44 +22,9 @@ const penguins = await loadEncoded(PENGUINS);
  * Every 10th churn row (705 rows, both classes, every column): for the tests
  * whose property does not depend on the table's size (determinism, progress,
  * limits, stopping), so they train in a fraction of a second. The accuracy
- * tests keep the full table.
+ * tests on the full tables are in model_accuracy_test.ts.
  */
 const smallChurn = everyNth(churn, 10);
-
-/** Trained once, on first use, and read by several tests. */
-function lazy<T>(make: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => (value ??= { v: make() }).v;
-}
-/** Penguins with the defaults (the 3-class accuracy test reads it too). */
-const penguinsDefault = lazy(() => train(penguins.data));
-/** Churn with 4 pairs asked for: named pair terms, purified. */
-const churnGivenPairs = lazy(() => train(churn.data, { max_interactions: 4 }));
-
-Deno.test("ebm: churn with defaults learns a useful binary model; given pairs are named pair terms", () => {
-  const m = train(churn.data);
-  assertEquals(m.classes, ["No", "Yes"]);
-  assertEquals(m.scoreColumns, 1);
-  assertGreater(m.metrics.validationAuc!, 0.8);
-  // The search keeps pairs only when they win significantly (none here).
-  const pairs = m.terms.filter((t) => t.features.length === 2);
-  assert(pairs.length <= DEFAULT_PARAMS.max_interactions);
-  assertEquals(m.terms.length, 19 + pairs.length);
-  const given = churnGivenPairs();
-  const givenPairs = given.terms.filter((t) => t.features.length === 2);
-  assertEquals(givenPairs.length, 4);
-  assert(givenPairs.every((t) => t.name.includes("*")));
-  assertGreater(given.metrics.validationAuc!, 0.8);
-});
-
-Deno.test("ebm: penguins gives a 3-class softmax model", () => {
-  const m = penguinsDefault();
-  assertEquals(m.classes, ["Adelie", "Chinstrap", "Gentoo"]);
-  assertEquals(m.scoreColumns, 3);
-  assertEquals(m.intercept.length, 3);
-  assertGreater(m.metrics.validationAccuracy!, 0.9);
-  for (const t of m.terms) assertEquals(t.scores.length, t.counts.length * 3);
-});
 
 Deno.test("ebm: training is deterministic for a seed, and the seed matters with subsampling", () => {
   // Two bags: bagging's seeded draws are part of what must repeat.
@@ -74,7 +38,7 @@ Deno.test("ebm: training is deterministic for a seed, and the seed matters with 
 });
 
 Deno.test("ebm: the model survives a JSON round trip unchanged in its predictions", () => {
-  const m = penguinsDefault();
+  const m = train(penguins.data, { max_rounds: 30 });
   const back = JSON.parse(JSON.stringify(m));
   assertEquals(predict(back, penguins.columns), predict(m, penguins.columns));
 });
@@ -236,7 +200,8 @@ Deno.test("ebm: UNIFORM binning and a tiny training split behave", () => {
 });
 
 Deno.test("ebm: pairs are purified, their row and column means moved into the main terms", () => {
-  const m = churnGivenPairs();
+  // Pairs asked for, so there are some to check whatever the search keeps.
+  const m = train(smallChurn.data, { max_interactions: 4, estimators: 2 });
   const pairs = m.terms.filter((t) => t.features.length === 2);
   assert(pairs.length > 0);
   for (const t of pairs) {
