@@ -99,9 +99,13 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/notebooks_checks_test.ts",
   "tests/http_fast_paths_test.ts",
   "tests/client_options_test.ts",
-  // Long generated or real-table runs.
+  // Long generated or real-table runs (accuracy with the defaults, the
+  // model search, the whole workflow on real tables).
   "tests/local_fuzz_test.ts",
   "tests/local_chaos_test.ts",
+  "tests/model_accuracy_test.ts",
+  "tests/model_selection_test.ts",
+  "tests/regression_workflow_test.ts",
 ];
 
 function hasFlag(args: readonly string[], flag: string): boolean {

@@ -17,6 +17,8 @@
  * deno task test --only=deno --filter "token"   # other args go to deno test
  * TEST_SKIP=node,notebooks deno task test
  * TEST_OFFLINE=1 deno task test       # use the fallback even if JSR is up
+ * TEST_REPORT=times.txt deno task test # also write the suite times and the
+ *                                     # 10 slowest tests there (CI does)
  * deno task test --list               # list the suites
  * deno task test --serial             # one suite, one file at a time
  * deno task test:fast                 # --fast: the deno suite without servers,
@@ -235,9 +237,25 @@ async function main(): Promise<number> {
     console.log("");
   }
   for (const line of report) console.log(line);
-  console.log(
-    `all suites: ${wall}s wall clock${options.serial ? " (serial)" : ""}`,
-  );
+  const wallLine = `all suites: ${wall}s wall clock${
+    options.serial ? " (serial)" : ""
+  }`;
+  console.log(wallLine);
+  // CI prints the same report again at the very end of its log.
+  const reportFile = env("TEST_REPORT");
+  if (reportFile) {
+    await Deno.writeTextFile(
+      reportFile,
+      [
+        ...report,
+        wallLine,
+        "",
+        "10 slowest tests:",
+        ...(slowest.length ? slowest : ["(no per-test times collected)"]),
+        "",
+      ].join("\n"),
+    );
+  }
   // CI reads this exact form from the last line.
   console.log(summaryLine(total, notRun));
   return exit;
