@@ -29,6 +29,7 @@
 import { connect } from "../src/platform.ts";
 import { createLocalPlatform } from "../src/local/local_platform.ts";
 import type { FaultOptions } from "../src/local/http/faults.ts";
+import type { Hyperparameters } from "../src/builders/hyperparameters.ts";
 import {
   intArg as arg,
   listAll,
@@ -82,7 +83,8 @@ const QUERY = {
 
 /**
  * One run of the workflow against a fresh local platform served over HTTP
- * on a free loopback port; `faults` undefined for the fault-free run.
+ * on a free loopback port; `faults` undefined for the fault-free run;
+ * `training` the quickstart's hyperparameters (default: the model's).
  *
  * @example
  * ```ts ignore
@@ -95,6 +97,7 @@ const QUERY = {
 export async function chaosRun(
   faults: FaultOptions | undefined,
   client: { maxRetries?: number } = {},
+  training?: Hyperparameters,
 ): Promise<ChaosOutcome> {
   const started = performance.now();
   let tokenCalls = 0;
@@ -133,6 +136,7 @@ export async function chaosRun(
       sample: `${DATASETS}penguins.csv`,
       target: "species",
       name: "penguins",
+      ...(training ? { training } : {}),
     });
     const table = await deployment.views(QUERY as never);
     const views = JSON.stringify(table.rows());
@@ -225,10 +229,12 @@ export async function chaosFigure(
     concurrency?: number;
     maxRetries?: number;
     log?: (line: string) => void;
+    /** Training options of every run (default: the model's defaults). */
+    training?: Hyperparameters;
   } = {},
 ): Promise<ChaosFigure> {
   const log = options.log ?? (() => {});
-  const baseline = await chaosRun(undefined);
+  const baseline = await chaosRun(undefined, {}, options.training);
   const figure: ChaosFigure = {
     runs: seeds.length,
     finished: 0,
@@ -244,7 +250,7 @@ export async function chaosFigure(
       try {
         const run = await chaosRun(chaosFaults(seed), {
           maxRetries: options.maxRetries,
-        });
+        }, options.training);
         figure.finished++;
         const same = run.views === baseline.views;
         if (same) figure.identical++;

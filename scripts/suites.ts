@@ -11,6 +11,7 @@
 
 import { type Counts, parseDenoTest, parseNodeTest } from "./lib/counts.ts";
 import { runTee } from "./lib/run.ts";
+import { parseJunit, parseNodeSpec, type TestTime } from "./lib/timings.ts";
 import { parseSummary } from "./notebooks.ts";
 
 /** What every suite is given. */
@@ -23,6 +24,13 @@ export interface SuiteContext {
   passThrough: string[];
   /** When false, suites capture their output without printing it. */
   forward?: boolean;
+  /**
+   * The fast loop (`deno task test:fast`): the deno suite leaves out the
+   * files in {@linkcode FAST_IGNORE}.
+   */
+  fast?: boolean;
+  /** When true, the deno suite runs its files one at a time (no `--parallel`). */
+  serial?: boolean;
 }
 
 /** What a finished suite reports. */
@@ -31,6 +39,10 @@ export interface SuiteResult {
   code: number;
   /** Its counts, or `undefined` when it printed none (a crash or build error). */
   counts?: Counts;
+  /** Everything it printed (forwarded or not). */
+  output?: string;
+  /** Per-test durations, when the suite reports them. */
+  times?: TestTime[];
 }
 
 /** A named group of tests, skippable with `--skip=<name>` or `TEST_SKIP`. */
@@ -65,12 +77,50 @@ export const DENO_TEST_PATHS = [
   "scripts/",
 ];
 
-/** `deno test -A --doc` over the tests, the source and the scripts. */
+/**
+ * Test files the fast loop (`deno task test:fast`) leaves out, relative to
+ * the root: the ones that serve over the network (a real HTTP server or
+ * `deno task local`), spawn `deno`/`node` processes, or train on a full
+ * public table to check accuracy. The full command runs them all.
+ */
+export const FAST_IGNORE: readonly string[] = [
+  // Network servers (Deno.serve, node:http, the CLI over HTTP).
+  "tests/http_transport_test.ts",
+  "tests/http_errors_test.ts",
+  "tests/http_retry_test.ts",
+  "tests/local_cli_test.ts",
+  "tests/local_faults_test.ts",
+  "tests/local_headers_test.ts",
+  "tests/jobs_attach_cancel_test.ts",
+  // Child processes (the runner, the notebooks script, dnt builds, fmt).
+  "tests/toolchain_runner_test.ts",
+  "tests/toolchain_honesty_test.ts",
+  "tests/toolchain_npm_test.ts",
+  "tests/notebooks_checks_test.ts",
+  "tests/http_fast_paths_test.ts",
+  "tests/client_options_test.ts",
+  // Long generated or real-table runs (accuracy with the defaults, the
+  // model search, the whole workflow on real tables).
+  "tests/local_fuzz_test.ts",
+  "tests/local_chaos_test.ts",
+  "tests/model_accuracy_test.ts",
+  "tests/model_selection_test.ts",
+  "tests/regression_workflow_test.ts",
+];
+
+function hasFlag(args: readonly string[], flag: string): boolean {
+  return args.some((arg) => arg === flag || arg.startsWith(`${flag}=`));
+}
+
+/**
+ * `deno test -A --doc --parallel` over the tests, the source and the
+ * scripts, with a JUnit report read for the per-test durations.
+ */
 export const denoSuite: Suite = {
   name: "deno",
   description:
-    "deno test -A --doc over tests/, mod.ts, src/ and scripts/ (JSDoc examples included)",
-  async run({ root, importMap, passThrough }) {
+    "deno test -A --doc --parallel over tests/, mod.ts, src/ and scripts/ (JSDoc examples included)",
+  async run({ root, importMap, passThrough, forward, fast, serial }) {
     const paths: string[] = [];
     for (const path of DENO_TEST_PATHS) {
       if (await exists(new URL(path, root))) paths.push(path);
@@ -79,18 +129,42 @@ export const denoSuite: Suite = {
     const givenPaths = passThrough.some((arg) =>
       !arg.startsWith("-") && /\.(ts|tsx|js|mjs|md)$|\/$/.test(arg)
     );
+    // The runner's own JUnit file, unless the caller asked for one.
+    const junit = hasFlag(passThrough, "--junit-path")
+      ? undefined
+      : await Deno.makeTempFile({
+        prefix: "mlplatform_junit_",
+        suffix: ".xml",
+      });
     const args = [
       "test",
       "-A",
       "--doc",
+      // Files run side by side (DENO_JOBS of them, default: the cores).
+      ...(serial || hasFlag(passThrough, "--parallel") ? [] : ["--parallel"]),
       ...(importMap ? [`--import-map=${importMap}`] : []),
+      ...(junit ? [`--junit-path=${junit}`] : []),
+      ...(fast && !hasFlag(passThrough, "--ignore")
+        ? [`--ignore=${FAST_IGNORE.join(",")}`]
+        : []),
       ...passThrough,
       ...(givenPaths ? [] : paths),
     ];
-    const { code, output } = await runTee(Deno.execPath(), args, {
-      cwd: root.pathname,
-    });
-    return { code, counts: parseDenoTest(output) };
+    try {
+      const { code, output } = await runTee(Deno.execPath(), args, {
+        cwd: root.pathname,
+        forward,
+      });
+      const xml = junit ? await Deno.readTextFile(junit).catch(() => "") : "";
+      return {
+        code,
+        counts: parseDenoTest(output),
+        output,
+        times: parseJunit(xml, "deno"),
+      };
+    } finally {
+      if (junit) await Deno.remove(junit).catch(() => {});
+    }
   },
 };
 
@@ -102,6 +176,7 @@ export const denoSuite: Suite = {
  * @param description One line for `--list`.
  * @param command The executable and its arguments (`Deno.execPath()` for deno).
  * @param parse Reads the counts from the command's output.
+ * @param times Reads per-test durations from the output (default: none).
  * @returns The suite.
  *
  * @example
@@ -125,6 +200,7 @@ export function commandSuite(
   description: string,
   command: [string, ...string[]],
   parse: (output: string) => Counts | undefined,
+  times: (output: string) => TestTime[] = () => [],
 ): Suite {
   return {
     name,
@@ -135,7 +211,7 @@ export function commandSuite(
         cwd: root.pathname,
         forward,
       });
-      return { code, counts: parse(output) };
+      return { code, counts: parse(output), output, times: times(output) };
     },
   };
 }
@@ -146,6 +222,7 @@ export const nodeSuite: Suite = commandSuite(
   "scripts/build_npm.ts: build npm/ and run node --test tests/node/ against it",
   [Deno.execPath(), "run", "-A", "scripts/build_npm.ts"],
   parseNodeTest,
+  (output) => parseNodeSpec(output, "node"),
 );
 
 /** Runs every notebook in Jupyter's Deno kernel and checks the executed copies. */

@@ -1,9 +1,12 @@
 /**
  * The test command (`deno task test`): picks the import map (deno.json when
  * JSR answers, else an offline map with `@std/assert` -> tests/_std_assert),
- * runs every named suite in {@linkcode SUITES} with its output forwarded live,
- * and ends with one line `N passed, N failed[, N skipped]` over all suites,
- * followed by `(suites not run: ...)` when `--skip` or `TEST_SKIP` left some out.
+ * runs the named suites in {@linkcode SUITES} side by side (they share
+ * nothing; the deno suite also runs its files in parallel), the first one's
+ * output forwarded live and the others' printed whole when it is done, then
+ * prints each suite's time and the 10 slowest tests, and ends with one line
+ * `N passed, N failed[, N skipped]` over all suites, followed by
+ * `(suites not run: ...)` when `--skip` or `TEST_SKIP` left some out.
  * Exits non-zero when anything failed.
  *
  * Usage:
@@ -14,7 +17,12 @@
  * deno task test --only=deno --filter "token"   # other args go to deno test
  * TEST_SKIP=node,notebooks deno task test
  * TEST_OFFLINE=1 deno task test       # use the fallback even if JSR is up
+ * TEST_REPORT=times.txt deno task test # also write the suite times and the
+ *                                     # 10 slowest tests there (CI does)
  * deno task test --list               # list the suites
+ * deno task test --serial             # one suite, one file at a time
+ * deno task test:fast                 # --fast: the deno suite without servers,
+ *                                     # child processes and long runs
  * ```
  *
  * @module
@@ -22,7 +30,8 @@
 
 import { type Counts, summaryLine } from "./lib/counts.ts";
 import { prepareImportMap } from "./with_import_map.ts";
-import { type Suite, type SuiteContext, SUITES } from "./suites.ts";
+import { slowestLines, type TestTime } from "./lib/timings.ts";
+import { type Suite, SUITES } from "./suites.ts";
 
 /** Runner options parsed from the command line and the environment. */
 export interface RunnerOptions {
@@ -32,6 +41,10 @@ export interface RunnerOptions {
   only?: Set<string>;
   /** Print the suites and exit. */
   list: boolean;
+  /** Run the suites one after another, and the deno suite's files too. */
+  serial: boolean;
+  /** The fast loop: the deno suite only, without FAST_IGNORE. */
+  fast: boolean;
   /** Everything else, passed to the deno suite. */
   passThrough: string[];
 }
@@ -41,7 +54,8 @@ function names(value: string): string[] {
 }
 
 /**
- * Splits the runner's own flags (`--skip=`, `--only=`, `--list`) from the
+ * Splits the runner's own flags (`--skip=`, `--only=`, `--list`, `--serial`,
+ * `--fast`) from the
  * arguments passed through to `deno test`; `TEST_SKIP` adds to `--skip`.
  *
  * @param args Command-line arguments.
@@ -61,6 +75,8 @@ export function parseArgs(args: string[], envSkip?: string): RunnerOptions {
   const options: RunnerOptions = {
     skip: new Set(names(envSkip ?? "")),
     list: false,
+    serial: false,
+    fast: false,
     passThrough: [],
   };
   for (let i = 0; i < args.length; i++) {
@@ -75,6 +91,11 @@ export function parseArgs(args: string[], envSkip?: string): RunnerOptions {
       else options.only = new Set(names(value));
     } else if (arg === "--list") {
       options.list = true;
+    } else if (arg === "--serial") {
+      options.serial = true;
+    } else if (arg === "--fast") {
+      options.fast = true;
+      options.only = new Set(["deno"]);
     } else {
       options.passThrough.push(arg);
     }
@@ -112,54 +133,140 @@ async function main(): Promise<number> {
   }
   const root = new URL("../", import.meta.url);
   const importMap = await prepareImportMap(root, console.log);
-  const context: SuiteContext = {
-    root,
-    importMap,
-    passThrough: options.passThrough,
-  };
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const report: string[] = [];
   const notRun: string[] = [];
+  const times: TestTime[] = [];
   let exit = 0;
+  const chosen = SUITES.filter((suite) => selected(suite, options));
+  for (const suite of SUITES) {
+    if (chosen.includes(suite)) continue;
+    // --only is a focused run; a skipped suite is one a full run left out.
+    if (options.skip.has(suite.name)) notRun.push(suite.name);
+  }
+  const runOne = async (suite: Suite, forward: boolean) => {
+    const started = performance.now();
+    const result = await suite.run({
+      root,
+      importMap,
+      passThrough: options.passThrough,
+      forward,
+      fast: options.fast,
+      serial: options.serial,
+    });
+    return { suite, result, seconds: (performance.now() - started) / 1000 };
+  };
+  const started = performance.now();
+  let finished: Awaited<ReturnType<typeof runOne>>[] = [];
   try {
-    for (const suite of SUITES) {
-      if (!selected(suite, options)) {
-        report.push(`suite ${suite.name}: skipped by --skip/--only/TEST_SKIP`);
-        // --only is a focused run; a skipped suite is one a full run left out.
-        if (options.skip.has(suite.name)) notRun.push(suite.name);
-        continue;
+    if (options.serial) {
+      for (const suite of chosen) {
+        console.log(`\n=== suite ${suite.name}: ${suite.description}`);
+        finished.push(await runOne(suite, true));
       }
-      console.log(`\n=== suite ${suite.name}: ${suite.description}`);
-      const started = performance.now();
-      const { code, counts } = await suite.run(context);
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const c = counts ?? { passed: 0, failed: 0, skipped: 0 };
-      // A suite that failed without reporting a failing test (type error,
-      // build error, crash) or reported nothing still counts as one failure.
-      const crashed = (code !== 0 && c.failed === 0) || counts === undefined;
-      if (crashed) c.failed += 1;
-      if (code !== 0 || c.failed > 0) exit = 1;
-      total.passed += c.passed;
-      total.failed += c.failed;
-      total.skipped += c.skipped;
-      report.push(
-        `suite ${suite.name}: ${summaryLine(c)} (exit ${code}, ${seconds}s)${
-          crashed
-            ? counts === undefined
-              ? " - no test counts found in its output: see the errors above"
-              : " - exited non-zero without a failing test: see the errors above"
-            : ""
-        }`,
-      );
+    } else {
+      // The first suite forwards live; the others run beside it, captured,
+      // and are printed whole once it is done (no interleaved lines).
+      const running = chosen.map((suite, i) => {
+        if (i === 0) {
+          console.log(`\n=== suite ${suite.name}: ${suite.description}`);
+        }
+        return runOne(suite, i === 0);
+      });
+      if (chosen.length > 1) {
+        console.log(
+          `(running beside it: ${
+            chosen.slice(1).map((s) => s.name).join(", ")
+          }; their output follows when it is done)`,
+        );
+      }
+      finished = await Promise.all(running.map(async (p, i) => {
+        const done = await p;
+        if (i === 0) return done;
+        // Wait for the live suite before printing a captured one.
+        await running[0];
+        console.log(
+          `\n=== suite ${done.suite.name}: ${done.suite.description} (captured, ${
+            done.seconds.toFixed(1)
+          }s)`,
+        );
+        await writeAll(done.result.output ?? "");
+        return done;
+      }));
     }
   } finally {
     if (importMap) await Deno.remove(importMap).catch(() => {});
   }
+  for (const { suite, result, seconds } of finished) {
+    const { code, counts } = result;
+    const c = counts ?? { passed: 0, failed: 0, skipped: 0 };
+    // A suite that failed without reporting a failing test (type error,
+    // build error, crash) or reported nothing still counts as one failure.
+    const crashed = (code !== 0 && c.failed === 0) || counts === undefined;
+    if (crashed) c.failed += 1;
+    if (code !== 0 || c.failed > 0) exit = 1;
+    total.passed += c.passed;
+    total.failed += c.failed;
+    total.skipped += c.skipped;
+    times.push(...(result.times ?? []));
+    report.push(
+      `suite ${suite.name}: ${summaryLine(c)} (exit ${code}, ${
+        seconds.toFixed(1)
+      }s)${
+        crashed
+          ? counts === undefined
+            ? " - no test counts found in its output: see the errors above"
+            : " - exited non-zero without a failing test: see the errors above"
+          : ""
+      }`,
+    );
+  }
+  for (const suite of SUITES) {
+    if (!chosen.includes(suite)) {
+      report.push(
+        `suite ${suite.name}: skipped by --skip/--only/TEST_SKIP/--fast`,
+      );
+    }
+  }
+  const wall = ((performance.now() - started) / 1000).toFixed(1);
   console.log("");
+  const slowest = slowestLines(times, 10);
+  if (slowest.length) {
+    console.log("10 slowest tests:");
+    for (const line of slowest) console.log(line);
+    console.log("");
+  }
   for (const line of report) console.log(line);
+  const wallLine = `all suites: ${wall}s wall clock${
+    options.serial ? " (serial)" : ""
+  }`;
+  console.log(wallLine);
+  // CI prints the same report again at the very end of its log.
+  const reportFile = env("TEST_REPORT");
+  if (reportFile) {
+    await Deno.writeTextFile(
+      reportFile,
+      [
+        ...report,
+        wallLine,
+        "",
+        "10 slowest tests:",
+        ...(slowest.length ? slowest : ["(no per-test times collected)"]),
+        "",
+      ].join("\n"),
+    );
+  }
   // CI reads this exact form from the last line.
   console.log(summaryLine(total, notRun));
   return exit;
+}
+
+async function writeAll(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let written = 0;
+  while (written < bytes.length) {
+    written += await Deno.stdout.write(bytes.subarray(written));
+  }
 }
 
 if (import.meta.main) {

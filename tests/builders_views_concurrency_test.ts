@@ -41,7 +41,8 @@ Deno.test("chunked views run as many requests at once as maximum_concurrency all
       bucket: "d",
       path: "penguins.csv",
       target: "species",
-      training: { maxRounds: 30 },
+      // Two bags: concurrency is the subject, not the model.
+      training: { maxRounds: 30, estimators: 2 },
     });
     const config = await ml.deploymentConfiguration("two-at-once", {
       maximumConcurrency: 2,

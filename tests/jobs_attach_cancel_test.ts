@@ -69,7 +69,12 @@ Deno.test("attach: a second client in another process attaches to a training sta
   try {
     const first = platform.client();
     const data = await dataset(first, "penguins.csv", "species");
-    const job = first.train(data, { maxRounds: 300, poll: POLL });
+    // Two bags: attaching is the subject, not the model.
+    const job = first.train(data, {
+      maxRounds: 300,
+      estimators: 2,
+      poll: POLL,
+    });
     const ref = await job.ref();
     assertEquals(ref.kind, "training job");
 
@@ -183,7 +188,7 @@ Deno.test("cancel: a completed job is a 409, and stays COMPLETED", async () => {
   try {
     const ml = platform.client();
     const data = await dataset(ml, "penguins.csv", "species");
-    const job = ml.train(data, { maxRounds: 50, poll: POLL });
+    const job = ml.train(data, { maxRounds: 50, estimators: 2, poll: POLL });
     const model = await job;
     await assertRejects(() => job.cancel(), ConflictError, "already ended");
     const id = (await job.ref()).id;

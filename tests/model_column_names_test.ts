@@ -106,7 +106,7 @@ Deno.test("column names: raw columns with those names encode too (classification
     },
   ];
   const data = encodeDataset(raw, f, { targets: ["hasOwnProperty"] });
-  const model = train(data, { max_rounds: 30 });
+  const model = train(data, { max_rounds: 30, estimators: 2 });
   const p = explain(model, JSON.parse('{"__proto__": ["y", "x"]}'));
   assertEquals(p.predicted, ["p", "q"]);
 });

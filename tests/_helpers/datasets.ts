@@ -130,3 +130,32 @@ export async function loadEncoded(
     }),
   };
 }
+
+/**
+ * Every `step`-th row of a loaded dataset, onboarded like
+ * {@link loadEncoded}: a small table with the full one's columns, classes
+ * and spread, for tests whose property does not depend on the row count
+ * (determinism, progress, parameter limits) and should train in a blink.
+ */
+export function everyNth(
+  d: LoadedDataset,
+  step: number,
+): LoadedDataset & { data: EncodedDataset } {
+  const pick = <T>(values: readonly T[]) =>
+    values.filter((_, i) => i % step === 0);
+  const columns: RawColumns = Object.fromEntries(
+    Object.entries(d.columns).map(([k, v]) => [k, pick(v)]),
+  );
+  const features = Object.fromEntries(
+    Object.entries(columns).filter(([k]) => k !== d.spec.target),
+  );
+  return {
+    ...d,
+    columns,
+    features,
+    data: encodeDataset(columns, d.fields, {
+      targets: [d.spec.target],
+      prediction_type: d.spec.predictionType,
+    }),
+  };
+}

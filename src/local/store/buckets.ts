@@ -118,7 +118,16 @@ async function resolveInside(
   if (await leaves(root, real)) {
     throw outsideLink(bucket, dataPath);
   }
-  if (!(await stat(real)).isFile()) {
+  // The file can go between realpath and stat (it is replaced or removed
+  // while we check it): that is the caller's missing file, not our failure.
+  const found = await stat(real).catch(() => null);
+  if (!found) {
+    throw invalidField(
+      "data_path",
+      `"${dataPath}" in bucket "${bucket}" went away while it was being checked: retry once the file is in place`,
+    );
+  }
+  if (!found.isFile()) {
     throw notAFile(bucket, dataPath);
   }
   return { root, real };
