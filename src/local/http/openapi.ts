@@ -299,16 +299,17 @@ export function openApiDocument(
     ),
   };
 
-  // page and items_per_page, with the bounds and defaults of the schema.
-  const listParameters = Object.entries(ListQuerySchema.shape).map(
-    ([name, field]) => {
-      const { $schema: _, ...schema } = z.toJSONSchema(field, {
+  // Query parameters with the bounds and defaults of their schema.
+  const queryParameters = (query: z.ZodObject) =>
+    Object.entries(query.shape).map(([name, field]) => {
+      const { $schema: _, ...schema } = z.toJSONSchema(field as z.ZodType, {
         ...JSON_SCHEMA,
         io: "input",
       });
       return parameter(name, "query", { schema });
-    },
-  );
+    });
+  // page and items_per_page of lists.
+  const listParameters = queryParameters(ListQuerySchema);
 
   const paths: OpenApiDocument["paths"] = {};
   const table: Record<string, Record<string, Route>> = routes;
@@ -316,6 +317,7 @@ export function openApiDocument(
     for (const [name, route] of Object.entries(ops)) {
       const parameters = pathParameters(route.path);
       if (route.list) parameters.push(...listParameters);
+      if (route.query) parameters.push(...queryParameters(route.query));
       if (route.workspace) {
         parameters.push(
           parameter("X-Active-Workspace", "header", {

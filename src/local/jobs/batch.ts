@@ -1,0 +1,580 @@
+/**
+ * The work of a views batch job: stream a CSV file of a bucket (plain or
+ * gzip), score it with a deployed model in chunks of {@linkcode CHUNK_ROWS}
+ * rows, in input order, and write each chunk to a hidden temporary file next
+ * to the output, renamed to the output's name only once every row is
+ * written. Memory holds one piece of input and one chunk, whatever the file's
+ * size. A cancel, a failure or a platform that closes removes the temporary
+ * file: no partial file ever has the output's name.
+ *
+ * A row the model cannot score (a number column holding text, an unseen
+ * category the model refuses, a row with the wrong number of fields) either
+ * fails the job naming the row, column and reason (`FAIL`), or is written
+ * with null views and the reason in the error column (`NULL_PREDICTION`).
+ *
+ * @module
+ */
+import type { FileHandle } from "node:fs/promises";
+import { realpathSync, rmSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import type { EbmModel } from "../model/types.ts";
+import { contributionTable } from "../model/explain.ts";
+import { ModelInputError } from "../model/errors.ts";
+import { CsvError } from "../../csv.ts";
+import { messageOf } from "../error_message.ts";
+import type { JobWork, WorkControl } from "./runner.ts";
+import { macrotask } from "./yield.ts";
+import { csvField, CsvRecordParser } from "./csv_stream.ts";
+import type { PlatformContext } from "../context.ts";
+import type { StoredRecord } from "../store/store.ts";
+
+/** Rows scored and written per step; also the stride of the page index. */
+export const CHUNK_ROWS = 1000;
+
+/** Bytes read from the input per step. */
+const PIECE_BYTES = 1 << 20;
+
+/** How a cell of an output column reads back: as text or as a number. */
+export type ColumnKind = "string" | "number";
+
+/** The output's columns, what each holds, and where the views come from. */
+export interface BatchLayout {
+  /** Output column names: kept columns, views, then the error column (if any). */
+  columns: string[];
+  /** What each output column holds. */
+  kinds: ColumnKind[];
+  /** For each view column written, its index in the model's views table. */
+  viewIndex: number[];
+}
+
+/** What the output of a batch is made of (its configuration, resolved). */
+export interface BatchShape {
+  /** `RESULTS` (every views column) or `PREDICTIONS` (prediction and probabilities). */
+  viewType: string;
+  /** Input columns carried through, in order. */
+  keep: readonly string[];
+  /** `FAIL` or `NULL_PREDICTION`. */
+  onError: string;
+  /** Name of the error column (written with `NULL_PREDICTION`). */
+  errorColumn: string;
+}
+
+/**
+ * The output's columns for `model` and `shape`, or an error message when
+ * two would share a name (a kept column named like a view column).
+ *
+ * @example
+ * ```ts
+ * import { batchLayout } from "./batch.ts";
+ * const model = { task: "regression" } as never;
+ * const views = ["prediction.y", "bias", "contribution.x"];
+ * const layout = batchLayout(model, views, { viewType: "PREDICTIONS", keep: ["id"], onError: "NULL_PREDICTION", errorColumn: "error" });
+ * if (typeof layout === "string" || layout.columns.join() !== "id,prediction.y,error") throw new Error(JSON.stringify(layout));
+ * ```
+ */
+export function batchLayout(
+  model: Pick<EbmModel, "task">,
+  viewColumns: readonly string[],
+  shape: BatchShape,
+): BatchLayout | string {
+  const viewIndex: number[] = [];
+  viewColumns.forEach((name, i) => {
+    if (
+      shape.viewType === "RESULTS" || name.startsWith("prediction.") ||
+      name.startsWith("probability.")
+    ) viewIndex.push(i);
+  });
+  const views = viewIndex.map((i) => viewColumns[i]);
+  const columns = [...shape.keep, ...views];
+  const kinds: ColumnKind[] = [
+    ...shape.keep.map((): ColumnKind => "string"),
+    ...views.map((name): ColumnKind =>
+      name.startsWith("prediction.") && model.task !== "regression"
+        ? "string"
+        : "number"
+    ),
+  ];
+  if (shape.onError === "NULL_PREDICTION") {
+    columns.push(shape.errorColumn);
+    kinds.push("string");
+  }
+  const seen = new Set<string>();
+  for (const name of columns) {
+    if (seen.has(name)) {
+      return `the output would have two columns named "${name}": rename the kept column or the error column of the views batch configuration`;
+    }
+    seen.add(name);
+  }
+  return { columns, kinds, viewIndex };
+}
+
+/**
+ * The views columns `model` answers (what `views()` answers for no rows).
+ *
+ * @example
+ * ```ts
+ * import { viewColumnsOf } from "./batch.ts";
+ * if (typeof viewColumnsOf !== "function") throw new Error();
+ * ```
+ */
+export function viewColumnsOf(model: EbmModel): string[] {
+  const empty: Record<string, unknown[]> = Object.create(null);
+  for (const f of model.features) empty[f.name] = [];
+  return contributionTable(model, empty).columns;
+}
+
+/** What a views batch job needs. */
+export interface BatchInput {
+  /** The loaded model of the deployed model (at the time the job starts). */
+  model: () => EbmModel | undefined;
+  /** How the output is laid out and what a bad row does. */
+  shape: BatchShape;
+  /** `CSV` or `JSON_LINES`. */
+  format: string;
+  /** Opens the input with the bucket's checks and hands its handle to `use`. */
+  openInput: <T>(use: (handle: FileHandle) => Promise<T>) => Promise<T>;
+  /** How the input is named to the user (`"x.csv" in bucket "b"`). */
+  display: string;
+  /** The output file's final path. */
+  outputFile: string;
+  /** The hidden file written first and renamed to `outputFile` when complete. */
+  tempFile: string;
+}
+
+/** What a completed batch reports, and the index its result pages are read by. */
+export interface BatchOutcome {
+  /** Data rows read. */
+  rowsIn: number;
+  /** Rows written (every row read). */
+  rowsOut: number;
+  /** Rows written with null views and an error. */
+  rowsWithErrors: number;
+  /** The output's layout. */
+  layout: BatchLayout;
+  /** The output file's size in bytes. */
+  bytes: number;
+  /** Byte offset of every {@linkcode CHUNK_ROWS}-th row in the output. */
+  offsets: number[];
+}
+
+/**
+ * Removes the temporary output a views batch job left when the platform
+ * stopped under it (a killed process cannot clean up after itself); the
+ * output's own name never held a partial file. Synchronous: it runs while
+ * the platform recovers, before it answers anything.
+ *
+ * @example
+ * ```ts
+ * import { removeBatchLeftovers } from "./batch.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/.o.csv.vb_1.part`, "id\n");
+ * const ctx = {
+ *   buckets: { b: dir },
+ *   store: { get: () => ({ body: { bucket_name: "b" } }) },
+ * };
+ * const job = { body: { storage_connector: { id: "sc" }, output_path: "o.csv", views_batch: { id: "vb_1" } } };
+ * removeBatchLeftovers(ctx as never, job as never);
+ * if ([...Deno.readDirSync(dir)].length !== 0) throw new Error("left over");
+ * await Deno.remove(dir);
+ * ```
+ */
+export function removeBatchLeftovers(
+  ctx: Pick<PlatformContext, "buckets" | "store">,
+  job: StoredRecord<"viewsBatchJobs">,
+): void {
+  const sc = ctx.store.get("storageConnectors", job.body.storage_connector.id);
+  const bucket = String(sc?.body.bucket_name);
+  if (!sc || !Object.hasOwn(ctx.buckets, bucket)) return;
+  const root = realpathSync(ctx.buckets[bucket]);
+  // The path was checked inside the bucket when the job was created.
+  const file = resolve(root, job.body.output_path);
+  if (relative(root, file).startsWith("..")) return;
+  rmSync(tempName(file, job.body.views_batch.id), { force: true });
+}
+
+/**
+ * The hidden name an output has while its job writes it: next to it, so
+ * the rename that publishes it stays within one folder.
+ *
+ * @example
+ * ```ts
+ * import { tempName } from "./batch.ts";
+ * if (tempName("/b/out/x.csv", "vb_1") !== "/b/out/.x.csv.vb_1.part") throw new Error();
+ * ```
+ */
+export function tempName(file: string, batchId: string): string {
+  const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
+  return `${file.slice(0, slash + 1)}.${file.slice(slash + 1)}.${batchId}.part`;
+}
+
+/** One input record and the line it starts on. */
+interface Row {
+  fields: string[];
+  line: number;
+}
+
+/**
+ * Builds the views batch work; `onDone` receives the counts and the page
+ * index once the output has its final name.
+ *
+ * @example
+ * ```ts
+ * import { batchWork } from "./batch.ts";
+ * if (typeof batchWork !== "function") throw new Error();
+ * ```
+ */
+export function batchWork(
+  input: BatchInput,
+  onDone: (outcome: BatchOutcome) => void,
+): JobWork {
+  return async (job) => {
+    const { open, rename, rm } = await import("node:fs/promises");
+    // Stopped (cancel, runtime cap, platform closing): the temporary file
+    // goes at once, before the job is reported ended, not when the work
+    // next looks at its signal.
+    const removeTemp = () => rmSync(input.tempFile, { force: true });
+    job.signal.addEventListener("abort", removeTemp, { once: true });
+    const model = input.model();
+    if (!model) {
+      throw new Error(
+        "The deployed model is no longer loaded (was it deleted or did it fail?); deploy the model again and start a new views batch job.",
+      );
+    }
+    job.report("reading", 0, 0.01);
+    let out: FileHandle | undefined;
+    let renamed = false;
+    try {
+      out = await open(input.tempFile, "wx");
+      if (job.signal.aborted) removeTemp();
+      const outcome = await input.openInput(async (handle) => {
+        const size = (await handle.stat()).size;
+        return await score(job, model, input, handle, size, out!);
+      });
+      await out.close();
+      out = undefined;
+      if (job.signal.aborted) throw job.signal.reason;
+      await rename(input.tempFile, input.outputFile);
+      renamed = true;
+      if (job.signal.aborted) {
+        // Cancelled while renaming: the job says CANCELLED, so no file either.
+        await rm(input.outputFile, { force: true });
+        throw job.signal.reason;
+      }
+      onDone(outcome);
+    } catch (error) {
+      if (job.signal.aborted) throw job.signal.reason;
+      if (error instanceof CsvError) {
+        throw new Error(`${input.display} is not valid CSV: ${error.message}`);
+      }
+      throw error;
+    } finally {
+      job.signal.removeEventListener("abort", removeTemp);
+      await out?.close().catch(() => {});
+      if (!renamed) await rm(input.tempFile, { force: true }).catch(() => {});
+    }
+  };
+}
+
+/** Reads, scores and writes the whole input; the counts and index. */
+async function score(
+  job: WorkControl,
+  model: EbmModel,
+  input: BatchInput,
+  handle: FileHandle,
+  size: number,
+  out: FileHandle,
+): Promise<BatchOutcome> {
+  const viewColumns = viewColumnsOf(model);
+  const layout = batchLayout(model, viewColumns, input.shape);
+  if (typeof layout === "string") {
+    throw new Error(`Cannot write the output: ${layout}.`);
+  }
+  const encoder = new TextEncoder();
+  const jsonLines = input.format === "JSON_LINES";
+  let bytes = 0;
+  const offsets: number[] = [];
+  const write = async (text: string) => {
+    const data = encoder.encode(text);
+    let done = 0;
+    while (done < data.length) {
+      const { bytesWritten } = await out.write(data, done, data.length - done);
+      done += bytesWritten;
+    }
+    bytes += data.length;
+  };
+
+  let header: string[] | undefined;
+  let scorer: ChunkScorer | undefined;
+  let pending: Row[] = [];
+  let rowsIn = 0;
+  let rowsWithErrors = 0;
+  let bytesRead = 0;
+  const parser = new CsvRecordParser();
+  const take = (fields: string[], line: number) => {
+    if (!header) header = fields;
+    else pending.push({ fields, line });
+  };
+  const flush = async (rows: Row[]) => {
+    if (!scorer) {
+      if (!header) return;
+      scorer = new ChunkScorer(model, header, input, layout);
+      if (!jsonLines) {
+        await write(layout.columns.map(csvField).join(",") + "\n");
+      }
+    }
+    if (rows.length === 0) return;
+    offsets.push(bytes);
+    const lines = scorer.score(rows, rowsIn);
+    rowsIn += rows.length;
+    rowsWithErrors += scorer.errors;
+    await write(lines);
+    const read = size ? bytesRead / size : 1;
+    job.report("scoring", read, 0.02 + 0.96 * read);
+    await macrotask();
+    if (job.signal.aborted) throw job.signal.reason;
+  };
+  const drain = async (all: boolean) => {
+    while (pending.length >= CHUNK_ROWS || (all && pending.length > 0)) {
+      const rows = pending.slice(0, CHUNK_ROWS);
+      pending = pending.slice(rows.length);
+      await flush(rows);
+    }
+  };
+
+  for await (
+    const text of textOf(handle, job.signal, (n) => (bytesRead += n))
+  ) {
+    parser.push(text, take);
+    if (header && !scorer) await flush([]);
+    await drain(false);
+  }
+  parser.end(take);
+  if (!header) {
+    throw new Error(
+      `${input.display} is empty: a CSV file needs a header row naming its columns (and then one row per line).`,
+    );
+  }
+  await flush([]);
+  await drain(true);
+  return {
+    rowsIn,
+    rowsOut: rowsIn,
+    rowsWithErrors,
+    layout,
+    bytes,
+    offsets,
+  };
+}
+
+/** The input's text, piece by piece, gunzipped when it starts like gzip. */
+async function* textOf(
+  handle: FileHandle,
+  signal: AbortSignal,
+  onBytes: (n: number) => void,
+): AsyncGenerator<string> {
+  let position = 0;
+  const readPiece = async (): Promise<Uint8Array<ArrayBuffer>> => {
+    const buffer = new Uint8Array(PIECE_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, PIECE_BYTES, position);
+    position += bytesRead;
+    onBytes(bytesRead);
+    return buffer.subarray(0, bytesRead);
+  };
+  // The first piece tells gzip from text; it is then the stream's first.
+  let head: Uint8Array<ArrayBuffer> | undefined = await readPiece();
+  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const bytes = new ReadableStream<BufferSource>({
+    async pull(controller) {
+      if (signal.aborted) return controller.error(signal.reason);
+      const piece = head ?? await readPiece();
+      head = undefined;
+      if (piece.length === 0) controller.close();
+      else controller.enqueue(piece);
+    },
+  });
+  const decoded = gzip
+    ? bytes.pipeThrough(new DecompressionStream("gzip"))
+    : bytes as ReadableStream<Uint8Array>;
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of decoded) {
+      yield decoder.decode(chunk, { stream: true });
+    }
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new Error(
+      gzip
+        ? `the gzip data of the input is damaged (${
+          messageOf(error)
+        }); compress the file again`
+        : `reading the input failed: ${messageOf(error)}`,
+    );
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/** Scores chunks of rows and formats them as output lines. */
+class ChunkScorer {
+  /** Rows of the last chunk written with an error. */
+  errors = 0;
+  readonly #model: EbmModel;
+  readonly #input: BatchInput;
+  readonly #layout: BatchLayout;
+  readonly #width: number;
+  readonly #features: { name: string; at: number }[];
+  readonly #keepAt: number[];
+  readonly #nViews: number;
+
+  constructor(
+    model: EbmModel,
+    header: string[],
+    input: BatchInput,
+    layout: BatchLayout,
+  ) {
+    this.#model = model;
+    this.#input = input;
+    this.#layout = layout;
+    this.#width = header.length;
+    const where = new Map<string, number>();
+    header.forEach((name, i) => {
+      if (!where.has(name)) where.set(name, i);
+    });
+    const missing = model.features.map((f) => f.name).filter((n) =>
+      !where.has(n)
+    );
+    const keepMissing = input.shape.keep.filter((n) => !where.has(n));
+    if (missing.length || keepMissing.length) {
+      const parts = [
+        missing.length
+          ? `the model's feature${missing.length > 1 ? "s" : ""} ${
+            missing.map((n) => `"${n}"`).join(", ")
+          }`
+          : "",
+        keepMissing.length
+          ? `the kept column${keepMissing.length > 1 ? "s" : ""} ${
+            keepMissing.map((n) => `"${n}"`).join(", ")
+          }`
+          : "",
+      ].filter(Boolean);
+      throw new Error(
+        `${input.display} has no column for ${
+          parts.join(" and ")
+        }; its header has ${
+          header.map((n) => `"${n}"`).join(", ")
+        }. Add the column${
+          missing.length + keepMissing.length > 1 ? "s" : ""
+        } (empty cells are missing values) or fix the configuration.`,
+      );
+    }
+    this.#features = model.features.map((f) => ({
+      name: f.name,
+      at: where.get(f.name)!,
+    }));
+    this.#keepAt = input.shape.keep.map((n) => where.get(n)!);
+    this.#nViews = layout.viewIndex.length;
+  }
+
+  /** Output text of `rows` (the first is data row `first`, 0-based). */
+  score(rows: Row[], first: number): string {
+    this.errors = 0;
+    const errors: (string | null)[] = rows.map((r) =>
+      r.fields.length === this.#width
+        ? null
+        : `the row has ${r.fields.length} field${
+          r.fields.length === 1 ? "" : "s"
+        } but the header has ${this.#width}`
+    );
+    const good = rows.filter((_, i) => errors[i] === null);
+    let table: (string | number)[][] | undefined;
+    try {
+      table = this.#table(good);
+    } catch (error) {
+      if (!(error instanceof ModelInputError)) throw error;
+    }
+    const views: ((string | number)[] | null)[] = new Array(rows.length);
+    if (table) {
+      let k = 0;
+      for (let i = 0; i < rows.length; i++) {
+        views[i] = errors[i] === null ? table[k++] : null;
+      }
+    } else {
+      // Some row is bad: score one at a time to name it and keep the rest.
+      for (let i = 0; i < rows.length; i++) {
+        if (errors[i] !== null) {
+          views[i] = null;
+          continue;
+        }
+        try {
+          views[i] = this.#table([rows[i]])[0];
+        } catch (error) {
+          if (!(error instanceof ModelInputError)) throw error;
+          views[i] = null;
+          errors[i] = reasonOf(error);
+        }
+      }
+    }
+    let text = "";
+    for (let i = 0; i < rows.length; i++) {
+      const error = errors[i];
+      if (error !== null) {
+        if (this.#input.shape.onError !== "NULL_PREDICTION") {
+          throw new Error(
+            `Row ${first + i + 1} (line ${
+              rows[i].line
+            }) of ${this.#input.display} cannot be scored: ${error}. Fix the row, or score with on_error NULL_PREDICTION to write it with an error instead.`,
+          );
+        }
+        this.errors++;
+      }
+      text += this.#line(rows[i].fields, views[i], error);
+    }
+    return text;
+  }
+
+  /** The views rows of `rows` (throws ModelInputError on a bad row). */
+  #table(rows: Row[]): (string | number)[][] {
+    const query: Record<string, unknown[]> = Object.create(null);
+    for (const { name, at } of this.#features) {
+      const column = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) column[i] = rows[i].fields[at];
+      query[name] = column;
+    }
+    return contributionTable(this.#model, query).data;
+  }
+
+  #line(
+    fields: string[],
+    view: (string | number)[] | null,
+    error: string | null,
+  ): string {
+    const { viewIndex } = this.#layout;
+    const keep = this.#keepAt.map((at) => fields[at] ?? "");
+    const withError = this.#input.shape.onError === "NULL_PREDICTION";
+    if (this.#input.format === "JSON_LINES") {
+      const row: Record<string, unknown> = Object.create(null);
+      const names = this.#layout.columns;
+      let c = 0;
+      for (const v of keep) row[names[c++]] = v === "" ? null : v;
+      for (let j = 0; j < this.#nViews; j++) {
+        row[names[c++]] = view ? view[viewIndex[j]] : null;
+      }
+      if (withError) row[names[c]] = error;
+      return JSON.stringify(row) + "\n";
+    }
+    const cells = keep.map(csvField);
+    for (let j = 0; j < this.#nViews; j++) {
+      const v = view ? view[viewIndex[j]] : "";
+      cells.push(typeof v === "number" ? String(v) : csvField(v));
+    }
+    if (withError) cells.push(error === null ? "" : csvField(error));
+    return cells.join(",") + "\n";
+  }
+}
+
+/** The error column's text for a model input error: the column and the reason. */
+function reasonOf(error: ModelInputError): string {
+  // The model numbers rows within the one-row query it was given: drop that.
+  const reason = error.message.replace(/^column '[^']*' row \d+: /, "");
+  return error.column ? `column '${error.column}': ${reason}` : reason;
+}
