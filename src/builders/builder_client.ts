@@ -28,12 +28,12 @@ export interface BuilderClient {
   /** Storage connectors. */
   readonly storageConnectors: Pick<
     Client["storageConnectors"],
-    "get" | "create"
+    "get" | "create" | "iterate"
   >;
   /** Compute configurations. */
   readonly computeConfigurations: Pick<
     Client["computeConfigurations"],
-    "get" | "create"
+    "get" | "create" | "iterate"
   >;
   /** Data schemas. */
   readonly dataSchemas: Pick<Client["dataSchemas"], "get" | "create">;
