@@ -99,6 +99,13 @@ Deno.test("deployment.batch(): a Job whose result reads the output back through 
           .rows();
         await pages.return(undefined);
         assertEquals(first.map((r) => r.id), rows.slice(0, 3).map((r) => r[0]));
+        // Every line is one JSON object, the bad row's with its error.
+        const lines = (await Deno.readTextFile(`${dir}/customers.jsonl`))
+          .trimEnd().split("\n").map((l) => JSON.parse(l));
+        assertEquals(lines.length, 2300);
+        assertEquals(lines[7]["prediction.churn"], null);
+        assertMatch(lines[7].error, /6 fields but the header has 5/);
+        assertEquals(lines[8].error, null);
         const p = first[0];
         const sum = Number(p["probability.churn.No"]) +
           Number(p["probability.churn.Yes"]);
