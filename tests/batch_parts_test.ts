@@ -1,0 +1,139 @@
+/**
+ * The parts of batch views on their own: the streaming CSV parser (records
+ * split anywhere across pieces come out the same as from the whole text),
+ * the wire schemas (defaults, refusals naming the field, the results rows
+ * checked cell by cell) and the output layout.
+ */
+import { assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { CsvError, parseCsv } from "../src/csv.ts";
+import { CsvRecordParser } from "../src/local/jobs/csv_stream.ts";
+import { batchLayout } from "../src/local/jobs/batch.ts";
+import {
+  ViewsBatchConfigurationCreateSchema,
+  ViewsBatchResultsSchema,
+} from "../src/schemas/batch.ts";
+
+function records(pieces: string[]): string[][] {
+  const out: string[][] = [];
+  const parser = new CsvRecordParser();
+  for (const piece of pieces) parser.push(piece, (r) => out.push(r));
+  parser.end((r) => out.push(r));
+  return out;
+}
+
+Deno.test("csv stream: any split of the text gives the records parseCsv gives", () => {
+  const text =
+    '\uFEFFid,note,n\r\n1,"a, ""b""\nc",2\n\n2,,\r3,"x",4\n4,plain,5';
+  const whole = parseCsv(text);
+  const expected = [whole.header, ...whole.rows];
+  assertEquals(records([text]), expected);
+  for (let cut = 1; cut < text.length; cut++) {
+    assertEquals(
+      records([text.slice(0, cut), text.slice(cut)]),
+      expected,
+      `split at ${cut}`,
+    );
+  }
+  assertEquals(records([...text]), expected, "one character a piece");
+});
+
+Deno.test("csv stream: bad quoting is a CsvError naming the line", () => {
+  const stray = assertThrows(() => records(['a,b\n1,x"y\n']), CsvError);
+  assertMatch(stray.message, /line 2: a quote inside an unquoted field/);
+  const after = assertThrows(() => records(['a\n"x"y\n']), CsvError);
+  assertMatch(after.message, /line 2: text after a closing quote/);
+  const open = assertThrows(() => records(['a\n"never closed\n']), CsvError);
+  assertMatch(open.message, /line 2: a quoted field is never closed/);
+});
+
+Deno.test("batch schemas: defaults, refusals naming the field, result cells", () => {
+  assertEquals(ViewsBatchConfigurationCreateSchema.parse({ name: "n" }), {
+    name: "n",
+    view_types: ["RESULTS"],
+    output_format: "CSV",
+    keep_columns: [],
+    on_error: "FAIL",
+    error_column: "error",
+  });
+  const twice = ViewsBatchConfigurationCreateSchema.safeParse({
+    name: "n",
+    keep_columns: ["id", "id"],
+  });
+  assertEquals(twice.error?.issues[0].path, ["keep_columns", 1]);
+  const format = ViewsBatchConfigurationCreateSchema.safeParse({
+    name: "n",
+    output_format: "PARQUET",
+  });
+  assertEquals(format.error?.issues[0].path, ["output_format"]);
+
+  const page = (data: unknown) => ({
+    columns: ["a", "b"],
+    index: [0],
+    data,
+    pagination: {
+      total_items: 1,
+      items_per_page: 10,
+      current_page: 1,
+      total_pages: 1,
+    },
+  });
+  assertEquals(
+    ViewsBatchResultsSchema.parse(page([["x", 1.5], [null, 2]])).data,
+    [["x", 1.5], [null, 2]],
+  );
+  const cell = ViewsBatchResultsSchema.safeParse(page([["x", 1], [null, {}]]));
+  assertEquals(cell.error?.issues[0].path, ["data", 1, 1]);
+  const row = ViewsBatchResultsSchema.safeParse(page(["x"]));
+  assertEquals(row.error?.issues[0].path, ["data", 0]);
+});
+
+Deno.test("batch layout: kept columns first, the error column last, clashes named", () => {
+  const views = [
+    "prediction.y",
+    "probability.y.a",
+    "probability.y.b",
+    "bias",
+    "contribution.x",
+  ];
+  const shape = {
+    viewType: "RESULTS",
+    keep: ["id", "region"],
+    onError: "NULL_PREDICTION",
+    errorColumn: "why",
+  };
+  const layout = batchLayout({ task: "classification" }, views, shape);
+  if (typeof layout === "string") throw new Error(layout);
+  assertEquals(layout.columns, ["id", "region", ...views, "why"]);
+  assertEquals(layout.kinds, [
+    "string",
+    "string",
+    "string",
+    "number",
+    "number",
+    "number",
+    "number",
+    "string",
+  ]);
+  const predictions = batchLayout({ task: "regression" }, views, {
+    ...shape,
+    viewType: "PREDICTIONS",
+    onError: "FAIL",
+  });
+  if (typeof predictions === "string") throw new Error(predictions);
+  assertEquals(predictions.columns, [
+    "id",
+    "region",
+    "prediction.y",
+    "probability.y.a",
+    "probability.y.b",
+  ]);
+  assertEquals(
+    predictions.kinds[2],
+    "number",
+    "a regression predicts a number",
+  );
+  assertMatch(
+    String(batchLayout({}, views, { ...shape, errorColumn: "id" })),
+    /two columns named "id"/,
+  );
+});
