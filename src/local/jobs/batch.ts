@@ -220,10 +220,42 @@ interface Row {
  * Builds the views batch work; `onDone` receives the counts and the page
  * index once the output has its final name.
  *
- * @example
+ * @example A model scores a small file; a row it cannot score gets an error
  * ```ts
- * import { batchWork } from "./batch.ts";
- * if (typeof batchWork !== "function") throw new Error();
+ * import { encodeDataset } from "../model/encoding.ts";
+ * import { train } from "../model/ebm.ts";
+ * import { MemoryStore } from "../store/store.ts";
+ * import { uncheckedRecord } from "../../../tests/_helpers/records.ts";
+ * import { JobRunner } from "./runner.ts";
+ * import { batchWork, tempName } from "./batch.ts";
+ * const x = Array.from({ length: 80 }, (_, i) => i);
+ * const model = train(encodeDataset({ x, y: x.map((v) => (v < 40 ? "lo" : "hi")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]), { max_rounds: 10 });
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/in.csv`, "id,x\na,5\nb,oops\nc,70\n");
+ * const { open } = await import("node:fs/promises");
+ * const store = new MemoryStore();
+ * store.put(uncheckedRecord({ kind: "viewsBatchJobs", id: "j", account: "a", body: {} }));
+ * let errors = -1;
+ * await new JobRunner(store, () => {}).start("viewsBatchJobs", "j", 60, batchWork({
+ *   model: () => model,
+ *   shape: { viewType: "PREDICTIONS", keep: ["id"], onError: "NULL_PREDICTION", errorColumn: "error" },
+ *   format: "CSV",
+ *   openInput: async (use) => {
+ *     const handle = await open(`${dir}/in.csv`);
+ *     try { return await use(handle); } finally { await handle.close(); }
+ *   },
+ *   display: "in.csv",
+ *   outputFile: `${dir}/out.csv`,
+ *   tempFile: tempName(`${dir}/out.csv`, "vb_1"),
+ * }, (outcome) => (errors = outcome.rowsWithErrors)));
+ * const lines = (await Deno.readTextFile(`${dir}/out.csv`)).trim().split("\n");
+ * if (lines[0] !== "id,prediction.y,probability.y.hi,probability.y.lo,error") throw new Error(lines[0]);
+ * if (!lines[1].startsWith("a,lo,") || !lines[3].startsWith("c,hi,")) throw new Error(lines.join("|"));
+ * if (!lines[2].startsWith("b,,,,") || errors !== 1) throw new Error(lines[2]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function batchWork(
@@ -343,11 +375,14 @@ async function score(
     if (job.signal.aborted) throw job.signal.reason;
   };
   const drain = async (all: boolean) => {
-    while (pending.length >= CHUNK_ROWS || (all && pending.length > 0)) {
-      const rows = pending.slice(0, CHUNK_ROWS);
-      pending = pending.slice(rows.length);
-      await flush(rows);
+    let from = 0;
+    while (
+      pending.length - from >= CHUNK_ROWS || (all && from < pending.length)
+    ) {
+      await flush(pending.slice(from, from + CHUNK_ROWS));
+      from += CHUNK_ROWS;
     }
+    pending = from ? pending.slice(from) : pending;
   };
 
   for await (
