@@ -125,6 +125,8 @@ Deno.test("deployment.batch(): a Job whose result reads the output back through 
           path: "many.csv",
           output: "many_scored.csv",
           progress: false,
+          // Polled often, so the cancel comes well before the job could end.
+          poll: { initialDelay: 5, maxDelay: 10 },
         });
         for await (const snapshot of job.watch()) {
           if (
