@@ -384,6 +384,22 @@ STEPS.push([
       await dependants(() => ml.storageConnectors.delete(storage)),
       expected,
     );
+    // An output rewritten since (same size, other text) is not read as the batch's.
+    assertEquals(
+      (await ml.viewsBatches.results(job.views_batch.id)).data.length,
+      5,
+    );
+    const written = await Deno.readTextFile(`${dir}/small_out.csv`);
+    await new Promise((r) => setTimeout(r, 20)); // a later modification time
+    await Deno.writeTextFile(
+      `${dir}/small_out.csv`,
+      written.replace(/\d(?=\D*$)/, (d) => String((Number(d) + 1) % 10)),
+    );
+    const changed = await assertRejects(
+      () => ml.viewsBatches.results(job.views_batch.id),
+      ConflictError,
+    );
+    assertMatch(changed.message, /changed since the views batch/);
     // The batch and its job go (each without blocking the other), then the configuration.
     await ml.viewsBatches.delete(job.views_batch.id);
     await ml.viewsBatchJobs.delete(job.id);

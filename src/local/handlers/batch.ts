@@ -180,6 +180,7 @@ export const createViewsBatchJob: Op<"viewsBatchJobs", "create"> = async (
           kinds: outcome.layout.kinds,
           rows: outcome.rowsOut,
           bytes: outcome.bytes,
+          modified: outcome.modified,
           offsets: outcome.offsets,
         });
         done({
@@ -222,7 +223,11 @@ export const viewsBatchResults: Op<"viewsBatches", "results"> = async (
   const bucket = String(sc.body.bucket_name);
   const path = batch.body.output_path;
   const rows = await withDataFile(ctx.buckets, bucket, path, async (handle) => {
-    if ((await handle.stat()).size !== index.bytes) {
+    const now = await handle.stat();
+    if (
+      now.size !== index.bytes ||
+      (index.modified !== undefined && now.mtimeMs !== index.modified)
+    ) {
       throw conflict(
         `The output "${path}" in bucket "${bucket}" changed since the views batch ${id} wrote it; run the views batch job again to read its results.`,
       );

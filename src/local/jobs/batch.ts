@@ -156,6 +156,8 @@ export interface BatchOutcome {
   layout: BatchLayout;
   /** The output file's size in bytes. */
   bytes: number;
+  /** The output file's modification time once renamed, in ms. */
+  modified: number;
   /** Byte offset of every {@linkcode CHUNK_ROWS}-th row in the output. */
   offsets: number[];
 }
@@ -263,7 +265,7 @@ export function batchWork(
   onDone: (outcome: BatchOutcome) => void,
 ): JobWork {
   return async (job) => {
-    const { open, rename, rm } = await import("node:fs/promises");
+    const { open, rename, rm, stat } = await import("node:fs/promises");
     // Stopped (cancel, runtime cap, platform closing): the temporary file
     // goes at once, before the job is reported ended, not when the work
     // next looks at its signal.
@@ -290,6 +292,7 @@ export function batchWork(
       if (job.signal.aborted) throw job.signal.reason;
       await rename(input.tempFile, input.outputFile);
       renamed = true;
+      outcome.modified = (await stat(input.outputFile)).mtimeMs;
       if (job.signal.aborted) {
         // Cancelled while renaming: the job says CANCELLED, so no file either.
         await rm(input.outputFile, { force: true });
@@ -406,6 +409,7 @@ async function score(
     rowsWithErrors,
     layout,
     bytes,
+    modified: 0, // set once the file has its final name
     offsets,
   };
 }

@@ -25,6 +25,8 @@ export interface BatchIndex {
   rows: number;
   /** The output's size when written (a changed file is refused). */
   bytes: number;
+  /** The output's modification time when written, in ms (a rewritten file is refused). */
+  modified?: number;
   /** Byte offset of every {@linkcode CHUNK_ROWS}-th row. */
   offsets: number[];
 }
