@@ -137,3 +137,115 @@ Deno.test("batch layout: kept columns first, the error column last, clashes name
     /two columns named "id"/,
   );
 });
+
+Deno.test("batch work: two threads write exactly what one thread writes, and name the first bad row", async () => {
+  const { encodeDataset } = await import("../src/local/model/encoding.ts");
+  const { train } = await import("../src/local/model/ebm.ts");
+  const { MemoryStore } = await import("../src/local/store/store.ts");
+  const { JobRunner } = await import("../src/local/jobs/runner.ts");
+  const { batchWork, tempName } = await import("../src/local/jobs/batch.ts");
+  const { uncheckedRecord } = await import("./_helpers/records.ts");
+  const { open } = await import("node:fs/promises");
+  const { ScoringWorker } = await import("../src/local/jobs/batch_worker.ts");
+  // Counts the second threads started (the parallel runs must start one).
+  const start = ScoringWorker.start;
+  let started = 0;
+  ScoringWorker.start = (init) => (started++, start.call(ScoringWorker, init));
+  const x = Array.from({ length: 200 }, (_, i) => i % 100);
+  const c = x.map((v) => ["a", "b", "c"][v % 3]);
+  const model = train(
+    encodeDataset({ x, c, y: x.map((v) => (v < 50 ? "lo" : "hi")) }, [
+      {
+        name: "x",
+        data_type: { data_type: "NUMBER" },
+        designation: "FEATURE",
+        semantic_type: "CONTINUOUS",
+      },
+      {
+        name: "c",
+        data_type: { data_type: "STRING" },
+        designation: "FEATURE",
+        semantic_type: "CATEGORICAL",
+      },
+      {
+        name: "y",
+        data_type: { data_type: "STRING" },
+        designation: "TARGET",
+        semantic_type: "CATEGORICAL",
+      },
+    ]),
+    { max_rounds: 10 },
+  );
+  const dir = await Deno.makeTempDir();
+  const lines = Array.from(
+    { length: 5500 },
+    (_, i) => `r${i},${(i * 7) % 100},${["a", "b", "c"][i % 3]}`,
+  );
+  const bad = [...lines];
+  bad[500] = "r500,oops,a"; // chunk 0: the Worker's
+  bad[1500] = "r1500,nope,b"; // chunk 1: this thread's
+  await Deno.writeTextFile(`${dir}/in.csv`, ["id,x,c", ...bad].join("\n"));
+  const run = async (
+    parallel: boolean,
+    onError: string,
+    format: string,
+    name: string,
+  ) => {
+    const store = new MemoryStore();
+    store.put(
+      uncheckedRecord({
+        kind: "viewsBatchJobs",
+        id: "j",
+        account: "a",
+        body: {},
+      }),
+    );
+    let rows = -1;
+    let errors = -1;
+    await new JobRunner(store, () => {}).start(
+      "viewsBatchJobs",
+      "j",
+      60,
+      batchWork({
+        model: () => model,
+        shape: { viewType: "RESULTS", keep: ["id"], onError, errorColumn: "e" },
+        format,
+        openInput: async (use) => {
+          const handle = await open(`${dir}/in.csv`);
+          try {
+            return await use(handle);
+          } finally {
+            await handle.close();
+          }
+        },
+        display: "in.csv",
+        outputFile: `${dir}/${name}`,
+        tempFile: tempName(`${dir}/${name}`, "vb"),
+        parallel,
+      }, (o) => {
+        rows = o.rowsOut;
+        errors = o.rowsWithErrors;
+      }),
+    );
+    const job = store.get("viewsBatchJobs", "j")!.body;
+    const text = await Deno.readTextFile(`${dir}/${name}`).catch(() => null);
+    return { job, text, rows, errors };
+  };
+  for (const format of ["CSV", "JSON_LINES"]) {
+    const one = await run(false, "NULL_PREDICTION", format, "one.out");
+    const two = await run(true, "NULL_PREDICTION", format, "two.out");
+    assertEquals(two.job.status, "COMPLETED", String(two.job.message));
+    assertEquals([two.rows, two.errors], [5500, 2]);
+    assertEquals([one.rows, one.errors], [5500, 2]);
+    assertEquals(two.text, one.text, `${format}: the same bytes`);
+  }
+  assertEquals(started, 2, "one second thread per parallel run");
+  ScoringWorker.start = start;
+  const failed = await run(true, "FAIL", "CSV", "failed.out");
+  assertEquals(failed.job.status, "FAILED");
+  assertMatch(String(failed.job.message), /^Row 501 \(line 502\) of in.csv/);
+  assertEquals(failed.text, null);
+  const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  assertEquals(left, ["in.csv", "one.out", "two.out"]);
+  await Deno.remove(dir, { recursive: true });
+});

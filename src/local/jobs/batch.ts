@@ -19,12 +19,21 @@ import { realpathSync, rmSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
-import { ModelInputError } from "../model/errors.ts";
 import { CsvError } from "../../csv.ts";
 import { messageOf } from "../error_message.ts";
 import type { JobWork, WorkControl } from "./runner.ts";
 import { macrotask } from "./yield.ts";
 import { csvField, CsvRecordParser } from "./csv_stream.ts";
+import { type ScoredChunk, ScoringWorker } from "./batch_worker.ts";
+import {
+  type BatchLayout,
+  type BatchShape,
+  ChunkScorer,
+  type ColumnKind,
+  type Row,
+} from "./batch_scorer.ts";
+
+export type { BatchLayout, BatchShape, ColumnKind };
 import type { PlatformContext } from "../context.ts";
 import type { StoredRecord } from "../store/store.ts";
 
@@ -34,33 +43,11 @@ export const CHUNK_ROWS = 1000;
 /** Bytes read from the input per step. */
 const PIECE_BYTES = 1 << 20;
 
+/** Inputs from this size on are scored on two threads (where there is `Worker`). */
+const PARALLEL_BYTES = 4 << 20;
+
 /** Longest stretch of scoring, in ms, before other work gets a turn. */
 const YIELD_MS = 20;
-
-/** How a cell of an output column reads back: as text or as a number. */
-export type ColumnKind = "string" | "number";
-
-/** The output's columns, what each holds, and where the views come from. */
-export interface BatchLayout {
-  /** Output column names: kept columns, views, then the error column (if any). */
-  columns: string[];
-  /** What each output column holds. */
-  kinds: ColumnKind[];
-  /** For each view column written, its index in the model's views table. */
-  viewIndex: number[];
-}
-
-/** What the output of a batch is made of (its configuration, resolved). */
-export interface BatchShape {
-  /** `RESULTS` (every views column) or `PREDICTIONS` (prediction and probabilities). */
-  viewType: string;
-  /** Input columns carried through, in order. */
-  keep: readonly string[];
-  /** `FAIL` or `NULL_PREDICTION`. */
-  onError: string;
-  /** Name of the error column (written with `NULL_PREDICTION`). */
-  errorColumn: string;
-}
 
 /**
  * The output's columns for `model` and `shape`, or an error message when
@@ -142,6 +129,11 @@ export interface BatchInput {
   outputFile: string;
   /** The hidden file written first and renamed to `outputFile` when complete. */
   tempFile: string;
+  /**
+   * Score on a second thread too (a Worker), beside this one. Default: for
+   * inputs of 4 MB or more, where the runtime has `Worker`.
+   */
+  parallel?: boolean;
 }
 
 /** What a completed batch reports, and the index its result pages are read by. */
@@ -210,12 +202,6 @@ export function removeBatchLeftovers(
 export function tempName(file: string, batchId: string): string {
   const slash = Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\"));
   return `${file.slice(0, slash + 1)}.${file.slice(slash + 1)}.${batchId}.part`;
-}
-
-/** One input record and the line it starts on. */
-interface Row {
-  fields: string[];
-  line: number;
 }
 
 /**
@@ -353,6 +339,23 @@ async function score(
     if (!header) header = fields;
     else pending.push({ fields, line });
   };
+  // With a second thread, chunks go in pairs: the first to the Worker,
+  // the second scored here meanwhile; both are written in input order.
+  let worker: ScoringWorker | undefined;
+  let sent: { rows: number; result: Promise<ScoredChunk> } | undefined;
+  const stopWorker = () => worker?.close();
+  job.signal.addEventListener("abort", stopWorker, { once: true });
+  const writeChunk = async (text: string, errors: number) => {
+    offsets.push(bytes);
+    rowsWithErrors += errors;
+    await write(text);
+  };
+  const writeSent = async () => {
+    if (!sent) return;
+    const { text, errors } = await sent.result;
+    sent = undefined;
+    await writeChunk(text, errors);
+  };
   const flush = async (rows: Row[]) => {
     if (!scorer) {
       if (!header) return;
@@ -360,13 +363,37 @@ async function score(
       if (!jsonLines) {
         await write(layout.columns.map(csvField).join(",") + "\n");
       }
+      if (input.parallel ?? size >= PARALLEL_BYTES) {
+        worker = ScoringWorker.start({
+          model,
+          header,
+          input: {
+            shape: input.shape,
+            format: input.format,
+            display: input.display,
+          },
+          layout,
+        });
+      }
     }
     if (rows.length === 0) return;
-    offsets.push(bytes);
-    const lines = scorer.score(rows, rowsIn);
+    const first = rowsIn;
     rowsIn += rows.length;
-    rowsWithErrors += scorer.errors;
-    await write(lines);
+    if (worker && !sent) {
+      sent = { rows: rows.length, result: worker.score(rows, first) };
+      sent.result.catch(() => {}); // awaited below; not unhandled meanwhile
+      return;
+    }
+    let text: string;
+    try {
+      text = scorer.score(rows, first);
+    } catch (error) {
+      await writeSent(); // an earlier row's failure is the one to tell
+      throw error;
+    }
+    const errors = scorer.errors;
+    await writeSent();
+    await writeChunk(text, errors);
     const read = size ? bytesRead / size : 1;
     job.report("scoring", read, 0.02 + 0.96 * read);
     // Other requests get their turn every few chunks: a timer per chunk
@@ -388,30 +415,39 @@ async function score(
     pending = from ? pending.slice(from) : pending;
   };
 
-  for await (
-    const text of textOf(handle, job.signal, (n) => (bytesRead += n))
-  ) {
-    parser.push(text, take);
-    if (header && !scorer) await flush([]);
-    await drain(false);
-  }
-  parser.end(take);
-  if (!header) {
-    throw new Error(
-      `${input.display} is empty: a CSV file needs a header row naming its columns (and then one row per line).`,
-    );
-  }
-  await flush([]);
-  await drain(true);
-  return {
-    rowsIn,
-    rowsOut: rowsIn,
-    rowsWithErrors,
-    layout,
-    bytes,
-    modified: 0, // set once the file has its final name
-    offsets,
+  const readAll = async (): Promise<BatchOutcome> => {
+    for await (
+      const text of textOf(handle, job.signal, (n) => (bytesRead += n))
+    ) {
+      parser.push(text, take);
+      if (header && !scorer) await flush([]);
+      await drain(false);
+    }
+    parser.end(take);
+    if (!header) {
+      throw new Error(
+        `${input.display} is empty: a CSV file needs a header row naming its columns (and then one row per line).`,
+      );
+    }
+    await flush([]);
+    await drain(true);
+    await writeSent();
+    return {
+      rowsIn,
+      rowsOut: rowsIn,
+      rowsWithErrors,
+      layout,
+      bytes,
+      modified: 0, // set once the file has its final name
+      offsets,
+    };
   };
+  try {
+    return await readAll();
+  } finally {
+    job.signal.removeEventListener("abort", stopWorker);
+    stopWorker();
+  }
 }
 
 /** The input's text, piece by piece, gunzipped when it starts like gzip. */
@@ -460,220 +496,4 @@ async function* textOf(
   }
   const rest = decoder.decode();
   if (rest) yield rest;
-}
-
-/** Scores chunks of rows and formats them as output lines. */
-class ChunkScorer {
-  /** Rows of the last chunk written with an error. */
-  errors = 0;
-  readonly #model: EbmModel;
-  readonly #input: BatchInput;
-  readonly #layout: BatchLayout;
-  readonly #width: number;
-  readonly #features: { name: string; at: number }[];
-  readonly #keepAt: number[];
-  readonly #nViews: number;
-  /** The text of each view column's cells. */
-  readonly #texts: CellText[];
-  /** JSON Lines: each output column's key, as JSON. */
-  readonly #keys: string[];
-
-  constructor(
-    model: EbmModel,
-    header: string[],
-    input: BatchInput,
-    layout: BatchLayout,
-  ) {
-    this.#model = model;
-    this.#input = input;
-    this.#layout = layout;
-    this.#width = header.length;
-    const where = new Map<string, number>();
-    header.forEach((name, i) => {
-      if (!where.has(name)) where.set(name, i);
-    });
-    const missing = model.features.map((f) => f.name).filter((n) =>
-      !where.has(n)
-    );
-    const keepMissing = input.shape.keep.filter((n) => !where.has(n));
-    if (missing.length || keepMissing.length) {
-      const parts = [
-        missing.length
-          ? `the model's feature${missing.length > 1 ? "s" : ""} ${
-            missing.map((n) => `"${n}"`).join(", ")
-          }`
-          : "",
-        keepMissing.length
-          ? `the kept column${keepMissing.length > 1 ? "s" : ""} ${
-            keepMissing.map((n) => `"${n}"`).join(", ")
-          }`
-          : "",
-      ].filter(Boolean);
-      throw new Error(
-        `${input.display} has no column for ${
-          parts.join(" and ")
-        }; its header has ${
-          header.map((n) => `"${n}"`).join(", ")
-        }. Add the column${
-          missing.length + keepMissing.length > 1 ? "s" : ""
-        } (empty cells are missing values) or fix the configuration.`,
-      );
-    }
-    this.#features = model.features.map((f) => ({
-      name: f.name,
-      at: where.get(f.name)!,
-    }));
-    this.#keepAt = input.shape.keep.map((n) => where.get(n)!);
-    this.#nViews = layout.viewIndex.length;
-    const jsonLines = input.format === "JSON_LINES";
-    this.#texts = layout.viewIndex.map(() => new CellText(jsonLines));
-    this.#keys = layout.columns.map((name) => JSON.stringify(name));
-  }
-
-  /** Output text of `rows` (the first is data row `first`, 0-based). */
-  score(rows: Row[], first: number): string {
-    this.errors = 0;
-    const errors: (string | null)[] = rows.map((r) =>
-      r.fields.length === this.#width
-        ? null
-        : `the row has ${r.fields.length} field${
-          r.fields.length === 1 ? "" : "s"
-        } but the header has ${this.#width}`
-    );
-    const good = rows.filter((_, i) => errors[i] === null);
-    let table: (string | number)[][] | undefined;
-    try {
-      table = this.#table(good);
-    } catch (error) {
-      if (!(error instanceof ModelInputError)) throw error;
-    }
-    const views: ((string | number)[] | null)[] = new Array(rows.length);
-    if (table) {
-      let k = 0;
-      for (let i = 0; i < rows.length; i++) {
-        views[i] = errors[i] === null ? table[k++] : null;
-      }
-    } else {
-      // Some row is bad: score one at a time to name it and keep the rest.
-      for (let i = 0; i < rows.length; i++) {
-        if (errors[i] !== null) {
-          views[i] = null;
-          continue;
-        }
-        try {
-          views[i] = this.#table([rows[i]])[0];
-        } catch (error) {
-          if (!(error instanceof ModelInputError)) throw error;
-          views[i] = null;
-          errors[i] = reasonOf(error);
-        }
-      }
-    }
-    let text = "";
-    for (let i = 0; i < rows.length; i++) {
-      const error = errors[i];
-      if (error !== null) {
-        if (this.#input.shape.onError !== "NULL_PREDICTION") {
-          throw new Error(
-            `Row ${first + i + 1} (line ${
-              rows[i].line
-            }) of ${this.#input.display} cannot be scored: ${error}. Fix the row, or score with on_error NULL_PREDICTION to write it with an error instead.`,
-          );
-        }
-        this.errors++;
-      }
-      text += this.#line(rows[i].fields, views[i], error);
-    }
-    return text;
-  }
-
-  /** The views rows of `rows` (throws ModelInputError on a bad row). */
-  #table(rows: Row[]): (string | number)[][] {
-    const query: Record<string, unknown[]> = Object.create(null);
-    for (const { name, at } of this.#features) {
-      const column = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) column[i] = rows[i].fields[at];
-      query[name] = column;
-    }
-    return contributionTable(this.#model, query).data;
-  }
-
-  #line(
-    fields: string[],
-    view: (string | number)[] | null,
-    error: string | null,
-  ): string {
-    const { viewIndex } = this.#layout;
-    const texts = this.#texts;
-    const jsonLines = this.#input.format === "JSON_LINES";
-    let line = jsonLines ? "{" : "";
-    let c = 0;
-    const add = (text: string) => {
-      line += jsonLines
-        ? (c ? "," : "") + this.#keys[c] + ":" + text
-        : (c ? "," : "") + text;
-      c++;
-    };
-    for (const at of this.#keepAt) {
-      const v = fields[at] ?? "";
-      add(jsonLines ? (v === "" ? "null" : JSON.stringify(v)) : csvField(v));
-    }
-    for (let j = 0; j < this.#nViews; j++) {
-      add(view ? texts[j].of(view[viewIndex[j]]) : jsonLines ? "null" : "");
-    }
-    if (this.#input.shape.onError === "NULL_PREDICTION") {
-      add(
-        error === null
-          ? (jsonLines ? "null" : "")
-          : jsonLines
-          ? JSON.stringify(error)
-          : csvField(error),
-      );
-    }
-    return line + (jsonLines ? "}\n" : "\n");
-  }
-}
-
-/**
- * The text of a view column's cells in the output format, remembered per
- * value while that pays: a contribution takes one value per bin of its
- * term, so most cells repeat (turning a number into its shortest exact
- * text was the batch's largest cost); a column of distinct values
- * (probabilities) stops remembering once it holds {@linkcode MAX_REMEMBERED}.
- */
-class CellText {
-  #seen: Map<string | number, string> | undefined = new Map();
-  readonly #encode: (v: string | number) => string;
-
-  constructor(jsonLines: boolean) {
-    this.#encode = jsonLines
-      ? (v) =>
-        typeof v === "number"
-          ? (Number.isFinite(v) ? String(v) : "null")
-          : JSON.stringify(v)
-      : (v) => typeof v === "number" ? String(v) : csvField(v);
-  }
-
-  /** The cell's text. */
-  of(v: string | number): string {
-    const seen = this.#seen;
-    if (seen === undefined) return this.#encode(v);
-    let text = seen.get(v);
-    if (text === undefined) {
-      text = this.#encode(v);
-      if (seen.size < MAX_REMEMBERED) seen.set(v, text);
-      else this.#seen = undefined;
-    }
-    return text;
-  }
-}
-
-/** Values a {@linkcode CellText} remembers before it stops (a column of distinct values). */
-const MAX_REMEMBERED = 4096;
-
-/** The error column's text for a model input error: the column and the reason. */
-function reasonOf(error: ModelInputError): string {
-  // The model numbers rows within the one-row query it was given: drop that.
-  const reason = error.message.replace(/^column '[^']*' row \d+: /, "");
-  return error.column ? `column '${error.column}': ${reason}` : reason;
 }
