@@ -83,6 +83,7 @@ export type {
 export type { DeployedModels } from "./src/resources/deployed_models.ts";
 export type { Models } from "./src/resources/models.ts";
 export type { TrainingJobs } from "./src/resources/training_jobs.ts";
+export type { ViewsBatches } from "./src/resources/batches.ts";
 
 // Errors to catch: one base class and a subclass per failure.
 export {
@@ -185,6 +186,24 @@ export {
   WorkspaceBuilder,
   type WorkspaceOptions,
 } from "./src/builders/mod.ts";
+// Batch views (extension): deployment.batch() and what it resolves to.
+export {
+  type BatchOnError,
+  type BatchOutputFormat,
+  batchSteps,
+  type BatchViewType,
+  type DeploymentBatchOptions,
+  startBatch,
+  ViewsBatchConfigurationBuilder,
+  type ViewsBatchConfigurationOptions,
+  ViewsBatchJobBuilder,
+  type ViewsBatchJobOptions,
+} from "./src/builders/batch.ts";
+export {
+  BatchPage,
+  type BatchPageOptions,
+  BatchResult,
+} from "./src/builders/batch_result.ts";
 export {
   HYPERPARAMETER_BOUNDS,
   type HyperparameterBounds,
@@ -230,6 +249,7 @@ export {
 // The wire: the resources the service sends, and the bodies creates take.
 export type {
   Account,
+  BatchResultsQuery,
   Cell,
   ComputeConfiguration,
   ComputeConfigurationCreate,
@@ -277,6 +297,12 @@ export type {
   TrainingConfigurationCreate,
   TrainingJob,
   TrainingJobCreate,
+  ViewsBatch,
+  ViewsBatchConfiguration,
+  ViewsBatchConfigurationCreate,
+  ViewsBatchJob,
+  ViewsBatchJobCreate,
+  ViewsBatchResults,
   ViewsRequest,
   Workspace,
   WorkspaceCreate,

@@ -69,6 +69,13 @@ import { JobCollection } from "./resources/job_collection.ts";
 import { DeployedModels } from "./resources/deployed_models.ts";
 import { Models } from "./resources/models.ts";
 import { TrainingJobs } from "./resources/training_jobs.ts";
+import { ViewsBatches } from "./resources/batches.ts";
+import type {
+  ViewsBatchConfiguration,
+  ViewsBatchConfigurationCreate,
+  ViewsBatchJob,
+  ViewsBatchJobCreate,
+} from "./schemas/batch.ts";
 
 export type { RequestOptions } from "./http/transport.ts";
 export type { TrainingJobCreateOptions } from "./resources/training_jobs.ts";
@@ -236,6 +243,15 @@ export class Client {
   readonly datasets: ReadOnlyCollection<Dataset>;
   /** Models, created by training jobs, with their global explanation. */
   readonly models: Models;
+  /** Views batch configurations (extension: batch views). */
+  readonly viewsBatchConfigurations: Collection<
+    ViewsBatchConfigurationCreate,
+    ViewsBatchConfiguration
+  >;
+  /** Views batch jobs: score a bucket's CSV file with a deployed model (extension). */
+  readonly viewsBatchJobs: JobCollection<ViewsBatchJobCreate, ViewsBatchJob>;
+  /** Views batches, made by views batch jobs, with their result pages (extension). */
+  readonly viewsBatches: ViewsBatches;
 
   /**
    * Builds a client; nothing is sent until the first call. Throws a
@@ -297,6 +313,12 @@ export class Client {
     this.datasources = new ReadOnlyCollection(transport, routes.datasources);
     this.datasets = new ReadOnlyCollection(transport, routes.datasets);
     this.models = new Models(transport);
+    this.viewsBatchConfigurations = new Collection(
+      transport,
+      routes.viewsBatchConfigurations,
+    );
+    this.viewsBatchJobs = new JobCollection(transport, routes.viewsBatchJobs);
+    this.viewsBatches = new ViewsBatches(transport);
   }
 
   /** The base URL calls go to (normalised, no trailing slash). */

@@ -61,6 +61,13 @@ import {
   inferSchema,
   type InferSource,
 } from "./infer/infer.ts";
+import {
+  ViewsBatchConfigurationBuilder,
+  type ViewsBatchConfigurationOptions,
+  ViewsBatchJobBuilder,
+  type ViewsBatchJobOptions,
+} from "./builders/batch.ts";
+import type { ViewsBatches } from "./resources/batches.ts";
 import type {
   DeployOptions,
   IngestOptions,
@@ -222,6 +229,24 @@ export class PlatformBuilders extends Client {
     options: DeployedModelOptions<ColumnSet<F, T>>,
   ): DeployedModelBuilder<ColumnSet<F, T>> {
     return new DeployedModelBuilder(this, this.#withProgress(options));
+  }
+
+  /** A views batch configuration (extension): which views, the format, kept columns, bad rows. */
+  viewsBatchConfiguration(
+    name: string,
+    options: Omit<ViewsBatchConfigurationOptions, "name"> = {},
+  ): ViewsBatchConfigurationBuilder {
+    return new ViewsBatchConfigurationBuilder(this, { ...options, name });
+  }
+
+  /** A views batch job (extension); `deployment.batch()` makes what it needs for you. */
+  viewsBatchJob(options: ViewsBatchJobOptions): ViewsBatchJobBuilder {
+    return new ViewsBatchJobBuilder(this, this.#withProgress(options));
+  }
+
+  /** Views batches, made by views batch jobs: `ml.batches.list()`, `ml.batches.results(id)`. */
+  get batches(): ViewsBatches {
+    return this.viewsBatches;
   }
 
   /** A views request on a deployment: add `.explain()`, then `await` it. */

@@ -136,7 +136,11 @@ function fill(path: string, id: string): string {
 
 /** Walks every operation on the main platform; returns nothing, records all. */
 async function walk(log: Recorded[]): Promise<void> {
+  // A bucket of its own: the views batch writes its output into it.
+  const bucket = await Deno.makeTempDir({ prefix: "openapi_walk_" });
+  await Deno.copyFile(`${DATASETS}/penguins.csv`, `${bucket}/penguins.csv`);
   const { platform, call } = await recorded({
+    buckets: { demo: bucket },
     accounts: [
       { name: "main", credentials: [MAIN] },
       { name: "frozen", status: "SUSPENDED", credentials: [FROZEN] },
@@ -273,6 +277,30 @@ async function walk(log: Recorded[]): Promise<void> {
     );
     assertEquals(views.status, 200, JSON.stringify(views.body));
 
+    // A views batch over the bucket's file (our extension): its job, the
+    // batch it makes, and a page of its results.
+    await create("viewsBatchConfigurations", {
+      name: "batch",
+      keep_columns: ["species"],
+      on_error: "NULL_PREDICTION",
+    });
+    await create("viewsBatchJobs", {
+      name: "batch-job",
+      deployed_model_id: ids.deployedModels,
+      views_batch_configuration_id: ids.viewsBatchConfigurations,
+      storage_connector_id: ids.storageConnectors,
+      compute_configuration_id: cpu,
+      data_path: "penguins.csv",
+      output_path: "scored/penguins.csv",
+      views_batch_name: "penguins-scored",
+    });
+    const scored = await until(
+      `/views-batch-jobs/${ids.viewsBatchJobs}`,
+      ended,
+    );
+    assertEquals(scored.status, "COMPLETED", JSON.stringify(scored));
+    ids.viewsBatches = (scored.views_batch as Json).id as string;
+
     // Jobs cancelled as soon as they are made (200: the work runs in the
     // background, after the create's answer), then again once ended (409).
     for (
@@ -292,6 +320,16 @@ async function walk(log: Recorded[]): Promise<void> {
           datasource_id: ids.datasources,
           dataset_name: "cancelled-set",
         }],
+        ["/views-batch-jobs", {
+          name: "batch-cancelled",
+          deployed_model_id: ids.deployedModels,
+          views_batch_configuration_id: ids.viewsBatchConfigurations,
+          storage_connector_id: ids.storageConnectors,
+          compute_configuration_id: cpu,
+          data_path: "penguins.csv",
+          output_path: "scored/cancelled.csv",
+          views_batch_name: "cancelled-batch",
+        }],
       ] as const
     ) {
       const job = await call(`create ${path}`, "POST", path, { token, json });
@@ -308,7 +346,9 @@ async function walk(log: Recorded[]): Promise<void> {
       await until(`${path}/${job.body.id}`, ended);
       const group = path.includes("ingestion")
         ? "ingestionJobs"
-        : "onboardingJobs";
+        : path.includes("onboarding")
+        ? "onboardingJobs"
+        : "viewsBatchJobs";
       created.push([group, job.body.id as string]);
     }
     // A training job cancelled while it runs (200).
@@ -437,6 +477,7 @@ async function walk(log: Recorded[]): Promise<void> {
       ["models", ids.models],
       ["datasets", ids.datasets],
       ["datasources", ids.datasources],
+      ["viewsBatches", ids.viewsBatches],
     ];
     const remaining = [...created.reverse(), ...artifacts];
     for (let pass = 0; pass < 5 && remaining.length; pass++) {
@@ -467,6 +508,7 @@ async function walk(log: Recorded[]): Promise<void> {
     assertEquals(remaining, []);
   } finally {
     await platform.close();
+    await Deno.remove(bucket, { recursive: true });
   }
 }
 

@@ -314,9 +314,10 @@ Deno.test("local platform: the whole workflow through the client, every endpoint
     await del("computeConfigurations", gpu.id);
     assertEquals((await client.models.list()).pagination.total_items, 0);
 
-    const expected = Object.entries(routes).flatMap(([g, ops]) =>
-      Object.keys(ops).map((op) => `${g}.${op}`)
-    );
+    // Batch views (an extension) run their own workflow: tests/batch_*_test.ts.
+    const expected = Object.entries(routes).filter(([g]) =>
+      !g.startsWith("viewsBatch")
+    ).flatMap(([g, ops]) => Object.keys(ops).map((op) => `${g}.${op}`));
     assertEquals(
       expected.filter((k) => !called.has(k)),
       [],

@@ -13,6 +13,9 @@ import type { DeployedModel } from "../schemas/deployments.ts";
 import type { IngestionJob } from "../schemas/ingestion.ts";
 import type { OnboardingJob } from "../schemas/onboarding.ts";
 import type { TrainingJob } from "../schemas/training.ts";
+import type { ViewsBatchJob } from "../schemas/batch.ts";
+import { batchSteps } from "./batch.ts";
+import type { BatchResult } from "./batch_result.ts";
 import { Job, type JobRef } from "../jobs/job.ts";
 import type { BuilderClient } from "./builder_client.ts";
 import { type Deployment, deploymentSteps } from "./deployment.ts";
@@ -20,7 +23,12 @@ import { followJob, type JobControl, type JobSteps } from "./job_builder.ts";
 import type { Typed } from "./types.ts";
 
 /** The kinds `attach` knows, by their short name. */
-export type AttachKind = "ingestion" | "onboarding" | "training" | "deployment";
+export type AttachKind =
+  | "ingestion"
+  | "onboarding"
+  | "training"
+  | "deployment"
+  | "batch";
 
 /** A kind as `attach` takes it: the short name or the Job's own `kind` (`job.kind`). */
 export type AttachKindName =
@@ -28,7 +36,8 @@ export type AttachKindName =
   | "ingestion job"
   | "onboarding job"
   | "training job"
-  | "deployed model";
+  | "deployed model"
+  | "views batch job";
 
 /** The Job `attach` gives for each kind. */
 export interface AttachedJobs<F extends string, T extends string> {
@@ -40,6 +49,8 @@ export interface AttachedJobs<F extends string, T extends string> {
   training: Job<TrainingJob, Typed<Model, F, T>>;
   /** A deployed model, resolving to a `Deployment` once `RUNNING`. */
   deployment: Job<DeployedModel, Deployment<F, T>>;
+  /** A views batch job, resolving to its `BatchResult`. */
+  batch: Job<ViewsBatchJob, BatchResult>;
 }
 
 /** The short name of a kind name. */
@@ -47,6 +58,7 @@ export type CanonicalKind<K extends AttachKindName> = K extends
   "ingestion" | "ingestion job" ? "ingestion"
   : K extends "onboarding" | "onboarding job" ? "onboarding"
   : K extends "training" | "training job" ? "training"
+  : K extends "batch" | "views batch job" ? "batch"
   : "deployment";
 
 const CANONICAL: Record<AttachKindName, AttachKind> = {
@@ -58,6 +70,8 @@ const CANONICAL: Record<AttachKindName, AttachKind> = {
   "training job": "training",
   deployment: "deployment",
   "deployed model": "deployment",
+  batch: "batch",
+  "views batch job": "batch",
 };
 
 /**
@@ -150,4 +164,5 @@ const STEPS = {
   onboarding: followJob("onboardingJobs"),
   training: followJob("trainingJobs"),
   deployment: deploymentSteps,
+  batch: batchSteps,
 } as const;

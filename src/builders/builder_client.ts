@@ -28,12 +28,12 @@ export interface BuilderClient {
   /** Storage connectors. */
   readonly storageConnectors: Pick<
     Client["storageConnectors"],
-    "get" | "create"
+    "get" | "create" | "iterate"
   >;
   /** Compute configurations. */
   readonly computeConfigurations: Pick<
     Client["computeConfigurations"],
-    "get" | "create"
+    "get" | "create" | "iterate"
   >;
   /** Data schemas. */
   readonly dataSchemas: Pick<Client["dataSchemas"], "get" | "create">;
@@ -85,4 +85,16 @@ export interface BuilderClient {
   readonly datasets: Pick<Client["datasets"], "get">;
   /** Models (made by training jobs). */
   readonly models: Pick<Client["models"], "get">;
+  /** Views batch configurations. */
+  readonly viewsBatchConfigurations: Pick<
+    Client["viewsBatchConfigurations"],
+    "get" | "create"
+  >;
+  /** Views batch jobs. */
+  readonly viewsBatchJobs: Pick<
+    Client["viewsBatchJobs"],
+    "get" | "create" | "cancel"
+  >;
+  /** Views batches (made by views batch jobs), and their result pages. */
+  readonly viewsBatches: Pick<Client["viewsBatches"], "get" | "results">;
 }

@@ -19,6 +19,10 @@ import {
   type ViewsQueryInput,
 } from "./views.ts";
 import type { ViewsResult } from "./views_result.ts";
+import type { Job } from "../jobs/job.ts";
+import type { ViewsBatchJob } from "../schemas/batch.ts";
+import { type DeploymentBatchOptions, startBatch } from "./batch.ts";
+import type { BatchResult } from "./batch_result.ts";
 
 /** Options of `deployment.views()`, besides the query. */
 export type DeploymentViewsOptions<T extends string> =
@@ -102,6 +106,22 @@ export class Deployment<F extends string = string, T extends string = string> {
   ): Promise<ViewsResult<T>> {
     const { signal, timeout, headers, ...rest } = options;
     return this.query(query, rest).create({ signal, timeout, headers });
+  }
+
+  /**
+   * Scores a CSV file of a bucket (`.csv` or `.csv.gz`) into `output` in
+   * the same bucket, on the platform, in chunks (our extension, docs/contract.md#batch-views):
+   * returns the `Job` at once (await it, `watch()` it, `cancel()` it);
+   * awaited, it gives a `BatchResult` with the row counts and the output
+   * read back page by page through the API.
+   *
+   * ```ts ignore
+   * const result = await deployment.batch({ bucket: "data", path: "customers.csv", output: "scored.csv", keep: ["id"] });
+   * for await (const page of result.pages()) console.log(page.rows()[0]);
+   * ```
+   */
+  batch(options: DeploymentBatchOptions): Job<ViewsBatchJob, BatchResult> {
+    return startBatch(this.#client, this.resource, options);
   }
 
   /** The resource, for `JSON.stringify`. */

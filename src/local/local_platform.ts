@@ -38,7 +38,8 @@ import {
 import { idOf, updateRecord } from "./store/records.ts";
 import { Serving } from "./deployments/serving.ts";
 import { openSqliteStore } from "./store/sqlite_store.ts";
-import { MemoryStore, type Store } from "./store/store.ts";
+import { isOfKind, MemoryStore, type Store } from "./store/store.ts";
+import { removeBatchLeftovers } from "./jobs/batch.ts";
 import { randomHex } from "./ids.ts";
 
 /** A running local platform. */
@@ -200,6 +201,14 @@ function recover(ctx: PlatformContext): void {
         continue;
       }
       updateRecord(ctx.store, kind, job.id, { status: "FAILED", message });
+      if (isOfKind(job, "viewsBatchJobs")) {
+        // What a killed batch left under its temporary name goes too.
+        try {
+          removeBatchLeftovers(ctx, job);
+        } catch (error) {
+          ctx.log(`removing what views batch job ${job.id} left failed`, error);
+        }
+      }
       const produces = KINDS[kind].produces;
       const ref = idOf(job.body[produces.field]);
       const artifact = ref ? ctx.store.get(produces.kind, ref) : undefined;

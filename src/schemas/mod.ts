@@ -22,4 +22,5 @@ export * from "./training.ts";
 export * from "./deployments.ts";
 export * from "./views.ts";
 export * from "./artifacts.ts";
+export * from "./batch.ts";
 export * from "./routes.ts";

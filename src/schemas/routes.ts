@@ -46,6 +46,15 @@ import {
 } from "./training.ts";
 import { SplitTableSchema, ViewsRequestSchema } from "./views.ts";
 import { WorkspaceCreateSchema, WorkspaceSchema } from "./workspaces.ts";
+import {
+  BatchResultsQuerySchema,
+  ViewsBatchConfigurationCreateSchema,
+  ViewsBatchConfigurationSchema,
+  ViewsBatchJobCreateSchema,
+  ViewsBatchJobSchema,
+  ViewsBatchResultsSchema,
+  ViewsBatchSchema,
+} from "./batch.ts";
 import type { DependantType } from "./errors.ts";
 import {
   DatasetSchema,
@@ -77,6 +86,8 @@ export interface Route {
   readonly views?: boolean;
   /** A list endpoint taking `page` and `items_per_page`. */
   readonly list?: boolean;
+  /** Query parameters other than a list's (their zod object), for OpenAPI. */
+  readonly query?: z.ZodObject;
   /** Endpoint number (1-13) in docs/api.md#endpoints, when the published API shows the operation. */
   readonly spec?: number;
   /** One line for the OpenAPI document. */
@@ -238,6 +249,28 @@ export const KINDS = {
     prefix: "mdl",
     type: "MODEL",
   },
+  viewsBatchConfigurations: {
+    path: "/views-batch-configurations",
+    noun: "views batch configuration",
+    title: "views batch configuration",
+    prefix: "vbc",
+    type: "VIEWS_BATCH_CONFIGURATION",
+  },
+  viewsBatchJobs: {
+    path: "/views-batch-jobs",
+    noun: "views batch job",
+    title: "views batch job",
+    prefix: "vbj",
+    type: "VIEWS_BATCH_JOB",
+    produces: { field: "views_batch", kind: "viewsBatches" },
+  },
+  viewsBatches: {
+    path: "/views-batches",
+    noun: "views batch",
+    title: "views batch",
+    prefix: "vb",
+    type: "VIEWS_BATCH",
+  },
 } as const satisfies Record<string, Kind>;
 
 /** A resource kind's name (a route-table group other than auth and accounts). */
@@ -253,6 +286,7 @@ export const JOB_KINDS = [
   "ingestionJobs",
   "onboardingJobs",
   "trainingJobs",
+  "viewsBatchJobs",
 ] as const satisfies readonly JobKindName[];
 
 /**
@@ -488,6 +522,33 @@ export const routes = {
       summary: "Global explanation: each term's importance and shape",
       description:
         "The model's global explanation: for each term (a feature or a pair), its mean absolute contribution and its shape over the feature's bins.",
+    },
+  },
+  // Batch views: our extension (docs/contract.md#batch-views).
+  viewsBatchConfigurations: crud(
+    KINDS.viewsBatchConfigurations,
+    ViewsBatchConfigurationCreateSchema,
+    ViewsBatchConfigurationSchema,
+  ),
+  viewsBatchJobs: {
+    ...crud(
+      KINDS.viewsBatchJobs,
+      ViewsBatchJobCreateSchema,
+      ViewsBatchJobSchema,
+    ),
+    cancel: cancelRoute(KINDS.viewsBatchJobs, ViewsBatchJobSchema),
+  },
+  viewsBatches: {
+    ...readOnly(KINDS.viewsBatches, ViewsBatchSchema),
+    results: {
+      method: "GET",
+      path: `${KINDS.viewsBatches.path}/{id}/results`,
+      status: 200,
+      response: ViewsBatchResultsSchema,
+      query: BatchResultsQuerySchema,
+      noun: KINDS.viewsBatches.noun,
+      summary:
+        "One page of a READY views batch's output, read back from its file (our extension, docs/contract.md#batch-views)",
     },
   },
 } as const satisfies Record<string, Record<string, Route>>;

@@ -35,7 +35,7 @@ import type { z } from "zod";
 import type { processingJobCreateFields } from "../../schemas/jobs.ts";
 
 /** Fields every new job carries (docs/api.md#resources: progress 0, stage `initializing`). */
-function newJobFields(ctx: PlatformContext) {
+export function newJobFields(ctx: PlatformContext) {
   return {
     status: "STARTING",
     maximum_runtime_seconds: ctx.settings.maximumRuntimeSeconds,
@@ -144,7 +144,7 @@ function finishArtifact(
 }
 
 /** What one job-create handler decides; {@linkcode launchJob} does the rest. */
-interface JobPlan<J extends JobKindName> {
+export interface JobPlan<J extends JobKindName> {
   /** The job's kind. */
   kind: J;
   /** The job's name (checked free before anything is built). */
@@ -173,7 +173,7 @@ interface JobPlan<J extends JobKindName> {
  * `STARTING` built, both stored together (all or none), the work started in
  * the background, and the artifact finished as the job ends.
  */
-function launchJob<J extends JobKindName>(
+export function launchJob<J extends JobKindName>(
   ctx: PlatformContext,
   caller: Caller,
   plan: JobPlan<J>,

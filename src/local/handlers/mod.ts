@@ -40,6 +40,12 @@ import {
 } from "./jobs.ts";
 import type { Handlers, Op } from "./types.ts";
 import { computeViews, explanationOf, prepareViews } from "./views.ts";
+import {
+  createViewsBatchConfiguration,
+  createViewsBatchJob,
+  viewsBatchResults,
+} from "./batch.ts";
+import { batchIndexBlobs } from "../jobs/batch_results.ts";
 
 /** `POST /oauth/token`: the form (or JSON) body, read within the limits. */
 const issueToken: Op<"auth", "token"> = async ({ ctx, request }) => {
@@ -176,6 +182,15 @@ export const handlers = {
   models: {
     ...artifactCollection("models", modelBlobs.key),
     explanation,
+  },
+  viewsBatchConfigurations: configCollection(
+    "viewsBatchConfigurations",
+    createViewsBatchConfiguration,
+  ),
+  viewsBatchJobs: jobCollection("viewsBatchJobs", createViewsBatchJob),
+  viewsBatches: {
+    ...artifactCollection("viewsBatches", batchIndexBlobs.key),
+    results: viewsBatchResults,
   },
 } satisfies Handlers;
 

@@ -263,10 +263,10 @@ export function openApiDocument(
     },
   };
 
-  // page and items_per_page, with the bounds and defaults of the schema.
-  const listParameters = Object.entries(ListQuerySchema.shape).map(
-    ([name, field]) => {
-      const { $schema: _, ...schema } = z.toJSONSchema(field, {
+  // Query parameters with the bounds and defaults of their schema.
+  const queryParameters = (query: z.ZodObject) =>
+    Object.entries(query.shape).map(([name, field]) => {
+      const { $schema: _, ...schema } = z.toJSONSchema(field as z.ZodType, {
         ...JSON_SCHEMA,
         io: "input",
       });
@@ -274,10 +274,13 @@ export function openApiDocument(
         schema,
         description: name === "page"
           ? "Page number, from 1"
-          : "Items a page, 1 to 100",
+          : name === "items_per_page"
+          ? "Items a page, 1 to 100"
+          : field.description ?? name,
       });
-    },
-  );
+    });
+  // page and items_per_page of lists.
+  const listParameters = queryParameters(ListQuerySchema);
 
   const security = [{ oauth2: [] }];
   const paths: OpenApiDocument["paths"] = {};
@@ -289,6 +292,7 @@ export function openApiDocument(
     for (const [name, route] of Object.entries(ops)) {
       const parameters = pathParameters(route.path);
       if (route.list) parameters.push(...listParameters);
+      if (route.query) parameters.push(...queryParameters(route.query));
       if (route.workspace) {
         parameters.push(
           parameter("X-Active-Workspace", "header", {

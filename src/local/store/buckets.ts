@@ -273,3 +273,126 @@ const changed = (bucket: string, dataPath: string) =>
     "data_path",
     `"${dataPath}" in bucket "${bucket}" changed while it was being opened (replaced, moved or turned into a link): put the file back in place and retry`,
   );
+
+/**
+ * Opens `dataPath` of `bucket` with the checks of {@linkcode readDataFile}
+ * (the open handle is the very file the path names inside the bucket) and
+ * hands the handle to `use`, closing it after: for readers that stream the
+ * file in pieces (batch views) instead of reading it whole.
+ *
+ * @throws {HttpError} As {@linkcode readDataFile}.
+ *
+ * @example
+ * ```ts
+ * import { withDataFile } from "./buckets.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.csv`, "x\n1\n");
+ * const size = await withDataFile({ demo: dir }, "demo", "a.csv", async (h) => (await h.stat()).size);
+ * if (size !== 4) throw new Error(String(size));
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function withDataFile<T>(
+  buckets: Record<string, string>,
+  bucket: string,
+  dataPath: string,
+  use: (handle: FileHandle) => Promise<T>,
+): Promise<T> {
+  return readChecked(buckets, bucket, dataPath, use);
+}
+
+/** Where an output file goes: its final path and the real root of its bucket. */
+export interface OutputPath {
+  /** The bucket's real root folder. */
+  root: string;
+  /** The file's path: its folder's real path and its own name. */
+  file: string;
+}
+
+/**
+ * Resolves `outputPath` of `bucket` for writing, with ingestion's rules: not
+ * absolute, no `..` that climbs out, and its folder (made when missing) must
+ * really be inside the bucket (no link out). An existing folder or link at
+ * the path itself is refused; an existing file will be replaced. `field`
+ * names the request field in the 400.
+ *
+ * @example
+ * ```ts
+ * import { resolveOutputPath } from "./buckets.ts";
+ * const dir = await Deno.makeTempDir();
+ * const out = await resolveOutputPath({ demo: dir }, "demo", "out/scored.csv");
+ * if (!out.file.endsWith("scored.csv")) throw new Error(out.file);
+ * const status = await resolveOutputPath({ demo: dir }, "demo", "../x.csv").catch((e) => e.status);
+ * if (status !== 400) throw new Error("escape not refused");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function resolveOutputPath(
+  buckets: Record<string, string>,
+  bucket: string,
+  outputPath: string,
+  field = "output_path",
+): Promise<OutputPath> {
+  const folder = checkBucket(buckets, bucket, "storage_connector_id");
+  const { basename, dirname, isAbsolute, join, resolve } = await import(
+    "node:path"
+  );
+  const { lstat, mkdir, realpath } = await import("node:fs/promises");
+  if (
+    isAbsolute(outputPath) || /^[a-zA-Z]:[\\/]/.test(outputPath) ||
+    outputPath.startsWith("\\")
+  ) {
+    throw invalidField(
+      field,
+      `"${outputPath}" is absolute: give a path relative to the bucket "${bucket}", like "scored/file.csv"`,
+    );
+  }
+  let root: string;
+  try {
+    root = await realpath(folder);
+  } catch {
+    throw invalidField(
+      "storage_connector_id",
+      `the folder "${folder}" of bucket "${bucket}" does not exist on this machine: fix the bucket mapping`,
+    );
+  }
+  const candidate = resolve(root, outputPath);
+  if (candidate === root || await leaves(root, candidate)) {
+    throw invalidField(
+      field,
+      `"${outputPath}" leaves the bucket "${bucket}": use a file path inside it, without ".." segments that climb out`,
+    );
+  }
+  const parent = dirname(candidate);
+  // Folders are made as object stores make them (by writing under them),
+  // but only below an existing folder that is really inside the bucket: a
+  // link out of it must not get folders made at its far end.
+  let existingAncestor = parent;
+  while (!(await lstat(existingAncestor).catch(() => undefined))) {
+    existingAncestor = dirname(existingAncestor);
+  }
+  const realAncestor = await realpath(existingAncestor).catch(() => root);
+  if (await leaves(root, realAncestor)) throw outsideLink(bucket, outputPath);
+  await mkdir(parent, { recursive: true }).catch(() => {});
+  let realParent: string;
+  try {
+    realParent = await realpath(parent);
+  } catch {
+    throw invalidField(
+      field,
+      `the folder of "${outputPath}" cannot be made in bucket "${bucket}": a file stands in its way`,
+    );
+  }
+  if (await leaves(root, realParent)) throw outsideLink(bucket, outputPath);
+  const file = join(realParent, basename(candidate));
+  const existing = await lstat(file).catch(() => undefined);
+  if (existing && !existing.isFile()) {
+    throw invalidField(
+      field,
+      `"${outputPath}" in bucket "${bucket}" is ${
+        existing.isSymbolicLink() ? "a link" : "a folder"
+      }: name a new file, or an existing file to replace`,
+    );
+  }
+  return { root, file };
+}

@@ -1,0 +1,104 @@
+/**
+ * Helpers of the batch views tests: a small generated churn-like table (an
+ * id, two numbers, a category, the target), a bucket folder holding it, and
+ * a local platform with a model trained on it and deployed, made once per
+ * test file.
+ *
+ * @module
+ */
+import { local, type LocalMLPlatform } from "../../local.ts";
+import type { Deployment } from "../../src/builders/deployment.ts";
+
+/** The table's columns, in file order. */
+export const CHURN_COLUMNS = [
+  "id",
+  "tenure",
+  "charges",
+  "contract",
+  "churn",
+] as const;
+
+/** One generated row: id, tenure, charges, contract, churn. */
+export type ChurnRow = [string, number, number, string, string];
+
+/**
+ * `n` rows of a churn-like table, the same for the same `seed`: churn
+ * follows a short tenure, high charges and a monthly contract, with noise.
+ */
+export function churnRows(n: number, seed = 1): ChurnRow[] {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  const contracts = ["month", "year", "two-year"];
+  return Array.from({ length: n }, (_, i) => {
+    const tenure = Math.floor(next() * 72);
+    const charges = Math.round((20 + next() * 100) * 100) / 100;
+    const contract = contracts[Math.floor(next() * 3)];
+    const score = -tenure / 20 + charges / 40 +
+      (contract === "month" ? 1 : -1) + (next() - 0.5) * 2;
+    return [
+      `c${String(i).padStart(6, "0")}`,
+      tenure,
+      charges,
+      contract,
+      score > 0.5 ? "Yes" : "No",
+    ];
+  });
+}
+
+/** The rows as CSV text with the header. */
+export function churnCsv(rows: readonly (readonly unknown[])[]): string {
+  return [CHURN_COLUMNS.join(","), ...rows.map((r) => r.join(","))].join("\n") +
+    "\n";
+}
+
+/** A platform with a deployed churn model, and the bucket folder it reads. */
+export interface BatchFixture {
+  /** The SDK on an in-process local platform. */
+  ml: LocalMLPlatform;
+  /** The running deployment. */
+  deployment: Deployment<string, string>;
+  /** The folder of bucket `b`. */
+  dir: string;
+  /** Closes the platform and removes the folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Trains a small model (few rounds: accuracy is not the subject) on 400
+ * generated rows and deploys it; with `dataDir`, the platform persists there.
+ */
+export async function batchFixture(
+  options: {
+    dataDir?: string;
+    deploymentGate?: (deployedModelId: string) => Promise<void>;
+  } = {},
+): Promise<BatchFixture> {
+  const dir = await Deno.makeTempDir({ prefix: "batch_test_" });
+  await Deno.writeTextFile(`${dir}/train.csv`, churnCsv(churnRows(400, 7)));
+  const ml = await local({
+    buckets: { b: dir },
+    progress: false,
+    dataDir: options.dataDir,
+    deploymentGate: options.deploymentGate,
+  });
+  const { deployment } = await ml.quickstart({
+    bucket: "b",
+    path: "train.csv",
+    target: "churn",
+    exclude: ["id"],
+    training: { maxRounds: 20 },
+    progress: false,
+  });
+  return {
+    ml,
+    deployment,
+    dir,
+    close: async () => {
+      await ml.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
