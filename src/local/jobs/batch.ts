@@ -479,11 +479,19 @@ async function* textOf(
     ? bytes.pipeThrough(new DecompressionStream("gzip"))
     : bytes as ReadableStream<Uint8Array>;
   const decoder = new TextDecoder();
+  // A reader, not `for await`: Node's types give ReadableStream no async
+  // iterator (the npm build type-checks this file against them).
+  const reader = decoded.getReader();
+  let finished = false;
   try {
-    for await (const chunk of decoded) {
-      yield decoder.decode(chunk, { stream: true });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      yield decoder.decode(value, { stream: true });
     }
+    finished = true;
   } catch (error) {
+    finished = true;
     if (signal.aborted) throw signal.reason;
     throw new Error(
       gzip
@@ -492,6 +500,10 @@ async function* textOf(
         }); compress the file again`
         : `reading the input failed: ${messageOf(error)}`,
     );
+  } finally {
+    // A consumer that stops early (cancel) releases the file, as `for
+    // await` would.
+    if (!finished) await reader.cancel().catch(() => {});
   }
   const rest = decoder.decode();
   if (rest) yield rest;
