@@ -56,6 +56,26 @@ const SEQ = 0,
   FINISHED = 11,
   CONTROL_WORDS = 12;
 
+/**
+ * The control words a helper reads and claims chunks with, named for code
+ * that plays the helper's part (a test of a helper that dies mid-chunk).
+ *
+ * @example
+ * ```ts
+ * import { ROW_CONTROL } from "./rows.ts";
+ * if (ROW_CONTROL.SEQ === ROW_CONTROL.NEXT) throw new Error("example failed");
+ * ```
+ */
+export const ROW_CONTROL = Object.freeze({ SEQ, NEXT, FINISHED });
+
+/**
+ * How long the training thread waits with no chunk finishing before it
+ * takes the helper for dead (a chunk is an eighth of one histogram: well
+ * under a second even on a loaded machine). A Worker that dies mid-chunk
+ * sends no event the blocked training thread could read.
+ */
+export const ROW_STALL_MS = 60_000;
+
 /** Chunks of rows a split operation is cut into (fixed: the sums' order). */
 export const ROW_CHUNKS = 8;
 /** Operations: a histogram, or gathering a round's sampled rows. */
@@ -285,10 +305,20 @@ export class RowSplit {
   /** The shared arrays; the caller fills the rows before each build. */
   readonly setup: RowSetup;
   #seq = 0;
+  readonly #stallMs: number;
 
-  /** Starts the split: posts `setup` to the helper (when there is one). */
-  constructor(setup: RowSetup, post: RowHelper | null) {
+  /**
+   * Starts the split: posts `setup` to the helper (when there is one).
+   * `stallMs`: how long no chunk may finish before the helper counts as
+   * dead ({@link ROW_STALL_MS}).
+   */
+  constructor(
+    setup: RowSetup,
+    post: RowHelper | null,
+    stallMs: number = ROW_STALL_MS,
+  ) {
     this.setup = setup;
+    this.#stallMs = stallMs;
     post?.(setup);
   }
 
@@ -348,10 +378,23 @@ export class RowSplit {
     Atomics.store(ctrl, SEQ, ++this.#seq);
     Atomics.notify(ctrl, SEQ);
     runChunks(setup);
-    for (;;) {
-      const done = Atomics.load(ctrl, FINISHED);
-      if (done === ROW_CHUNKS) break;
-      Atomics.wait(ctrl, FINISHED, done);
+    let done = Atomics.load(ctrl, FINISHED), since = Date.now();
+    while (done !== ROW_CHUNKS) {
+      Atomics.wait(ctrl, FINISHED, done, Math.min(1000, this.#stallMs));
+      const now = Atomics.load(ctrl, FINISHED);
+      if (now !== done) {
+        done = now;
+        since = Date.now();
+      } else if (Date.now() - since >= this.#stallMs) {
+        // The helper claimed a chunk and never finished it: it died (a
+        // Worker killed or crashed) or hangs. Waiting on would hang the
+        // training for good.
+        throw new Error(
+          `the helper thread of a two-thread fit stopped answering (no chunk of rows finished in ${
+            Math.round(this.#stallMs / 1000)
+          } s); retry the training, or train with one core`,
+        );
+      }
     }
     if (Atomics.load(ctrl, FAILED) === 1) {
       throw new Error(

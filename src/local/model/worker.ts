@@ -374,8 +374,21 @@ export function workerBagHelper(
       worker = new Worker(workerUrl(), { type: "module" });
       worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
         const m = e.data;
-        if (m.type === "error") pending.shift()?.reject(reviveError(m));
-        else if (m.type === "bags-done") {
+        if (m.type === "error") {
+          // A model error (the data's) keeps its type; anything else is said
+          // as the helper's failure: the training's own thread met none, so
+          // the bare message would not say where it came from.
+          const e = reviveError(m);
+          pending.shift()?.reject(
+            e.constructor === Error || e instanceof TypeError ||
+              e instanceof RangeError
+              ? new Error(
+                `the helper thread of a two-thread fit failed: ${e.message}; retry the training, or train with one core`,
+                { cause: e },
+              )
+              : e,
+          );
+        } else if (m.type === "bags-done") {
           pending.shift()?.resolve(m.results);
         }
       };
@@ -383,7 +396,7 @@ export function workerBagHelper(
         e.preventDefault();
         fail(
           new Error(
-            `model bag helper failed: ${e.message}; retry, or train in-thread (useWorker: false).`,
+            `the helper thread of a two-thread fit crashed: ${e.message}; retry the training, or train with one core (useWorker: false)`,
           ),
         );
       };
