@@ -63,7 +63,8 @@ const SEQ = 0,
  * @example
  * ```ts
  * import { ROW_CONTROL } from "./rows.ts";
- * if (ROW_CONTROL.SEQ === ROW_CONTROL.NEXT) throw new Error("example failed");
+ * const words = new Set(Object.values(ROW_CONTROL));
+ * if (words.size !== 3) throw new Error("example failed");
  * ```
  */
 export const ROW_CONTROL = Object.freeze({ SEQ, NEXT, FINISHED });
