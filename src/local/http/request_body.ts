@@ -65,8 +65,15 @@ async function bodyText(
   limits: PlatformSettings["limits"],
 ): Promise<string> {
   const max = limits.maxBodyBytes;
-  if (Number(request.headers.get("Content-Length")) > max) {
-    throw payloadTooLarge(max);
+  const declared = request.headers.get("Content-Length");
+  if (Number(declared) > max) throw payloadTooLarge(max);
+  if (declared !== null && declared !== "" && !request.bodyUsed) {
+    // A declared size within the limit: read the body whole. Over HTTP the
+    // server reads exactly that many bytes, and `bytes()` skips the
+    // ReadableStream a reader needs (a fifth of a one-row views call's CPU).
+    const bytes = await request.bytes();
+    if (bytes.byteLength > max) throw payloadTooLarge(max);
+    return utf8(bytes);
   }
   if (!request.body) return "";
   const reader = request.body.getReader();
@@ -88,8 +95,16 @@ async function bodyText(
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
+  return utf8(bytes);
+}
+
+/** One decoder for every body: `fatal` makes bad UTF-8 throw, not replace. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** `bytes` decoded from UTF-8, or a 400 saying the body is not UTF-8. */
+function utf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     throw invalidField(
       "",
