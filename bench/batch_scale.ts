@@ -174,6 +174,8 @@ export interface BatchScaleOptions {
   tmp?: string;
   /** Characters of a text column that is no feature, in the scored file only (default 0: none). */
   pad?: number;
+  /** Run the scoring server under `--cpu-prof`, its profiles written here. */
+  profileDir?: string;
 }
 
 /** What {@linkcode batchScale} measured (seconds, MB). */
@@ -230,7 +232,12 @@ export async function batchScale(
     await server.stop();
 
     // 2. A fresh server on the same state scores.
-    server = await startServerProcess(serverArgs, env);
+    server = await startServerProcess(
+      options.profileDir
+        ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`, ...serverArgs]
+        : serverArgs,
+      env,
+    );
     ml = connect({
       baseUrl: server.baseUrl,
       clientId: env.MLP_CLIENT_ID,
@@ -361,6 +368,7 @@ if (import.meta.main) {
       "no-peer": { type: "boolean" },
       "no-read-back": { type: "boolean" },
       pad: { type: "string" },
+      "cpu-prof-dir": { type: "string" },
     },
   });
   const report = await batchScale({
@@ -370,6 +378,7 @@ if (import.meta.main) {
     peer: !values["no-peer"],
     readBack: !values["no-read-back"],
     pad: values.pad ? Number(values.pad) : undefined,
+    profileDir: values["cpu-prof-dir"],
   });
   console.log(JSON.stringify(report, null, 2));
 }

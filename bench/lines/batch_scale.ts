@@ -113,7 +113,7 @@ export async function batchScaleLine(
   return {
     figures,
     notes: [
-      `Line 8 (load average ${r.load} at its end): the job reads, scores and writes in chunks on both cores (every other chunk in a worker), so the floor (one thread, no HTTP, no output file) can be slower than the job; HGB's figure includes pandas reading and writing the CSV.`,
+      `Line 8 (load average ${r.load} at its end): the job reads, parses, scores and writes in chunks, every other chunk in a worker (its rows copied there and back); the floor is the model alone on one thread, with no job, no HTTP and no output written. HGB's figure includes pandas reading and writing the CSV.`,
     ],
   };
 }
