@@ -5,7 +5,8 @@ Fits HGB on <dir>/train.csv (not timed: the batch side's training is not timed
 either), then times what a batch scorer does: read <dir>/score.csv, predict_proba,
 write <dir>/sklearn_scored.csv with the id, the predicted class and the class
 probabilities. Categorical columns are passed as their category codes with a categorical
-mask (scikit-learn 1.2), numbers as they are. Prints one JSON object.
+mask (scikit-learn 1.2), numbers as they are; a `note` column (no feature) is dropped.
+Prints one JSON object.
 
 Usage: python3 bench/batch_sklearn_ref.py <dir>
 """
@@ -23,7 +24,7 @@ TARGET = "churn"
 
 def features(df, categories=None):
     """The feature columns, categories as their codes (NaN for unseen), as HGB 1.2 takes them."""
-    x = df.drop(columns=[c for c in ("id", TARGET) if c in df.columns])
+    x = df.drop(columns=[c for c in ("id", TARGET, "note") if c in df.columns])
     for c in CATEGORICAL:
         codes = pd.Categorical(x[c], categories=None if categories is None else categories[c]).codes
         x[c] = pd.Series(codes, index=x.index).where(codes >= 0).astype(float)

@@ -2,7 +2,7 @@
  * What one GET of a workspace over HTTP costs piece by piece: a raw fetch
  * (as line 1's raw side: `fetch(url, init)` + `text()` + `JSON.parse`),
  * the same fetch given an AbortSignal of its own or one signal shared by
- * every request, the SDK's transport alone (`transport.call`, no resource
+ * every request, or `redirect: "manual"` (as the transport sends), the SDK's transport alone (`transport.call`, no resource
  * layer), the transport plus the notebook display hook the resources
  * attach (`displayResource`), and the SDK's `workspaces.get`. All against
  * the same CLI server, interleaved: each round runs a batch of 20 calls of
@@ -36,6 +36,7 @@ export const VARIANTS = [
   "raw",
   "raw + own signal",
   "raw + shared signal",
+  "raw + manual redirects",
   "transport",
   "transport + display hook",
   "sdk",
@@ -64,8 +65,13 @@ export async function fetchVariants(
       authorization: `Bearer ${token}`,
     };
     const shared = new AbortController();
-    const get = async (signal?: AbortSignal) => {
-      const res = await fetch(url, { method: "GET", headers: auth, signal });
+    const get = async (signal?: AbortSignal, redirect?: RequestRedirect) => {
+      const res = await fetch(url, {
+        method: "GET",
+        headers: auth,
+        signal,
+        redirect,
+      });
       return JSON.parse(await res.text());
     };
     // The transport of the client (reached through a resource, as the
@@ -78,6 +84,8 @@ export async function fetchVariants(
       "raw": () => get(),
       "raw + own signal": () => get(new AbortController().signal),
       "raw + shared signal": () => get(shared.signal),
+      // The transport follows redirects itself (`redirect: "manual"`).
+      "raw + manual redirects": () => get(undefined, "manual"),
       "transport": call,
       "transport + display hook": async () =>
         displayResource(await call(), "Workspace"),

@@ -24,7 +24,7 @@ export interface Goal {
 export interface Figure {
   /** Stable key, compared across runs, e.g. `overhead.http.get`. */
   id: string;
-  /** The issue's line (1-7). */
+  /** The line of BENCHMARKS.md (1-8). */
   line: number;
   /** What is measured, for the table. */
   label: string;

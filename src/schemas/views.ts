@@ -91,18 +91,15 @@ export const ViewsRequestSchema = z.object({
     () => Object.create(null),
   ),
 }).superRefine((body, ctx) => {
-  const lengths = Object.entries(body.query).map(([k, v]) => [k, v.length]);
-  if (lengths.length === 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["query"],
-      message: "query needs at least one feature column",
-    });
-    return;
-  }
-  const [first, n] = lengths[0];
-  for (const [name, len] of lengths) {
-    if (len !== n) {
+  // One pass over the names, no arrays made: this runs on every views call.
+  let first: string | undefined;
+  let n = 0;
+  for (const name of Object.keys(body.query)) {
+    const len = body.query[name].length;
+    if (first === undefined) {
+      first = name;
+      n = len;
+    } else if (len !== n) {
       ctx.addIssue({
         code: "custom",
         path: ["query", name],
@@ -110,6 +107,13 @@ export const ViewsRequestSchema = z.object({
           `has ${len} values but "${first}" has ${n}: every column needs one value per row`,
       });
     }
+  }
+  if (first === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["query"],
+      message: "query needs at least one feature column",
+    });
   }
 }).meta({ id: "ViewsRequest" });
 /** Body of a views request. */

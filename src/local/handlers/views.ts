@@ -35,6 +35,20 @@ export type ParsedViews = Pick<
   "query" | "targets"
 >;
 
+/** Each loaded model's feature names, built once (a loaded model is not changed). */
+const FEATURE_NAMES = new WeakMap<EbmModel, ReadonlySet<string>>();
+
+function featureNames(model: EbmModel): ReadonlySet<string> {
+  let names = FEATURE_NAMES.get(model);
+  if (!names) {
+    FEATURE_NAMES.set(
+      model,
+      names = new Set(model.features.map((f) => f.name)),
+    );
+  }
+  return names;
+}
+
 /**
  * Checks the deployed model can answer and returns what it needs.
  *
@@ -57,7 +71,7 @@ export function prepareViews(
         : `The deployed model ${id} is ${dm.body.status}, not RUNNING: poll GET /deployed-models/${id} until its status is RUNNING, then retry.`,
     );
   }
-  const known = new Set(model.features.map((f) => f.name));
+  const known = featureNames(model);
   for (const name of Object.keys(body.query)) {
     if (!known.has(name)) {
       throw invalidField(

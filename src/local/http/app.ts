@@ -19,7 +19,6 @@ import {
 import type { PlatformContext } from "../context.ts";
 import { handlers } from "../handlers/mod.ts";
 import type { HandlerTable, Reply } from "../handlers/types.ts";
-import { newId } from "../ids.ts";
 import type { Caller } from "./auth.ts";
 import { renderDocs } from "./docs.ts";
 import { errorResponse, InjectedFault } from "./error_response.ts";
@@ -44,17 +43,33 @@ function accepted(c: Context, operationId: string): Answer {
   };
 }
 
-function respond(answer: Answer): Response {
+function respond(answer: Answer, requestId?: string): Response {
+  const headers = requestId === undefined
+    ? answer.headers
+    : { ...answer.headers, "X-Request-Id": requestId };
   if (answer.status === 204 || answer.body === undefined) {
-    return new Response(null, {
-      status: answer.status,
-      headers: answer.headers,
-    });
+    return new Response(null, { status: answer.status, headers });
   }
-  return Response.json(answer.body, {
-    status: answer.status,
-    headers: answer.headers,
-  });
+  return Response.json(answer.body, { status: answer.status, headers });
+}
+
+/**
+ * Request ids: unique within this process, not secrets (a random prefix and a
+ * counter; a UUID a request cost more than the rest of the id's handling).
+ */
+const REQUEST_ID_PREFIX = `req_${crypto.randomUUID().slice(0, 8)}`;
+let requestCount = 0;
+
+/** The caller's `X-Request-Id`, or a new one. */
+function requestIdOf(c: Context): string {
+  return c.req.header("X-Request-Id") ??
+    `${REQUEST_ID_PREFIX}${(++requestCount).toString(36).padStart(6, "0")}`;
+}
+
+/** `response` with its `X-Request-Id` (headers set after it was built). */
+function tagged(c: Context, response: Response): Response {
+  response.headers.set("X-Request-Id", requestIdOf(c));
+  return response;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -99,21 +114,22 @@ export function createApp(ctx: PlatformContext): Hono {
   const app = new Hono();
   const log = ctx.log;
 
-  app.use("*", async (c, next) => {
-    const requestId = c.req.header("X-Request-Id") ?? newId("req");
-    await next();
-    c.res.headers.set("X-Request-Id", requestId);
-  });
-
+  // Every answer carries an `X-Request-Id` (the caller's, or a new one). The
+  // operations set it where they build their answer, not in a catch-all
+  // middleware: with one handler a route, Hono skips its middleware chain.
   app.get(
     "/openapi.json",
-    (c) => c.json(openApiDocument(new URL(c.req.url).origin)),
+    (c) => tagged(c, c.json(openApiDocument(new URL(c.req.url).origin))),
   );
   app.get(
     "/docs",
-    (c) => c.html(renderDocs(openApiDocument(new URL(c.req.url).origin))),
+    (c) =>
+      tagged(
+        c,
+        c.html(renderDocs(openApiDocument(new URL(c.req.url).origin))),
+      ),
   );
-  app.get("/", (c) => c.redirect("/docs"));
+  app.get("/", (c) => tagged(c, c.redirect("/docs")));
 
   /** Wraps an operation: faults, auth, 202 indirection, error answers. */
   const wrap = (
@@ -122,43 +138,46 @@ export function createApp(ctx: PlatformContext): Hono {
       c: Context,
       caller: Caller | undefined,
     ) => Answer | Promise<Answer>,
-  ) =>
-  async (c: Context): Promise<Response> => {
+  ) => {
     const context = `${route.method} ${route.path}`;
-    try {
-      const fault = ctx.faults.active ? ctx.faults.next() : "none";
-      const latency = ctx.faults.options.latencyMs ?? 0;
-      if (latency > 0) await sleep(latency);
-      if (fault === "slow") await sleep(ctx.faults.options.slowMs ?? 1000);
-      if (fault === "500") throw new InjectedFault();
-      if (fault === "429") {
-        throw rateLimited(
-          "Too many requests (injected by fault injection); retry after the Retry-After delay.",
-          ctx.faults.options.retryAfterSeconds ?? 1,
-        );
+    return async (c: Context): Promise<Response> => {
+      const requestId = requestIdOf(c);
+      try {
+        const fault = ctx.faults.active ? ctx.faults.next() : "none";
+        const latency = ctx.faults.options.latencyMs ?? 0;
+        if (latency > 0) await sleep(latency);
+        if (fault === "slow") await sleep(ctx.faults.options.slowMs ?? 1000);
+        if (fault === "500") throw new InjectedFault();
+        if (fault === "429") {
+          throw rateLimited(
+            "Too many requests (injected by fault injection); retry after the Retry-After delay.",
+            ctx.faults.options.retryAfterSeconds ?? 1,
+          );
+        }
+        const caller = route.public
+          ? undefined
+          : await ctx.tokens.verify(c.req.header("Authorization"));
+        if (fault === "202" && caller) {
+          const later = Promise.resolve().then(() => operation(c, caller)).then(
+            (answer) => respond(answer),
+            (e) => errorResponse(e, log, context),
+          );
+          return respond(
+            accepted(c, ctx.operations.begin(caller.account.id, later)),
+            requestId,
+          );
+        }
+        const response = respond(await operation(c, caller), requestId);
+        if (fault === "lost-500" || fault === "lost-drop") {
+          // The work is done and committed; only its answer is lost.
+          await response.body?.cancel();
+          return tagged(c, lostAnswer(fault));
+        }
+        return response;
+      } catch (error) {
+        return tagged(c, errorResponse(error, log, context));
       }
-      const caller = route.public
-        ? undefined
-        : await ctx.tokens.verify(c.req.header("Authorization"));
-      if (fault === "202" && caller) {
-        const later = Promise.resolve().then(() => operation(c, caller)).then(
-          respond,
-          (e) => errorResponse(e, log, context),
-        );
-        return respond(
-          accepted(c, ctx.operations.begin(caller.account.id, later)),
-        );
-      }
-      const response = respond(await operation(c, caller));
-      if (fault === "lost-500" || fault === "lost-drop") {
-        // The work is done and committed; only its answer is lost.
-        await response.body?.cancel();
-        return lostAnswer(fault);
-      }
-      return response;
-    } catch (error) {
-      return errorResponse(error, log, context);
-    }
+    };
   };
 
   app.get("/operations/:id", async (c) => {
@@ -166,16 +185,21 @@ export function createApp(ctx: PlatformContext): Hono {
       const caller = await ctx.tokens.verify(c.req.header("Authorization"));
       const op = ctx.operations.lookup(caller.account.id, c.req.param("id"));
       if (!op) throw notFound("operation", c.req.param("id"));
-      if (!op.response) return respond(accepted(c, c.req.param("id")));
-      return new Response(
-        op.response.status === 204 ? null : op.response.body,
-        {
-          status: op.response.status,
-          headers: op.response.headers,
-        },
+      if (!op.response) {
+        return respond(accepted(c, c.req.param("id")), requestIdOf(c));
+      }
+      return tagged(
+        c,
+        new Response(
+          op.response.status === 204 ? null : op.response.body,
+          {
+            status: op.response.status,
+            headers: op.response.headers,
+          },
+        ),
       );
     } catch (error) {
-      return errorResponse(error, log, "GET /operations/{id}");
+      return tagged(c, errorResponse(error, log, "GET /operations/{id}"));
     }
   });
 
@@ -205,7 +229,8 @@ export function createApp(ctx: PlatformContext): Hono {
           caller,
           params: c.req.param(),
           body,
-          query: c.req.query(),
+          // Parsing the URL's query costs a views call more than its row.
+          query: c.req.url.includes("?") ? c.req.query() : {},
           request: c.req.raw,
         });
         if (!("later" in reply)) return answer(reply);
@@ -224,16 +249,19 @@ export function createApp(ctx: PlatformContext): Hono {
   }
 
   app.notFound((c) =>
-    Response.json(
-      {
-        message: `No operation ${c.req.method} ${
-          new URL(c.req.url).pathname
-        }; see ${new URL("/docs", c.req.url).href} for the API.`,
-        error_code: ERROR_CODES.notFound,
-      } satisfies ErrorBody,
-      { status: 404 },
+    tagged(
+      c,
+      Response.json(
+        {
+          message: `No operation ${c.req.method} ${
+            new URL(c.req.url).pathname
+          }; see ${new URL("/docs", c.req.url).href} for the API.`,
+          error_code: ERROR_CODES.notFound,
+        } satisfies ErrorBody,
+        { status: 404 },
+      ),
     )
   );
-  app.onError((error) => errorResponse(error, log));
+  app.onError((error, c) => tagged(c, errorResponse(error, log)));
   return app;
 }

@@ -8,7 +8,8 @@
  * @module
  */
 import type { z } from "zod";
-import { TokenRequestSchema } from "../../schemas/mod.ts";
+import { TokenRequestSchema, ViewsRequestSchema } from "../../schemas/mod.ts";
+import { fastViewsRequest } from "../../schemas/views_fast.ts";
 import type { PlatformSettings } from "../context.ts";
 import {
   fromZodError,
@@ -17,6 +18,15 @@ import {
   unsupportedMediaType,
 } from "../errors.ts";
 import { messageOf } from "../error_message.ts";
+
+/**
+ * Schemas with a shortcut for their common, plainly valid values, held to
+ * zod's output by a test; `undefined` from a shortcut means "ask zod". Views
+ * bodies only: parsing them was a seventh of a one-row views call.
+ */
+const FAST_PATHS = new Map<z.ZodType, (value: unknown) => unknown>([
+  [ViewsRequestSchema, fastViewsRequest],
+]);
 
 /**
  * `value` parsed by `schema`, or a 400 naming each offending path.
@@ -35,6 +45,8 @@ export function parseOr400<S extends z.ZodType>(
   schema: S,
   value: unknown,
 ): z.output<S> {
+  const fast = FAST_PATHS.get(schema)?.(value);
+  if (fast !== undefined) return fast as z.output<S>;
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw fromZodError(parsed.error);
   return parsed.data;
@@ -65,8 +77,15 @@ async function bodyText(
   limits: PlatformSettings["limits"],
 ): Promise<string> {
   const max = limits.maxBodyBytes;
-  if (Number(request.headers.get("Content-Length")) > max) {
-    throw payloadTooLarge(max);
+  const declared = request.headers.get("Content-Length");
+  if (Number(declared) > max) throw payloadTooLarge(max);
+  if (declared !== null && declared !== "" && !request.bodyUsed) {
+    // A declared size within the limit: read the body whole. Over HTTP the
+    // server reads exactly that many bytes, and `bytes()` skips the
+    // ReadableStream a reader needs (a fifth of a one-row views call's CPU).
+    const bytes = await request.bytes();
+    if (bytes.byteLength > max) throw payloadTooLarge(max);
+    return utf8(bytes);
   }
   if (!request.body) return "";
   const reader = request.body.getReader();
@@ -88,8 +107,16 @@ async function bodyText(
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
+  return utf8(bytes);
+}
+
+/** One decoder for every body: `fatal` makes bad UTF-8 throw, not replace. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** `bytes` decoded from UTF-8, or a 400 saying the body is not UTF-8. */
+function utf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     throw invalidField(
       "",

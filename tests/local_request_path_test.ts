@@ -1,0 +1,120 @@
+/**
+ * The local platform's request path after its speed-ups: every answer still
+ * carries an `X-Request-Id` (the caller's, or a new one), a remembered token
+ * is still checked (a tampered copy of a good token is refused after the
+ * good one was accepted), and a body is read the same way whether its size
+ * is declared or streamed.
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { raw, setup, tokenFor } from "./_helpers/local_setup.ts";
+
+Deno.test("request path: every answer carries X-Request-Id, the caller's echoed", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const answers = [
+      await raw(platform, "GET", "/workspaces", { token }),
+      await raw(platform, "POST", "/workspaces", { token, body: { name: 7 } }),
+      await raw(platform, "GET", "/workspaces"),
+      await raw(platform, "GET", "/no-such-route", { token }),
+      await raw(platform, "GET", "/openapi.json"),
+      await raw(platform, "GET", "/operations/op_none", { token }),
+    ];
+    assertEquals(answers.map((a) => a.status), [200, 400, 401, 404, 200, 404]);
+    const ids = answers.map((a) => a.headers.get("X-Request-Id"));
+    for (const id of ids) assertMatch(String(id), /^req_\w+$/);
+    assertEquals(new Set(ids).size, ids.length, "ids must differ");
+    const echoed = await raw(platform, "GET", "/workspaces", {
+      token,
+      headers: { "X-Request-Id": "mine-1" },
+    });
+    assertEquals(echoed.headers.get("X-Request-Id"), "mine-1");
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("request path: a remembered token does not let a tampered copy through", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    for (let i = 0; i < 2; i++) {
+      assertEquals(
+        (await raw(platform, "GET", "/workspaces", { token })).status,
+        200,
+      );
+    }
+    const last = token.at(-1) === "A" ? "B" : "A";
+    const tampered = token.slice(0, -1) + last;
+    const refused = await raw(platform, "GET", "/workspaces", {
+      token: tampered,
+    });
+    assertEquals(refused.status, 401);
+    assertMatch(String(refused.body.message), /not valid/);
+    // The payload changed, signature kept: refused too.
+    const [h, p, s] = token.split(".");
+    const claims = JSON.parse(atob(p.replace(/-/g, "+").replace(/_/g, "/")));
+    const forged = [
+      h,
+      btoa(JSON.stringify({ ...claims, exp: claims.exp + 3600 }))
+        .replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"),
+      s,
+    ].join(".");
+    assertEquals(
+      (await raw(platform, "GET", "/workspaces", { token: forged })).status,
+      401,
+    );
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("request path: a body is read alike with a declared size and streamed", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const text = JSON.stringify({ name: "sized" });
+    const sized = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "Content-Length": String(text.length),
+        },
+        body: text,
+      }),
+    );
+    assertEquals(sized.status, 201);
+    assertEquals((await sized.json()).name, "sized");
+    const streamed = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+        },
+        body: new Blob([JSON.stringify({ name: "streamed" })]).stream(),
+      }),
+    );
+    assertEquals(streamed.status, 201);
+    assertEquals((await streamed.json()).name, "streamed");
+    // Bad UTF-8 with a declared size: a 400 saying so, not a crash.
+    const bytes = new Uint8Array([123, 34, 110, 34, 58, 34, 0xff, 34, 125]);
+    const bad = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "Content-Length": String(bytes.length),
+        },
+        body: bytes,
+      }),
+    );
+    assertEquals(bad.status, 400);
+    assert(/UTF-8/.test((await bad.json()).message));
+  } finally {
+    await platform.close();
+  }
+});
