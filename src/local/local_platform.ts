@@ -124,7 +124,7 @@ function start(
     store,
     operator,
     buckets: { ...o.buckets },
-    tokens: new TokenService(operator, key, ttl),
+    tokens: new TokenService(operator, key, ttl, o.clock),
     runner: new JobRunner(store, log),
     serving: new Serving(store, log, o.deploymentGate),
     operations: new Operations(),

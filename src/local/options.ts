@@ -70,6 +70,11 @@ export interface LocalPlatformOptions extends OperatorConfig {
   configFile?: string;
   /** `expires_in` of issued tokens, in seconds (default 2592000, 30 days). */
   tokenTtlSeconds?: number;
+  /**
+   * The clock tokens are issued and checked by, in milliseconds since the
+   * epoch (default `Date.now`): a test can expire a token by moving it.
+   */
+  clock?: () => number;
   /** Persist state in this folder (SQLite); default: memory only. */
   dataDir?: string;
   /** Base URL the app believes it is served at (default `http://mlplatform.local`). */

@@ -61,11 +61,15 @@ export class TokenService {
    * the same key, so only the expiry and the account are checked again.
    */
   #verified = new Map<string, Verified>();
+  readonly #now: () => number;
 
   /**
    * @param operator The accounts and credentials.
    * @param key HMAC key (32 random bytes).
    * @param ttlSeconds `expires_in` of issued tokens.
+   * @param now The clock tokens are issued and checked by, in milliseconds
+   * since the epoch (default `Date.now`; tests pass their own to expire a
+   * token without waiting).
    *
    * @example
    * ```ts
@@ -74,10 +78,16 @@ export class TokenService {
    * new TokenService(resolveOperator({}), new Uint8Array(32), 3600);
    * ```
    */
-  constructor(operator: Operator, key: Uint8Array, ttlSeconds: number) {
+  constructor(
+    operator: Operator,
+    key: Uint8Array,
+    ttlSeconds: number,
+    now: () => number = Date.now,
+  ) {
     this.#operator = operator;
     this.#key = key;
     this.#ttl = ttlSeconds;
+    this.#now = now;
   }
 
   /** The signing key as a `CryptoKey`, imported on first use. */
@@ -104,7 +114,7 @@ export class TokenService {
    * otherwise), from the cache of verified tokens when it is there.
    */
   async #claims(token: string): Promise<Verified> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.#now() / 1000);
     const known = this.#verified.get(token);
     if (known) {
       // jose's rule: expired once `exp <= now`.
@@ -120,6 +130,7 @@ export class TokenService {
         issuer: ISSUER,
         algorithms: ["HS256"],
         requiredClaims: ["exp"],
+        currentDate: new Date(this.#now()),
       });
       claims = { sub: payload.sub, acc: payload.acc, exp: payload.exp! };
     } catch (error) {
@@ -163,7 +174,7 @@ export class TokenService {
       );
     }
     const [credential, account] = found;
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.#now() / 1000);
     const access_token = await new SignJWT({ acc: account.id })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(credential.clientId)
