@@ -62,6 +62,8 @@ import {
   GlobalExplanationSchema,
   ModelSchema,
 } from "./artifacts.ts";
+import { LABEL_ROUTES } from "./label_routes.ts";
+import { ExplanationQuerySchema } from "./labels.ts";
 
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "DELETE";
@@ -434,6 +436,7 @@ export const routes = {
     DataSchemaSchema,
     { create: 4 },
   ),
+  ...LABEL_ROUTES,
   ingestionConfigurations: crud(
     KINDS.ingestionConfigurations,
     IngestionConfigurationCreateSchema,
@@ -519,6 +522,7 @@ export const routes = {
       path: `${KINDS.models.path}/{id}/explanation`,
       status: 200,
       response: GlobalExplanationSchema,
+      query: ExplanationQuerySchema,
       summary: "Global explanation: each term's importance and shape",
       description:
         "The model's global explanation: for each term (a feature or a pair), its mean absolute contribution and its shape over the feature's bins.",
