@@ -56,7 +56,7 @@ function labelRoutes<
       noun,
       summary: `Give a ${what}`,
       description:
-        `Adds a ${noun} to the data schema (listed in its ${array}): ${shows} A field that is missing or does not fit answers 400 naming it; a second one where only one may be answers 400.`,
+        `Adds a ${noun} to the data schema (listed in its ${array}): ${shows} A field that is missing or does not fit answers 400 naming it; a second one where only one may be (a field's friendly name, unit or dimension, a category's name, an anchor's name, a second default anchor) answers 409 CONFLICT.`,
     },
     list: {
       method: "GET",

@@ -226,6 +226,16 @@ export const LABEL_ARRAYS = [
 /** A label collection of a data schema. */
 export type LabelArray = typeof LABEL_ARRAYS[number];
 
+/** What is wrong with a label; `taken` when it repeats one already there. */
+export interface LabelIssue {
+  /** The offending field, inside the label. */
+  path: string;
+  /** What is wrong and what to do. */
+  message: string;
+  /** A repeat of an existing label (a 409 for a sub-resource create). */
+  taken?: boolean;
+}
+
 /** The field facts a label is checked against. */
 interface FieldFacts {
   name: string;
@@ -270,8 +280,8 @@ export function labelIssues(
   label: LabelLike,
   fields: readonly FieldFacts[],
   existing: readonly LabelLike[],
-): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
+): LabelIssue[] {
+  const issues: LabelIssue[] = [];
   const find = (name: string, path: string) => {
     const field = fields.find((f) => f.name === name);
     if (!field) {
@@ -289,12 +299,14 @@ export function labelIssues(
       issues.push({
         path: "name",
         message: `an anchor named "${label.name}" exists already`,
+        taken: true,
       });
     }
     if (label.default && existing.some((a) => a.default)) {
       issues.push({
         path: "default",
         message: "this schema has a default anchor already; delete it first",
+        taken: true,
       });
     }
     (label.terms ?? []).forEach((t, i) => {
@@ -352,6 +364,7 @@ export function labelIssues(
           ? ` category "${label.category}"`
           : ""
       } has one already; delete it before giving another`,
+      taken: true,
     });
   }
   return issues;

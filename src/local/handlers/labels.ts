@@ -24,7 +24,12 @@ import {
 import type { LABEL_ROUTES } from "../../schemas/label_routes.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import { integrityError, notFound, validationError } from "../errors.ts";
+import {
+  conflict,
+  integrityError,
+  notFound,
+  validationError,
+} from "../errors.ts";
 import { parseOr400 } from "../http/request_body.ts";
 import { newId, timestamp } from "../ids.ts";
 import {
@@ -240,7 +245,15 @@ function labelOperations<G extends Group>(group: G) {
       schema.body.fields,
       existing as never,
     );
-    if (issues.length) throw validationError(issues);
+    const invalid = issues.filter((i) => !i.taken);
+    if (invalid.length) {
+      throw validationError(
+        invalid.map(({ path, message }) => ({ path, message })),
+      );
+    }
+    if (issues.length) {
+      throw conflict(`${noun}: ${issues[0].path}: ${issues[0].message}`);
+    }
     const label = made(
       group,
       body as Record<string, unknown>,
