@@ -245,6 +245,7 @@ interface FieldFacts {
 }
 /** A label as created or stored: what {@linkcode labelIssues} reads. */
 type LabelLike = {
+  [key: string]: unknown;
   field_name?: string;
   field?: { name?: string | null };
   category?: string;
