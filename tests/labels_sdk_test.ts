@@ -9,6 +9,8 @@ import { createLocalPlatform } from "../src/local/local_platform.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { importanceChart, shapeChart } from "../src/notebook/charts.ts";
 import { viewsTable } from "../src/notebook/views_table.ts";
+import { resourceCard } from "../src/notebook/card.ts";
+import { compareModels } from "../src/notebook/compare.ts";
 
 const datasets = new URL("../datasets/", import.meta.url);
 

@@ -122,6 +122,8 @@ export const ModelSchema = z.looseObject({
   validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
+  /** Its schema's labels, read when the model is (docs/contract.md#labels-and-anchors). */
+  field_labels: FieldLabelsSchema.optional(),
 }).meta({ id: "Model" });
 /** A model. */
 export type Model = z.infer<typeof ModelSchema>;

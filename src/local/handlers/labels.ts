@@ -19,6 +19,7 @@ import {
   type LabelArray,
   labelIssues,
   ListQuerySchema,
+  type Model,
   type SchemaField,
 } from "../../schemas/mod.ts";
 import type { LABEL_ROUTES } from "../../schemas/label_routes.ts";
@@ -383,4 +384,23 @@ export function refuseLabelled(
     ...dependantsOf(ctx.store, record),
     ...labels,
   ]);
+}
+
+/**
+ * `GET /models/{id}` with its schema's `field_labels` (read at each get: a
+ * label added later shows), so a model card names the features by them.
+ */
+export function labelledModel(
+  get: (input: SharedInput<{ id: string }>) => Reply<Model>,
+): (input: SharedInput<{ id: string }>) => Reply<Model> {
+  return (input) => {
+    const { body } = get(input);
+    const schema = schemaOfModel(input.ctx, body.id)?.body;
+    const labels = schema && fieldLabelsOf(schema);
+    return {
+      body: labels && Object.keys(labels).length
+        ? { ...body, field_labels: labels }
+        : body,
+    };
+  };
 }

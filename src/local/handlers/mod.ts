@@ -50,7 +50,7 @@ import {
   viewsBatchResults,
 } from "./batch.ts";
 import { batchIndexBlobs } from "../jobs/batch_results.ts";
-import { labelHandlers, refuseLabelled } from "./labels.ts";
+import { labelHandlers, labelledModel, refuseLabelled } from "./labels.ts";
 
 /** `POST /oauth/token`: the form (or JSON) body, read within the limits. */
 const issueToken: Op<"auth", "token"> = async ({ ctx, request }) => {
@@ -202,6 +202,7 @@ export const handlers = {
   datasets: artifactCollection("datasets", datasetBlobs.key),
   models: {
     ...artifactCollection("models", modelBlobs.key),
+    get: labelledModel(artifactCollection("models", modelBlobs.key).get),
     explanation,
   },
   viewsBatchConfigurations: configCollection(
