@@ -124,6 +124,18 @@ Deno.test("labels sdk: a labelled, anchored schema; views and explanations show 
     assert(
       shape.includes("Biscoe Island") && shape.includes("Shape of Island"),
     );
+    // The model card names the features by their labels; so does a comparison.
+    const record = await ml.models.get(model.id);
+    assertEquals(record.field_labels?.body_mass_g.label, "Body mass (g)");
+    const card = resourceCard(record, { kind: "Model" });
+    assert(card.text.includes("Body mass (g)"), card.text);
+    const compared = compareModels([{ model: record, explanation: g }], {
+      feature: "island",
+    });
+    const overlay = JSON.stringify(compared.chart);
+    assert(
+      overlay.includes("Biscoe Island") && overlay.includes("Shape of Island"),
+    );
   } finally {
     await local.close();
   }
