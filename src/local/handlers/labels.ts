@@ -266,6 +266,7 @@ function labelOperations<G extends Group>(group: G) {
       ...schema.body,
       [array]: [...existing, label],
     } as DataSchema;
+    READINGS.delete(schema.id);
     updateRecord(ctx.store, "dataSchemas", schema.id, {
       [array]: next[array],
       fields: withUnits(next),
@@ -298,6 +299,7 @@ function labelOperations<G extends Group>(group: G) {
     }
     const rest = labelsOf(schema.body, array).filter((l) => l.id !== label.id);
     const next = { ...schema.body, [array]: rest } as DataSchema;
+    READINGS.delete(schema.id);
     updateRecord(ctx.store, "dataSchemas", schema.id, {
       [array]: rest,
       fields: withUnits(next),
@@ -335,13 +337,9 @@ export function readSchema(
   anchorId: string | null | undefined,
   field: string,
 ): SchemaReading {
-  const schema = schemaOfModel(ctx, modelId)?.body;
+  const { labels, anchors } = cachedReading(ctx, modelId);
   const out: SchemaReading = {};
-  if (schema) {
-    const labels = fieldLabelsOf(schema);
-    if (Object.keys(labels).length) out.field_labels = labels;
-  }
-  const anchors = (schema?.data_anchors ?? []) as DataAnchor[];
+  if (labels) out.field_labels = labels;
   if (anchorId === null) return out;
   if (anchorId === undefined) {
     const chosen = anchors.find((a) => a.default);
@@ -360,6 +358,30 @@ export function readSchema(
   }
   out.anchor = chosen;
   return out;
+}
+
+/**
+ * A schema's labels and anchors as views read them, by schema id: views are
+ * the hot path, and labels change only through this module's creates and
+ * deletes, which drop the entry.
+ */
+const READINGS = new Map<
+  string,
+  { labels?: FieldLabels; anchors: DataAnchor[] }
+>();
+
+function cachedReading(ctx: PlatformContext, modelId: string) {
+  const known = SCHEMA_OF.get(modelId);
+  const cached = known !== undefined ? READINGS.get(known) : undefined;
+  if (cached) return cached;
+  const schema = schemaOfModel(ctx, modelId);
+  const labels = schema && fieldLabelsOf(schema.body);
+  const reading = {
+    labels: labels && Object.keys(labels).length ? labels : undefined,
+    anchors: (schema?.body.data_anchors ?? []) as DataAnchor[],
+  };
+  if (schema) READINGS.set(schema.id, reading);
+  return reading;
 }
 
 /** A stored anchor's terms as columns of one reference row. */

@@ -74,7 +74,9 @@ export function schemaExtras(
     : reading.anchor && anchorColumns(reading.anchor);
   if (!columns) return out;
   try {
-    out.offsets = anchorOffsets(model, columns);
+    out.offsets = inline
+      ? anchorOffsets(model, columns)
+      : storedOffsets(model, reading.anchor!.id, columns);
   } catch (error) {
     if (error instanceof ModelInputError) {
       const col = error.column;
@@ -105,6 +107,21 @@ function featureNames(model: EbmModel): ReadonlySet<string> {
     );
   }
   return names;
+}
+
+/** A stored anchor's offsets per loaded model: an anchor never changes. */
+const OFFSETS = new WeakMap<EbmModel, Map<string, AnchorOffsets>>();
+
+function storedOffsets(
+  model: EbmModel,
+  anchorId: string,
+  columns: Record<string, unknown>,
+): AnchorOffsets {
+  let byAnchor = OFFSETS.get(model);
+  if (!byAnchor) OFFSETS.set(model, byAnchor = new Map());
+  let offsets = byAnchor.get(anchorId);
+  if (!offsets) byAnchor.set(anchorId, offsets = anchorOffsets(model, columns));
+  return offsets;
 }
 
 /**
