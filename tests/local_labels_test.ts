@@ -79,6 +79,19 @@ Deno.test("labels: each label's create, get, list and delete; the schema and its
       (await client.categoryFriendlyNames.list(schema.id)).data[0].id,
       cat.id,
     );
+    // Every collection lists and gets what it holds.
+    const made = [
+      [client.friendlyNames, fn.id],
+      [client.units, unit.id],
+      [client.dimensions, dim.id],
+      [client.categoryFriendlyNames, cat.id],
+      [client.dataAnchors, anchor.id],
+    ] as const;
+    for (const [labels, id] of made) {
+      const page = await labels.list(schema.id);
+      assertEquals(page.data.map((l) => l.id), [id]);
+      assertEquals((await labels.get(schema.id, id)).id, id);
+    }
     // The schema cannot go before its labels: 409 listing them.
     const blocked = await assertRejects(
       () => client.dataSchemas.delete(schema.id),
