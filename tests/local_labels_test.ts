@@ -105,6 +105,7 @@ Deno.test("labels: each label's create, get, list and delete; the schema and its
         "DIMENSION",
         "CATEGORY_FRIENDLY_NAME",
         "DATA_ANCHOR",
+        "DATA_ANCHOR_TERM",
         "DATA_PROCESSING_INGESTION_CONFIGURATION",
       ]
     ) assert(types.includes(t as never), `${t} in ${types}`);
@@ -334,8 +335,29 @@ Deno.test("labels: views and explanations show the labels; an anchor's contribut
       anchorId: anchor.id,
     });
     assertEquals(ga.anchor?.id, anchor.id);
-    const shift = (e: typeof g) => sum(e.intercept);
-    assert(Math.abs(shift(ga) - shift(g)) > 0);
+    // Each shape moves by one constant per class; the intercept gains their sum.
+    g.score_classes.forEach((_, k) => {
+      let moved = 0;
+      for (const t of g.terms) {
+        const a = ga.terms.find((x) => x.name === t.name)!;
+        const d = t.scores[k][0] - a.scores[k][0];
+        t.scores[k].forEach((v, q) =>
+          assertAlmostEquals(v - a.scores[k][q], d, 1e-9)
+        );
+        moved += d;
+      }
+      assertAlmostEquals(ga.intercept[k] - g.intercept[k], moved, 1e-9);
+      assert(Math.abs(moved) > 0);
+    });
+    const none = await client.models.explanation(model.id, {
+      anchorId: "none",
+    });
+    assertEquals(none.intercept, g.intercept);
+    const wrong = await assertRejects(
+      () => client.models.explanation(model.id, { anchorId: "anc_nope" }),
+      ValidationError,
+    );
+    assertEquals(wrong.issues[0].path, "anchor_id");
 
     // A default anchor applies when the request names none, and null turns it off.
     await client.dataAnchors.delete(schemaId, anchor.id); // not default: nothing uses it

@@ -203,16 +203,20 @@ function deployedOn(
 }
 
 /**
- * A schema's labels as dependants: a schema cannot be deleted before them
- * (docs/contract.md#labels-and-anchors).
+ * A schema's labels as dependants, an anchor with each of its terms: a
+ * schema cannot be deleted before them (docs/contract.md#labels-and-anchors).
  */
 export function labelDependants(schema: DataSchema): Dependant[] {
   return Object.values(LABELS).flatMap(({ array, type }) =>
-    labelsOf(schema, array).map((l) => ({
-      id: l.id,
-      name: l.name ?? (l.field?.name ?? ""),
-      dependant_type: type,
-    }))
+    labelsOf(schema, array).flatMap((l): Dependant[] => [
+      { id: l.id, name: l.name ?? (l.field?.name ?? ""), dependant_type: type },
+      // An anchor's terms each name a field of the schema.
+      ...((l as Partial<DataAnchor>).terms ?? []).map((t) => ({
+        id: t.id,
+        name: `${l.name}: ${t.field.name}`,
+        dependant_type: "DATA_ANCHOR_TERM" as const,
+      })),
+    ])
   );
 }
 
