@@ -318,3 +318,36 @@ export {
   type VegaLiteSpec,
 } from "./src/display.ts";
 export type { RegressionFit } from "./src/regression_fit.ts";
+
+// A data schema's labels and anchors (docs/contract.md#labels-and-anchors).
+export type { LabelCollection } from "./src/resources/labels.ts";
+export type {
+  AnchorSpec,
+  AnchorValue,
+  FeatureOptions,
+  FieldLabelOptions,
+} from "./src/builders/schema_labels.ts";
+export type {
+  AppliedAnchor,
+  CategoryFriendlyName,
+  CategoryFriendlyNameCreate,
+  DataAnchor,
+  DataAnchorCreate,
+  DataAnchorTerm,
+  Dimension,
+  DimensionCreate,
+  FieldLabel,
+  FieldLabels,
+  FriendlyName,
+  FriendlyNameCreate,
+  Unit,
+  UnitCreate,
+  ViewsAnchor,
+} from "./src/schemas/labels.ts";
+export {
+  categoryLabel,
+  columnLabel,
+  fieldLabel,
+  termLabel,
+} from "./src/schemas/label_display.ts";
+export { labelledTable } from "./src/frames/labels.ts";

@@ -26,6 +26,19 @@
  *
  * @module
  */
+import { LabelCollection } from "./resources/labels.ts";
+import type {
+  CategoryFriendlyName,
+  CategoryFriendlyNameCreate,
+  DataAnchor,
+  DataAnchorCreate,
+  Dimension,
+  DimensionCreate,
+  FriendlyName,
+  FriendlyNameCreate,
+  Unit,
+  UnitCreate,
+} from "./schemas/labels.ts";
 import type {
   ComputeConfiguration,
   ComputeConfigurationCreate,
@@ -207,6 +220,19 @@ export class Client {
   >;
   /** Data schemas (docs/api.md#endpoints, endpoint 4). */
   readonly dataSchemas: Collection<DataSchemaCreate, DataSchema>;
+  /** A data schema's field friendly names (docs/contract.md#labels-and-anchors). */
+  readonly friendlyNames: LabelCollection<FriendlyNameCreate, FriendlyName>;
+  /** A data schema's category friendly names. */
+  readonly categoryFriendlyNames: LabelCollection<
+    CategoryFriendlyNameCreate,
+    CategoryFriendlyName
+  >;
+  /** A data schema's units. */
+  readonly units: LabelCollection<UnitCreate, Unit>;
+  /** A data schema's dimensions. */
+  readonly dimensions: LabelCollection<DimensionCreate, Dimension>;
+  /** A data schema's data anchors (docs/contract.md#data-anchors). */
+  readonly dataAnchors: LabelCollection<DataAnchorCreate, DataAnchor>;
   /** Data processing ingestion configurations (endpoint 5). */
   readonly ingestionConfigurations: Collection<
     IngestionConfigurationCreate,
@@ -289,6 +315,14 @@ export class Client {
       routes.computeConfigurations,
     );
     this.dataSchemas = new Collection(transport, routes.dataSchemas);
+    this.friendlyNames = new LabelCollection(transport, routes.friendlyNames);
+    this.categoryFriendlyNames = new LabelCollection(
+      transport,
+      routes.categoryFriendlyNames,
+    );
+    this.units = new LabelCollection(transport, routes.units);
+    this.dimensions = new LabelCollection(transport, routes.dimensions);
+    this.dataAnchors = new LabelCollection(transport, routes.dataAnchors);
     this.ingestionConfigurations = new Collection(
       transport,
       routes.ingestionConfigurations,

@@ -52,7 +52,9 @@ export function listedCollections(): { group: string; path: string }[] {
   return Object.entries(routes).flatMap(([group, ops]) => {
     const list = (ops as Record<string, { path: string; list?: boolean }>)
       .list;
-    return list?.list && group !== "accounts"
+    // A collection under another resource (a schema's labels) is listed
+    // through its parent's id: not a top-level collection.
+    return list?.list && group !== "accounts" && !list.path.includes("{")
       ? [{ group, path: list.path }]
       : [];
   });

@@ -26,6 +26,15 @@ import type { BuilderClient } from "./builder_client.ts";
 import { category, type FieldType } from "./fields.ts";
 import type { Typed } from "./types.ts";
 import { invalid } from "./validate.ts";
+import {
+  type AnchorSpec,
+  type AnchorValue,
+  type FeatureOptions,
+  type FieldLabelOptions,
+  isFieldType,
+  labelArrays,
+  mergeLabels,
+} from "./schema_labels.ts";
 
 /** A schema field as a builder holds it (the create-request shape). */
 export type FieldSpec = {
@@ -33,6 +42,8 @@ export type FieldSpec = {
   readonly data_type: FieldType["data_type"];
   readonly designation: SchemaFieldCreate["designation"];
   readonly semantic_type: FieldType["semantic_type"];
+  /** What the field is shown as (docs/contract.md#labels-and-anchors). */
+  readonly labels?: FieldLabelOptions;
 };
 
 /**
@@ -103,6 +114,8 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
   readonly fields: readonly FieldSpec[];
   /** Points an inference left for review (empty for a hand-built schema). */
   readonly review: readonly ReviewNote[];
+  /** Data anchors to create with the schema. */
+  readonly anchors: readonly AnchorSpec[];
   readonly #client?: BuilderClient;
   #created?: Promise<Typed<DataSchema, F, T>>;
 
@@ -115,18 +128,107 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     name: string,
     fields: readonly FieldSpec[] = [],
     review: readonly ReviewNote[] = [],
+    anchors: readonly AnchorSpec[] = [],
   ) {
     super();
     this.#client = client;
     this.name = name;
     this.fields = fields;
     this.review = review;
+    this.anchors = anchors;
   }
 
-  /** Adds a feature column. A name already in the schema is an error. */
-  feature<N extends string>(name: N, type: FieldType): SchemaBuilder<F | N, T> {
+  /**
+   * Adds a feature column, optionally with what it is shown as:
+   * `.feature("monthly_charges", float(), { friendlyName: "Monthly charges", unit: "USD" })`.
+   * With options only (`.feature("tenure", { unit: "months" })`) it labels
+   * a field already in the schema (an inferred one), or adds one of
+   * `options.type`. A name already in the schema is otherwise an error.
+   *
+   * @example
+   * ```ts
+   * import { SchemaBuilder } from "./schema.ts";
+   * import { float } from "./fields.ts";
+   * const s = new SchemaBuilder(undefined, "churn")
+   *   .feature("monthly_charges", float(), { friendlyName: "Monthly charges", unit: "USD" })
+   *   .feature("monthly_charges", { dimension: "currency" })
+   *   .target("churn", undefined, { categories: { Yes: "Churned" } });
+   * const body = s.body();
+   * if (body.units?.[0].unit !== "USD" || body.dimensions?.[0].dimension !== "currency") throw new Error();
+   * if (body.category_friendly_names?.[0].friendly_name !== "Churned") throw new Error();
+   * ```
+   */
+  feature<N extends string>(
+    name: N,
+    type: FieldType | FeatureOptions,
+    labels?: FieldLabelOptions,
+  ): SchemaBuilder<F | N, T> {
+    if (!isFieldType(type)) {
+      const at = this.fields.findIndex((f) => f.name === name);
+      if (at >= 0 && !type.type) {
+        return this.label(name as unknown as F, type) as SchemaBuilder<
+          F | N,
+          T
+        >;
+      }
+      if (!type.type) {
+        throw invalid(this.what, [{
+          path: `fields.${this.fields.length}.data_type`,
+          message: `"${name}" is not in the schema yet: give its type, ` +
+            ".feature(name, ml.float(), labels) or { type: ml.float(), ... }",
+        }]);
+      }
+      return this.feature(name, type.type, type);
+    }
     return this.#with<F | N, T>(
-      this.#added(this.fields, name, type, "FEATURE"),
+      this.#added(this.fields, name, type, "FEATURE", labels),
+    );
+  }
+
+  /**
+   * Sets what a field is shown as (friendly name, unit, dimension, category
+   * names), merged with what it had.
+   */
+  label(name: F | T, labels: FieldLabelOptions): SchemaBuilder<F, T> {
+    const i = this.#indexOf(name);
+    return this.#with(
+      this.fields.map((f, j) =>
+        j === i ? { ...f, labels: mergeLabels(f.labels, labels) } : f
+      ),
+    );
+  }
+
+  /**
+   * Adds a data anchor (docs/contract.md#data-anchors): reference values of
+   * some features that views and explanations can measure contributions
+   * against, "why is this row different from this one"; with
+   * `{ default: true }` every views call and explanation that names no other
+   * anchor uses it.
+   *
+   * @example
+   * ```ts
+   * import { SchemaBuilder } from "./schema.ts";
+   * import { float } from "./fields.ts";
+   * const s = new SchemaBuilder(undefined, "s").feature("tenure", float()).target("y")
+   *   .anchor("median customer", { tenure: 29 }, { default: true });
+   * if (s.body().data_anchors?.[0].terms[0].value !== 29) throw new Error();
+   * ```
+   */
+  anchor(
+    name: string,
+    values: Partial<Record<F, AnchorValue>>,
+    options: { default?: boolean } = {},
+  ): SchemaBuilder<F, T> {
+    return new SchemaBuilder<F, T>(
+      this.#client,
+      this.name,
+      this.fields,
+      this.review,
+      [...this.anchors, {
+        name,
+        default: options.default ?? false,
+        values: values as Record<string, AnchorValue>,
+      }],
     );
   }
 
@@ -158,9 +260,10 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
   target<N extends string>(
     name: N,
     type: FieldType = category(),
+    labels?: FieldLabelOptions,
   ): SchemaBuilder<F, T | N> {
     return this.#with<F, T | N>(
-      this.#added(this.fields, name, type, "TARGET"),
+      this.#added(this.fields, name, type, "TARGET", labels),
     );
   }
 
@@ -203,7 +306,13 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
 
   /** The same columns under another schema name. */
   named(name: string): SchemaBuilder<F, T> {
-    return new SchemaBuilder(this.#client, name, this.fields, this.review);
+    return new SchemaBuilder(
+      this.#client,
+      name,
+      this.fields,
+      this.review,
+      this.anchors,
+    );
   }
 
   /** Names of the feature columns. */
@@ -230,7 +339,11 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
 
   /** The body as given. */
   protected raw(): Record<string, unknown> {
-    return { name: this.name, fields: this.fields.map((f) => ({ ...f })) };
+    return {
+      name: this.name,
+      fields: this.fields.map(({ labels: _labels, ...f }) => ({ ...f })),
+      ...labelArrays(this.fields, this.anchors),
+    };
   }
 
   /**
@@ -290,6 +403,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     name: string,
     type: FieldType,
     designation: FieldSpec["designation"],
+    labels?: FieldLabelOptions,
   ): FieldSpec[] {
     const at = fields.findIndex((f) => f.name === name);
     if (at >= 0) {
@@ -303,6 +417,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
       name,
       designation,
       ...copyType(type),
+      ...(labels ? { labels: mergeLabels(undefined, labels) } : {}),
     }];
   }
 
@@ -324,7 +439,13 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     fields: readonly FieldSpec[],
     review: readonly ReviewNote[] = this.review,
   ): SchemaBuilder<F2, T2> {
-    return new SchemaBuilder<F2, T2>(this.#client, this.name, fields, review);
+    return new SchemaBuilder<F2, T2>(
+      this.#client,
+      this.name,
+      fields,
+      review,
+      this.anchors,
+    );
   }
 }
 

@@ -13,6 +13,7 @@ import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
 import { toViewsQuery } from "../frames/query.ts";
 import { setOwn } from "../frames/split.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
+import { type ViewsAnchor, ViewsAnchorSchema } from "../schemas/labels.ts";
 import type { DeployedModel } from "../schemas/deployments.ts";
 import { ClientBuilder, type CreateOptions } from "./base.ts";
 import type { BuilderClient } from "./builder_client.ts";
@@ -48,6 +49,12 @@ export interface ViewsOptions<
   targets?: { [K in T]?: Cell | Cell[] };
   /** Columns of `query` to leave out (e.g. the target of a training file). */
   drop?: string[];
+  /**
+   * What contributions are measured against (docs/contract.md#data-anchors):
+   * a data anchor's id, reference rows `{ query }` (their mean), or null for
+   * none, not even the schema's default anchor.
+   */
+  anchor?: ViewsAnchor;
   /** The model's features, when known: other query columns are refused before sending. */
   features?: readonly string[];
   /** Rows per request (default 1000); larger queries are sent in chunks. */
@@ -95,6 +102,14 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     });
   }
 
+  /**
+   * Measures contributions against a data anchor (its id), reference rows
+   * (`{ query: { tenure: [29] } }`: their mean), or `null` for none.
+   */
+  against(anchor: ViewsAnchor): ViewsBuilder<F, T> {
+    return this.with({ anchor });
+  }
+
   /** The body as given. */
   protected raw(): Record<string, unknown> {
     let query: unknown;
@@ -139,6 +154,19 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
    * null-prototype object, 1.0 against 0.4 us for a one-row body).
    */
   #checked(records: boolean): z.output<typeof ViewsRequestSchema> {
+    const body = this.#checkedQuery(records);
+    if (this.options.anchor === undefined) return body;
+    const anchor = ViewsAnchorSchema.safeParse(this.options.anchor);
+    if (!anchor.success) {
+      throw invalid(this.what, [{
+        path: "anchor",
+        message: anchor.error.issues.map((i) => i.message).join("; "),
+      }]);
+    }
+    return { ...body, anchor: anchor.data };
+  }
+
+  #checkedQuery(records: boolean): z.output<typeof ViewsRequestSchema> {
     const { query, drop, features, targets } = this.options;
     // The common call (plain cells, every column a feature, nothing to
     // drop) is built in one pass; anything else goes the long way, which

@@ -6,6 +6,9 @@
  * @module
  */
 import { splitToColumns, splitToRows } from "../frames/split.ts";
+import { labelledTable } from "../frames/labels.ts";
+import { termLabel } from "../schemas/label_display.ts";
+import type { AppliedAnchor, FieldLabels } from "../schemas/labels.ts";
 import type { SplitTable } from "../frames/types.ts";
 import type { ViewColumn } from "./types.ts";
 import {
@@ -25,6 +28,8 @@ export type ResultCell = string | number | boolean | null;
 export interface Contribution {
   /** The term: a feature, or `a*b` for a pair. */
   term: string;
+  /** The term as shown: its features' labels (the term itself without labels). */
+  label: string;
   /** Its contribution to the log-odds of the explained class (regression: to the prediction). */
   value: number;
 }
@@ -43,7 +48,7 @@ export interface Contribution {
  * });
  * result.predictions(); // ["Yes"]
  * result.probabilities().Yes; // [0.7]
- * result.contributions(0, { top: 1 }); // [{ term: "tenure", value: 1.5 }]
+ * result.contributions(0, { top: 1 }); // [{ term: "tenure", label: "tenure", value: 1.5 }]
  * result.rows()[0]["prediction.churn"]; // "Yes"
  * ```
  */
@@ -71,16 +76,56 @@ export class ViewsResult<T extends string = string> {
     return splitToRows(this.table) as Array<Record<ViewColumn<T>, ResultCell>>;
   }
 
+  /**
+   * What the model's schema shows each field as (docs/contract.md#labels-and-anchors),
+   * keyed by raw field name; undefined when it labels none.
+   */
+  get labels(): FieldLabels | undefined {
+    return this.table.field_labels;
+  }
+
+  /** The anchor the contributions were measured against, if any. */
+  get anchor(): AppliedAnchor | undefined {
+    return this.table.anchor;
+  }
+
+  /**
+   * The same rows under their labels: columns named `Monthly charges (USD)`
+   * rather than `contribution.monthly_charges`, predicted classes by their
+   * friendly names. For reading and display; the raw names stay in
+   * {@linkcode ViewsResult.table}.
+   *
+   * @example
+   * ```ts
+   * import { ViewsResult } from "./views_result.ts";
+   * const result = new ViewsResult({
+   *   columns: ["prediction.churn", "bias", "contribution.mc"], index: [0], data: [["Yes", -1, 0.5]],
+   *   field_labels: { mc: { label: "Monthly charges (USD)", friendly_name: "Monthly charges", unit: "USD", dimension: null, categories: {} } },
+   * });
+   * if (result.labelledRows()[0]["Monthly charges (USD)"] !== 0.5) throw new Error();
+   * ```
+   */
+  labelledRows(): Record<string, ResultCell>[] {
+    return splitToRows(labelledTable(this.table));
+  }
+
   /** One array per column. */
   columns(): Record<ViewColumn<T>, ResultCell[]> {
     return splitToColumns(this.table) as Record<ViewColumn<T>, ResultCell[]>;
   }
 
   // deno-doc-ignore private-type-ref -- danfo's own DataFrame class (an optional peer dependency)
-  /** A danfo DataFrame of the table (danfo is loaded on first use). */
-  async toDataFrame(): Promise<import("danfojs-node").DataFrame> {
+  /**
+   * A danfo DataFrame of the table (danfo is loaded on first use); with
+   * `{ labelled: true }`, of {@linkcode ViewsResult.labelledRows}' table.
+   */
+  async toDataFrame(
+    options: { labelled?: boolean } = {},
+  ): Promise<import("danfojs-node").DataFrame> {
     const { toDataFrame } = await import("../frames/danfo.ts");
-    return toDataFrame(this.table);
+    return toDataFrame(
+      options.labelled ? labelledTable(this.table) : this.table,
+    );
   }
 
   /**
@@ -189,7 +234,12 @@ export class ViewsResult<T extends string = string> {
     const out: Contribution[] = [];
     this.table.columns.forEach((column, j) => {
       if (column.startsWith("contribution.")) {
-        out.push({ term: column.slice(13), value: Number(values[j]) });
+        const term = column.slice(13);
+        out.push({
+          term,
+          label: termLabel(term, this.table.field_labels),
+          value: Number(values[j]),
+        });
       }
     });
     out.sort((a, b) => Math.abs(b.value) - Math.abs(a.value));

@@ -168,6 +168,7 @@ export async function scoreInChunks(
   const chunks = Math.ceil(rows / chunkSize);
   const data: unknown[][] = new Array(rows);
   let columns: string[] | undefined;
+  const extras: Pick<SplitTable, "field_labels" | "anchor"> = {};
   let chunksDone = 0;
   let rowsDone = 0;
   let next = 0;
@@ -200,6 +201,9 @@ export async function scoreInChunks(
       }
       signal.throwIfAborted();
       columns = place(table, columns, data, offset, size, chunk);
+      // Every chunk carries the same labels and anchor: keep the first's.
+      extras.field_labels ??= table.field_labels;
+      extras.anchor ??= table.anchor;
       chunksDone++;
       rowsDone += size;
       options.onProgress?.({ rowsDone, rows, chunksDone, chunks });
@@ -234,6 +238,8 @@ export async function scoreInChunks(
     columns: columns!,
     index: Array.from({ length: rows }, (_, i) => i),
     data,
+    ...(extras.field_labels ? { field_labels: extras.field_labels } : {}),
+    ...(extras.anchor ? { anchor: extras.anchor } : {}),
   };
 }
 

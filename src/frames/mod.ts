@@ -17,6 +17,7 @@ export type { Cell, Columns, Row, SplitTable, ViewsQuery } from "./types.ts";
 export { FrameError } from "./errors.ts";
 export { isMissing } from "./missing.ts";
 export { splitToColumns, splitToRows } from "./split.ts";
+export { labelledTable } from "./labels.ts";
 export {
   type Danfo,
   loadDanfo,

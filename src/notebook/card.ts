@@ -9,6 +9,8 @@
  *
  * @module
  */
+import { fieldLabel } from "../schemas/label_display.ts";
+import type { FieldLabels } from "../schemas/labels.ts";
 import { escapeHtml, maskSecrets } from "./html.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 
@@ -63,6 +65,16 @@ export function resourceCard(
     if (HEADER.has(key) || value === undefined) continue;
     if (key === "metrics" && isNumberRecord(value)) {
       metrics = formatMetrics(value, isRegressionRecord(r, value));
+    } else if (key === "field_labels") {
+      continue; // shown through the features they name
+    } else if (
+      key === "features" && Array.isArray(value) && isLabels(r.field_labels)
+    ) {
+      const labels = r.field_labels;
+      rows.push([
+        key,
+        summarize(value.map((f) => fieldLabel(String(f), labels))),
+      ]);
     } else if (key === "classes" && isClassRecord(value)) {
       rows.push([key, formatClasses(value)]);
     } else if (PERCENT.has(key) && typeof value === "number") {
@@ -324,4 +336,12 @@ function summarize(value: unknown): string {
 
 function clip(text: string): string {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+/** Whether a value looks like `field_labels` (labels by field name). */
+function isLabels(value: unknown): value is FieldLabels {
+  return typeof value === "object" && value !== null &&
+    Object.values(value).every((l) =>
+      typeof l === "object" && l !== null && typeof l.label === "string"
+    );
 }

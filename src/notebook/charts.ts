@@ -24,6 +24,12 @@ export {
   type VegaLiteSpec,
 } from "../display.ts";
 export { type RegressionFit, regressionFit } from "../regression_fit.ts";
+import {
+  categoryLabel,
+  fieldLabel,
+  termLabel,
+} from "../schemas/label_display.ts";
+import type { FieldLabels } from "../schemas/labels.ts";
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
 const UP = "#dc2626";
@@ -98,10 +104,17 @@ export function explanationChart(
     );
   }
   const biasAt = table.columns.indexOf("bias");
+  // Terms shown by their labels (the answer's `field_labels`), the raw
+  // name kept beside them for tooltips.
+  const labels = table.field_labels;
   const terms = table.columns.flatMap((c, j) =>
     c.startsWith("contribution.") && typeof values[j] === "number" &&
       Number.isFinite(values[j])
-      ? [{ term: c.slice("contribution.".length), value: values[j] as number }]
+      ? [{
+        term: termLabel(c.slice("contribution.".length), labels),
+        raw: c.slice("contribution.".length),
+        value: values[j] as number,
+      }]
       : []
   );
   if (biasAt < 0 || terms.length === 0) {
@@ -117,6 +130,7 @@ export function explanationChart(
     const rest = terms.slice(top);
     kept.push({
       term: `other (${rest.length} terms)`,
+      raw: "",
       value: rest.reduce((s, t) => s + t.value, 0),
     });
   }
@@ -127,16 +141,20 @@ export function explanationChart(
     c.startsWith("prediction.")
   );
   const predicted = values[predictionAt];
+  const target = predictionAt >= 0 ? table.columns[predictionAt].slice(11) : "";
   const label = predictionAt >= 0
-    ? ` - ${table.columns[predictionAt].slice(11)} = ${
+    ? ` - ${fieldLabel(target, labels)} = ${
       typeof predicted === "number"
         ? Number(predicted.toPrecision(4)) // a regression value, readable
-        : predicted
+        : categoryLabel(target, String(predicted), labels)
     }`
+    : "";
+  const against = table.anchor
+    ? ` against ${table.anchor.name ?? `${table.anchor.rows} reference rows`}`
     : "";
   const title = `Row ${table.index?.[row] ?? row}${label}: ${scale} ${
     total.toFixed(3)
-  }`;
+  }${against}`;
   const text = `${title} (bias ${bias.toFixed(3)}; ${
     kept.map((t) => `${t.term} ${t.value >= 0 ? "+" : ""}${t.value.toFixed(3)}`)
       .join(", ")
@@ -160,7 +178,10 @@ export function explanationChart(
           title: `contribution to ${scale}`,
         },
         color: signColor,
-        tooltip: [{ field: "term" }, { field: "value", format: ".3f" }],
+        tooltip: [{ field: "term" }, { field: "raw", title: "column" }, {
+          field: "value",
+          format: ".3f",
+        }],
       },
     }, text);
   }
@@ -175,6 +196,7 @@ export function explanationChart(
   for (const t of kept) {
     steps.push({
       term: t.term,
+      raw: t.raw,
       start: running,
       end: running + t.value,
       value: t.value,
@@ -212,7 +234,10 @@ export function explanationChart(
         },
         title: null,
       },
-      tooltip: [{ field: "term" }, { field: "value", format: ".3f" }, {
+      tooltip: [{ field: "term" }, { field: "raw", title: "column" }, {
+        field: "value",
+        format: ".3f",
+      }, {
         field: "end",
         title: "running total",
         format: ".3f",
@@ -232,14 +257,23 @@ export function explanationChart(
  * ```
  */
 export function importanceChart(
-  terms: { name: string; importance: number }[],
-  options: { top?: number } = {},
+  terms: { name: string; importance: number; features?: string[] }[],
+  options: {
+    top?: number;
+    /** Show terms by these labels (a global explanation's `field_labels`). */
+    labels?: FieldLabels;
+  } = {},
 ): Chart {
   const sorted = [...terms].filter((t) => Number.isFinite(t.importance)).sort((
     a,
     b,
   ) => b.importance - a.importance)
-    .slice(0, options.top ?? 30);
+    .slice(0, options.top ?? 30)
+    .map((t) => ({
+      name: termLabel(t.name, options.labels, t.features),
+      term: t.name,
+      importance: t.importance,
+    }));
   return chart(
     {
       title: "Term importance",
@@ -248,7 +282,10 @@ export function importanceChart(
       encoding: {
         y: { field: "name", type: "nominal", sort: "-x", title: null },
         x: { field: "importance", type: "quantitative", title: "importance" },
-        tooltip: [{ field: "name" }, { field: "importance", format: ".4f" }],
+        tooltip: [{ field: "name" }, { field: "term", title: "term" }, {
+          field: "importance",
+          format: ".4f",
+        }],
       },
     },
     `Term importance: ${
@@ -275,8 +312,20 @@ export function shapeChart(
     term?: string;
     /** What a score is in: `"log-odds"` (default) or, for regression, the target's name. */
     unit?: string;
+    /**
+     * Show the term and its categories by these labels (a global
+     * explanation's `field_labels`); `term` is then the raw term name.
+     */
+    labels?: FieldLabels;
   } = {},
 ): Chart {
+  if (options.labels && options.term) {
+    const labels = options.labels, feature = options.term;
+    return shapeChart({
+      labels: shape.labels.map((l) => categoryLabel(feature, l, labels)),
+      scores: shape.scores,
+    }, { ...options, term: termLabel(feature, labels), labels: undefined });
+  }
   if (shape.labels.length !== shape.scores.length) {
     throw new RangeError(
       `shape has ${shape.labels.length} labels but ${shape.scores.length} scores; they must pair up one to one`,

@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { categoryLabel, fieldLabel } from "../schemas/label_display.ts";
 import type { GlobalExplanation } from "../schemas/artifacts.ts";
 import { formatMetric, metricLabel } from "./card.ts";
 import { type Chart, VEGALITE_MIME } from "./charts.ts";
@@ -221,12 +222,17 @@ function shapeOverlay(
       scoreClass: e.score_classes[at],
     };
   });
+  // The feature and its categories by the schema's labels (the first
+  // model's that has them); the data stay keyed by the raw name.
+  const labels = models.find((m) => m.explanation?.field_labels)?.explanation
+    ?.field_labels;
+  const shown = fieldLabel(feature, labels);
   const classes = [...new Set(shapes.map((s) => s.scoreClass))];
   const yTitle = `score${classes.length === 1 ? ` (${classes[0]})` : ""}`;
   const numeric = shapes.every((s) =>
     s.labels.every((l) => l === "missing" || INTERVAL.test(l))
   );
-  const title = `Shape of ${feature}: ${names.join(" vs ")}`;
+  const title = `Shape of ${shown}: ${names.join(" vs ")}`;
   let spec: Record<string, unknown>;
   let values: Record<string, unknown>[];
   if (numeric) {
@@ -247,7 +253,7 @@ function shapeOverlay(
     spec = {
       mark: { type: "line", interpolate: "linear" },
       encoding: {
-        x: { field: feature, type: "quantitative", title: feature },
+        x: { field: feature, type: "quantitative", title: shown },
         y: { field: "score", type: "quantitative", title: yTitle },
         color: { field: "model", type: "nominal", title: "model" },
         order: { field: "step", type: "quantitative" },
@@ -258,11 +264,12 @@ function shapeOverlay(
       },
     };
   } else {
-    const order = [...new Set(shapes.flatMap((s) => s.labels))];
+    const named = (label: string) => categoryLabel(feature, label, labels);
+    const order = [...new Set(shapes.flatMap((s) => s.labels.map(named)))];
     values = shapes.flatMap((s) =>
       s.labels.map((label, b) => ({
         model: s.model,
-        [feature]: label,
+        [feature]: named(label),
         score: s.scores[b],
       }))
     );
@@ -273,7 +280,7 @@ function shapeOverlay(
           field: feature,
           type: "nominal",
           sort: order,
-          title: feature,
+          title: shown,
           axis: { labelAngle: -30 },
         },
         xOffset: { field: "model", type: "nominal" },

@@ -20,6 +20,7 @@ import { registerRenderer, viewsCharts } from "../display.ts";
 import { notebookProgressHook } from "../jobs/progress.ts";
 import type { GlobalExplanation } from "../schemas/artifacts.ts";
 import type { Page } from "../schemas/common.ts";
+import { fieldLabel } from "../schemas/label_display.ts";
 import {
   explanationChart,
   importanceChart,
@@ -45,9 +46,16 @@ registerRenderer(
 registerRenderer("explanation", (value) => {
   const explanation = value as GlobalExplanation;
   const chart = importanceChart(
-    explanation.terms.map((t) => ({ name: t.name, importance: t.importance })),
+    explanation.terms.map((t) => ({
+      name: t.name,
+      importance: t.importance,
+      features: t.features,
+    })),
+    { labels: explanation.field_labels },
   );
-  const title = `Global explanation of ${explanation.target}`;
+  const title = `Global explanation of ${
+    fieldLabel(explanation.target, explanation.field_labels)
+  }${explanation.anchor ? ` against ${explanation.anchor.name}` : ""}`;
   return { ...chart, "text/plain": `${title}. ${chart["text/plain"]}` };
 });
 notebookProgressHook.set((title) => notebookProgress(title));

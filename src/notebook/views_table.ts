@@ -7,6 +7,7 @@
 import type { SplitTable } from "../frames/types.ts";
 import { escapeHtml, isSecretKey, MASK } from "./html.ts";
 import type { MimeBundle } from "./jupyter.ts";
+import { columnLabel } from "../schemas/label_display.ts";
 
 /** Options of {@linkcode viewsTable}. */
 export interface ViewsTableOptions {
@@ -50,10 +51,21 @@ export function viewsTable(
       }
     }
   }
+  // A labelled column shows its label, the raw name beneath it.
+  const target = table.columns.find((c) => c.startsWith("prediction."))
+    ?.slice("prediction.".length);
   const head = `<tr><th style="${CELL}"></th>${
-    table.columns.map((c) =>
-      `<th style="${CELL};font-weight:600">${escapeHtml(c)}</th>`
-    ).join("")
+    table.columns.map((c) => {
+      const label = columnLabel(c, table.field_labels, target);
+      const raw = label === c
+        ? ""
+        : `<br><span style="font-weight:400;color:#71717a">${
+          escapeHtml(c)
+        }</span>`;
+      return `<th style="${CELL};font-weight:600" title="${escapeHtml(c)}">${
+        escapeHtml(label)
+      }${raw}</th>`;
+    }).join("")
   }</tr>`;
   const body = shown.map((row, i) =>
     `<tr><th style="${CELL};color:#71717a;font-weight:400">${

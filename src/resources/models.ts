@@ -34,14 +34,20 @@ export class Models extends ReadOnlyCollection<Model> {
     super(transport, routes.models);
   }
 
-  /** How every term of the model shapes its prediction. */
+  /**
+   * How every term of the model shapes its prediction, with its schema's
+   * `field_labels`; measured against the data anchor `anchorId` (`"none"`:
+   * none; absent: the schema's default anchor, if it has one).
+   */
   async explanation(
     id: string,
-    options?: RequestOptions,
+    options?: RequestOptions & { anchorId?: string },
   ): Promise<GlobalExplanation> {
+    const { anchorId, ...rest } = options ?? {};
     const explanation = await this.transport.call(routes.models.explanation, {
-      ...options,
+      ...rest,
       params: { id },
+      ...(anchorId ? { query: { anchor_id: anchorId } } : {}),
     });
     return displayExplanation(explanation);
   }

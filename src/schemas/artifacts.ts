@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { openEnum, ownedFields, RefSchema, TimestampSchema } from "./common.ts";
 import { LearningCurveSchema } from "./learning_curve.ts";
+import { AppliedAnchorSchema, FieldLabelsSchema } from "./labels.ts";
 
 /**
  * Lifecycle of an artifact: created with its job, ready when the job
@@ -121,6 +122,8 @@ export const ModelSchema = z.looseObject({
   validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
+  /** Its schema's labels, read when the model is (docs/contract.md#labels-and-anchors). */
+  field_labels: FieldLabelsSchema.optional(),
 }).meta({ id: "Model" });
 /** A model. */
 export type Model = z.infer<typeof ModelSchema>;
@@ -152,6 +155,10 @@ export const GlobalExplanationSchema = z.looseObject({
   score_classes: z.array(z.string()),
   intercept: z.array(z.number()),
   terms: z.array(TermExplanationSchema),
+  /** Labels of the fields that have any (our extension, docs/contract.md#labels-and-anchors). */
+  field_labels: FieldLabelsSchema.optional(),
+  /** The anchor the shapes and intercept are measured against, when one is. */
+  anchor: AppliedAnchorSchema.optional(),
 }).meta({ id: "GlobalExplanation" });
 /** A model's global explanation. */
 export type GlobalExplanation = z.infer<typeof GlobalExplanationSchema>;

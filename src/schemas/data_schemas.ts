@@ -13,6 +13,11 @@ import {
   RefSchema,
   TimestampSchema,
 } from "./common.ts";
+import {
+  labelCreateFields,
+  labelIssuesOfCreate,
+  labelShapes,
+} from "./labels_body.ts";
 
 /** Primitive types a column can hold. */
 export const DATA_TYPES = ["NUMBER", "STRING"] as const;
@@ -83,9 +88,7 @@ export type SchemaFieldCreate = z.input<typeof SchemaFieldCreateSchema>;
 export const DataSchemaSchema = z.looseObject({
   ...configurationFields,
   fields: z.array(SchemaFieldSchema),
-  friendly_names: z.array(z.unknown()).default([]),
-  category_friendly_names: z.array(z.unknown()).default([]),
-  data_anchors: z.array(z.unknown()).default([]),
+  ...labelShapes,
   data_protections: z.array(z.unknown()).default([]),
 }).meta({ id: "DataSchema" });
 /** A data schema. */
@@ -98,7 +101,9 @@ export const DataSchemaCreateSchema = z.object({
     1,
     "a schema needs at least one field",
   ),
+  ...labelCreateFields,
 }).superRefine((body, ctx) => {
+  labelIssuesOfCreate(body, ctx);
   const seen = new Set<string>();
   body.fields.forEach((field, i) => {
     if (seen.has(field.name)) {

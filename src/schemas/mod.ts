@@ -23,4 +23,6 @@ export * from "./deployments.ts";
 export * from "./views.ts";
 export * from "./artifacts.ts";
 export * from "./batch.ts";
+export * from "./labels.ts";
+export * from "./label_display.ts";
 export * from "./routes.ts";

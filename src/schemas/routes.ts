@@ -62,6 +62,8 @@ import {
   GlobalExplanationSchema,
   ModelSchema,
 } from "./artifacts.ts";
+import { LABEL_ROUTES } from "./label_routes.ts";
+import { ExplanationQuerySchema } from "./labels.ts";
 
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "DELETE";
@@ -434,6 +436,7 @@ export const routes = {
     DataSchemaSchema,
     { create: 4 },
   ),
+  ...LABEL_ROUTES,
   ingestionConfigurations: crud(
     KINDS.ingestionConfigurations,
     IngestionConfigurationCreateSchema,
@@ -507,7 +510,7 @@ export const routes = {
       spec: 13,
       summary: "Predictions and explanations from a running deployed model",
       description:
-        "Predictions, class probabilities and additive explanations (bias plus one contribution per term equals the prediction) for the rows of query, as a split-orientation table (docs/contract.md#views). Large requests answer 202 with a Location to poll; a deployed model beyond its concurrency and queue answers 429 with Retry-After.",
+        "Predictions, class probabilities and additive explanations (bias plus one contribution per term equals the prediction) for the rows of query, as a split-orientation table (docs/contract.md#views), with the schema's field_labels; anchor measures the contributions against a data anchor or reference rows (docs/contract.md#data-anchors). Large requests answer 202 with a Location to poll; a deployed model beyond its concurrency and queue answers 429 with Retry-After.",
     },
   },
   datasources: readOnly(KINDS.datasources, DatasourceSchema),
@@ -519,9 +522,10 @@ export const routes = {
       path: `${KINDS.models.path}/{id}/explanation`,
       status: 200,
       response: GlobalExplanationSchema,
+      query: ExplanationQuerySchema,
       summary: "Global explanation: each term's importance and shape",
       description:
-        "The model's global explanation: for each term (a feature or a pair), its mean absolute contribution and its shape over the feature's bins.",
+        "The model's global explanation: for each term (a feature or a pair), its mean absolute contribution and its shape over the feature's bins, with its schema's field_labels. anchor_id (or the schema's default anchor; none for no anchor) measures the shapes and the intercept against a data anchor (docs/contract.md#data-anchors).",
     },
   },
   // Batch views: our extension (docs/contract.md#batch-views).

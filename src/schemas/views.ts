@@ -7,6 +7,11 @@
  */
 import { z } from "zod";
 import { ownRecord } from "./common.ts";
+import {
+  AppliedAnchorSchema,
+  FieldLabelsSchema,
+  ViewsAnchorSchema,
+} from "./labels.ts";
 
 /** View types docs/api.md#resources shows. */
 export const VIEW_TYPES = ["RESULTS"] as const;
@@ -90,6 +95,8 @@ export const ViewsRequestSchema = z.object({
   targets: ownRecord(z.union([CellSchema, z.array(CellSchema)])).default(
     () => Object.create(null),
   ),
+  /** What contributions are measured against (docs/contract.md#data-anchors). */
+  anchor: ViewsAnchorSchema.optional(),
 }).superRefine((body, ctx) => {
   // One pass over the names, no arrays made: this runs on every views call.
   let first: string | undefined;
@@ -124,6 +131,10 @@ export const SplitTableSchema = z.looseObject({
   columns: z.array(z.string()),
   index: z.array(z.union([z.number(), z.string()])),
   data: RowsSchema,
+  /** Labels of the fields that have any (our extension, docs/contract.md#labels-and-anchors). */
+  field_labels: FieldLabelsSchema.optional(),
+  /** The anchor contributions were measured against, when one was. */
+  anchor: AppliedAnchorSchema.optional(),
 }).superRefine((t, ctx) => {
   if (t.index.length !== t.data.length) {
     ctx.addIssue({

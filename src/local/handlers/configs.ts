@@ -20,6 +20,7 @@ import { hyperparameterShape } from "../../schemas/mod.ts";
 import type { KindName } from "../../schemas/routes.ts";
 import type { Resources } from "../store/store.ts";
 import type { Op, Reply, SharedInput } from "./types.ts";
+import { initialLabels } from "./labels.ts";
 
 /** A created record's answer: its body. */
 function created<B>(record: { body: B }): Reply<B> {
@@ -78,10 +79,7 @@ export const createDataSchema: Op<"dataSchemas", "create"> = (
   }));
   return created(createRecord(ctx.store, caller, "dataSchemas", {
     name: body.name,
-    fields,
-    friendly_names: [],
-    category_friendly_names: [],
-    data_anchors: [],
+    ...initialLabels(body, fields, caller, created_at),
     data_protections: [],
   }));
 };

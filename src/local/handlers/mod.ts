@@ -10,7 +10,11 @@
  *
  * @module
  */
-import { type Account, ListQuerySchema } from "../../schemas/mod.ts";
+import {
+  type Account,
+  ExplanationQuerySchema,
+  ListQuerySchema,
+} from "../../schemas/mod.ts";
 import type { JobKindName, KindName } from "../../schemas/routes.ts";
 import type { PlatformContext } from "../context.ts";
 import { forbidden, notFound } from "../errors.ts";
@@ -46,6 +50,7 @@ import {
   viewsBatchResults,
 } from "./batch.ts";
 import { batchIndexBlobs } from "../jobs/batch_results.ts";
+import { labelHandlers, labelledModel, refuseLabelled } from "./labels.ts";
 
 /** `POST /oauth/token`: the form (or JSON) body, read within the limits. */
 const issueToken: Op<"auth", "token"> = async ({ ctx, request }) => {
@@ -88,17 +93,22 @@ const getAccount: Op<"accounts", "get"> = ({ ctx, caller, params: { id } }) => {
 const views: Op<"deployedModels", "views"> = async (
   { ctx, caller, params: { id }, body },
 ) => {
-  const { model, rows, concurrency } = prepareViews(ctx, caller, id, body);
+  const { model, rows, concurrency, extras } = prepareViews(
+    ctx,
+    caller,
+    id,
+    body,
+  );
   const headers = { "Cache-Control": "no-store" };
   const answer = async () => {
     const table = await ctx.serving.run(
       id,
       concurrency,
       ctx.settings.viewsQueueSize,
-      () => computeViews(model, body, rows),
+      () => computeViews(model, body, rows, extras.offsets),
     );
     // The model's table, as the wire's (open) split table.
-    return { body: { ...table }, headers };
+    return { body: { ...table, ...extras.wire }, headers };
   };
   if (rows > ctx.settings.viewsAsyncRows) return { later: answer() };
   return await answer();
@@ -106,8 +116,15 @@ const views: Op<"deployedModels", "views"> = async (
 
 /** `GET /models/{id}/explanation`. */
 const explanation: Op<"models", "explanation"> = (
-  { ctx, caller, params: { id } },
-) => ({ body: explanationOf(ctx, caller, id) });
+  { ctx, caller, params: { id }, query },
+) => ({
+  body: explanationOf(
+    ctx,
+    caller,
+    id,
+    parseOr400(ExplanationQuerySchema, query).anchor_id,
+  ),
+});
 
 /**
  * An artifact collection: the shared operations; no delete while its job
@@ -149,7 +166,11 @@ export const handlers = {
     "computeConfigurations",
     createComputeConfiguration,
   ),
-  dataSchemas: configCollection("dataSchemas", createDataSchema),
+  dataSchemas: {
+    ...collection("dataSchemas", { before: refuseLabelled }),
+    create: createDataSchema,
+  },
+  ...labelHandlers,
   ingestionConfigurations: configCollection(
     "ingestionConfigurations",
     createIngestionConfiguration,
@@ -181,6 +202,7 @@ export const handlers = {
   datasets: artifactCollection("datasets", datasetBlobs.key),
   models: {
     ...artifactCollection("models", modelBlobs.key),
+    get: labelledModel(artifactCollection("models", modelBlobs.key).get),
     explanation,
   },
   viewsBatchConfigurations: configCollection(

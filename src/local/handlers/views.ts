@@ -8,6 +8,8 @@
  */
 import type { z } from "zod";
 import type {
+  AppliedAnchor,
+  FieldLabels,
   GlobalExplanation,
   ViewsRequestSchema,
 } from "../../schemas/mod.ts";
@@ -18,11 +20,14 @@ import { macrotask } from "../jobs/yield.ts";
 import { modelBlobs } from "../store/blobs.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
+  type AnchorOffsets,
+  anchorOffsets,
   contributionTable,
   droppedBecause,
   globalExplanation,
   type SplitTable,
 } from "../model/explain.ts";
+import { anchorColumns, readSchema } from "./labels.ts";
 import type { EbmModel } from "../model/types.ts";
 import { findOwned } from "../store/records.ts";
 
@@ -30,10 +35,65 @@ import { findOwned } from "../store/records.ts";
 const CHUNK_ROWS = 2000;
 
 /** A views request after the route schema parsed it (defaults applied). */
-export type ParsedViews = Pick<
-  z.output<typeof ViewsRequestSchema>,
-  "query" | "targets"
->;
+export type ParsedViews =
+  & Pick<z.output<typeof ViewsRequestSchema>, "query" | "targets">
+  & Partial<Pick<z.output<typeof ViewsRequestSchema>, "anchor">>;
+
+/** What a views answer or an explanation adds from the model's schema. */
+export interface SchemaExtras {
+  /** The anchor's reference scores, when one applies. */
+  offsets?: AnchorOffsets;
+  /** The answer's `field_labels` and `anchor`. */
+  wire: { field_labels?: FieldLabels; anchor?: AppliedAnchor };
+}
+
+/**
+ * The labels and the anchor (docs/contract.md#data-anchors) of a model:
+ * `anchor` a data anchor id of its schema, rows of reference values, null
+ * for none, or absent for the schema's default. A bad anchor is a 400 naming
+ * `field` (or its column).
+ */
+export function schemaExtras(
+  ctx: PlatformContext,
+  modelId: string,
+  model: EbmModel,
+  anchor: ParsedViews["anchor"],
+  field: string,
+): SchemaExtras {
+  const inline = anchor !== null && typeof anchor === "object";
+  const reading = readSchema(
+    ctx,
+    modelId,
+    inline ? null : anchor as string | null | undefined,
+    field,
+  );
+  const out: SchemaExtras = { wire: {} };
+  if (reading.field_labels) out.wire.field_labels = reading.field_labels;
+  const columns = inline
+    ? anchor.query
+    : reading.anchor && anchorColumns(reading.anchor);
+  if (!columns) return out;
+  try {
+    out.offsets = inline
+      ? anchorOffsets(model, columns)
+      : storedOffsets(model, reading.anchor!.id, columns);
+  } catch (error) {
+    if (error instanceof ModelInputError) {
+      const col = error.column;
+      throw invalidField(
+        inline && col ? `${field}.query.${col}` : field,
+        error.message,
+      );
+    }
+    throw error;
+  }
+  out.wire.anchor = {
+    id: reading.anchor?.id ?? null,
+    name: reading.anchor?.name ?? null,
+    rows: out.offsets.rows,
+  };
+  return out;
+}
 
 /** Each loaded model's feature names, built once (a loaded model is not changed). */
 const FEATURE_NAMES = new WeakMap<EbmModel, ReadonlySet<string>>();
@@ -49,6 +109,21 @@ function featureNames(model: EbmModel): ReadonlySet<string> {
   return names;
 }
 
+/** A stored anchor's offsets per loaded model: an anchor never changes. */
+const OFFSETS = new WeakMap<EbmModel, Map<string, AnchorOffsets>>();
+
+function storedOffsets(
+  model: EbmModel,
+  anchorId: string,
+  columns: Record<string, unknown>,
+): AnchorOffsets {
+  let byAnchor = OFFSETS.get(model);
+  if (!byAnchor) OFFSETS.set(model, byAnchor = new Map());
+  let offsets = byAnchor.get(anchorId);
+  if (!offsets) byAnchor.set(anchorId, offsets = anchorOffsets(model, columns));
+  return offsets;
+}
+
 /**
  * Checks the deployed model can answer and returns what it needs.
  *
@@ -59,7 +134,12 @@ export function prepareViews(
   caller: Caller,
   id: string,
   body: ParsedViews,
-): { model: EbmModel; rows: number; concurrency: number } {
+): {
+  model: EbmModel;
+  rows: number;
+  concurrency: number;
+  extras: SchemaExtras;
+} {
   const dm = findOwned(ctx.store, caller.account.id, "deployedModels", id);
   const model = ctx.serving.model(id);
   if (dm.body.status !== "RUNNING" || !model) {
@@ -91,6 +171,7 @@ export function prepareViews(
     model,
     rows,
     concurrency: Number(dc?.body.maximum_concurrency ?? 1),
+    extras: schemaExtras(ctx, dm.body.model.id, model, body.anchor, "anchor"),
   };
 }
 
@@ -110,6 +191,7 @@ export async function computeViews(
   model: EbmModel,
   body: ParsedViews,
   rows: number,
+  offsets?: AnchorOffsets,
 ): Promise<SplitTable> {
   const slice = (from: number, to: number) => {
     // Null prototypes: a column named `__proto__` stays an ordinary key.
@@ -127,12 +209,17 @@ export async function computeViews(
   };
   try {
     if (rows <= CHUNK_ROWS) {
-      return contributionTable(model, body.query, body.targets);
+      return contributionTable(model, body.query, body.targets, offsets);
     }
     const out: SplitTable = { columns: [], index: [], data: [] };
     for (let from = 0; from < rows; from += CHUNK_ROWS) {
       const part = slice(from, Math.min(rows, from + CHUNK_ROWS));
-      const t = contributionTable(model, part.query, part.targets);
+      const t = contributionTable(
+        model,
+        part.query,
+        part.targets,
+        offsets,
+      );
       out.columns = t.columns;
       for (let i = 0; i < t.data.length; i++) {
         out.index.push(from + i);
@@ -164,6 +251,7 @@ export function explanationOf(
   ctx: PlatformContext,
   caller: Caller,
   id: string,
+  anchorId?: string,
 ): GlobalExplanation {
   const record = findOwned(ctx.store, caller.account.id, "models", id);
   const model = modelBlobs.read(ctx.store, id);
@@ -174,6 +262,21 @@ export function explanationOf(
   }
   const g = globalExplanation(model);
   const K = model.scoreColumns;
+  const extras = schemaExtras(
+    ctx,
+    id,
+    model,
+    anchorId === "none" ? null : anchorId,
+    "anchor_id",
+  );
+  // Anchored: each shape is measured from the anchor's score, the
+  // intercept takes the sum (importances stay the model's own).
+  const offset = new Map(
+    model.terms.map((t, j) => [t.name, extras.offsets?.terms[j]]),
+  );
+  const intercept = g.intercept.map((b, k) =>
+    extras.offsets ? extras.offsets.terms.reduce((a, o) => a + o[k], b) : b
+  );
   return {
     target: model.target,
     classes: g.classes,
@@ -183,7 +286,7 @@ export function explanationOf(
       : K === 1
       ? [model.classes[1]]
       : [...model.classes],
-    intercept: g.intercept,
+    intercept,
     terms: g.terms.map((t) => ({
       name: t.name,
       features: t.features,
@@ -192,8 +295,10 @@ export function explanationOf(
       // The model lists scores per cell; the wire shape lists them per class.
       scores: Array.from(
         { length: K },
-        (_, k) => t.scores.map((cell) => cell[k]),
+        (_, k) =>
+          t.scores.map((cell) => cell[k] - (offset.get(t.name)?.[k] ?? 0)),
       ),
     })),
+    ...extras.wire,
   };
 }

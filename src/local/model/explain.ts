@@ -158,6 +158,8 @@ export function predict(
  *
  * @param explainClass The class to explain: one for all rows, one per row, or
  *   omitted for the predicted class of each row.
+ * @param offsets An anchor's reference scores ({@link anchorOffsets}):
+ *   each contribution is then measured from the anchor's.
  * @throws {ModelInputError} As {@link predict}, and naming the target column
  *   for a class the model does not know or a per-row list of the wrong length.
  *
@@ -183,6 +185,7 @@ export function explain(
   model: EbmModel,
   columns: Record<string, unknown>,
   explainClass?: string | number | ReadonlyArray<string | number>,
+  offsets?: AnchorOffsets,
 ): Explanation {
   const { n, cells } = binRows(model, columns);
   const K = model.scoreColumns;
@@ -205,10 +208,20 @@ export function explain(
     terms: model.terms.map((t) => t.name),
     contributions: [],
   };
+  // An anchor moves each term's reference to it; the bias takes the sum of
+  // the moves, so bias + contributions is the same score.
+  const off = offsets?.terms;
+  const shift = model.intercept.map((b, k) =>
+    off ? off.reduce((a, o) => a + o[k], b) : b
+  );
   if (regression) {
     for (let i = 0; i < n; i++) {
-      out.bias.push(model.intercept[0]);
-      out.contributions.push(model.terms.map((t, j) => t.scores[cells[j][i]]));
+      out.bias.push(shift[0]);
+      out.contributions.push(
+        model.terms.map((t, j) =>
+          off ? t.scores[cells[j][i]] - off[j][0] : t.scores[cells[j][i]]
+        ),
+      );
     }
     return out;
   }
@@ -221,9 +234,14 @@ export function explain(
     out.predicted.push(model.classes[best]);
     out.probabilities.push(p);
     out.explainedClass.push(model.classes[c]);
-    out.bias.push(sign * model.intercept[col]);
+    out.bias.push(sign * shift[col]);
     out.contributions.push(
-      model.terms.map((t, j) => sign * t.scores[cells[j][i] * K + col]),
+      model.terms.map((t, j) =>
+        sign *
+        (off
+          ? t.scores[cells[j][i] * K + col] - off[j][col]
+          : t.scores[cells[j][i] * K + col])
+      ),
     );
   }
   return out;
@@ -284,6 +302,7 @@ export interface SplitTable {
  *
  * @param query The views request's `query` (feature name -> values).
  * @param targets The views request's `targets` (target name -> one class or one per row).
+ * @param offsets An anchor's reference scores ({@link anchorOffsets}).
  * @throws {ModelInputError} Naming the column (the platform answers 400).
  *
  * @example
@@ -310,6 +329,7 @@ export function contributionTable(
   model: EbmModel,
   query: Record<string, unknown>,
   targets?: Record<string, unknown>,
+  offsets?: AnchorOffsets,
 ): SplitTable {
   let explainClass: string | number | (string | number)[] | undefined;
   for (const [name, value] of Object.entries(targets ?? {})) {
@@ -334,7 +354,7 @@ export function contributionTable(
       );
     }
   }
-  const e = explain(model, query, explainClass);
+  const e = explain(model, query, explainClass, offsets);
   const t = model.target;
   if (e.values) {
     const values = e.values;
@@ -450,4 +470,105 @@ export function globalExplanation(model: EbmModel): TermShapes {
     intercept: [...model.intercept],
     terms,
   };
+}
+
+/**
+ * An anchor's reference score of every term (docs/contract.md#data-anchors):
+ * `terms[j][k]` is, for term `j` and score column `k`, the mean over the
+ * anchor rows of the term's expected score given the features the anchor
+ * gives (a feature it leaves out is averaged over the training rows, weighted
+ * by their counts in the term's cells). Subtracting it from a contribution
+ * measures the row against the anchor; the bias gains the sum.
+ */
+export interface AnchorOffsets {
+  /** Per term (in `model.terms` order), one reference per score column. */
+  terms: number[][];
+  /** Anchor rows averaged over. */
+  rows: number;
+}
+
+/**
+ * The reference scores of an anchor given as columns (some or all features,
+ * one value per anchor row; null is the missing value).
+ *
+ * @throws {ModelInputError} Naming the column on an unknown feature, a wrong
+ *   type or columns of different lengths.
+ *
+ * @example
+ * ```ts
+ * import { encodeDataset } from "./encoding.ts";
+ * import { train } from "./train.ts";
+ * import { anchorOffsets, explain } from "./explain.ts";
+ *
+ * const x = Array.from({ length: 100 }, (_, i) => i);
+ * const data = encodeDataset({ x, y: x.map((v) => (v < 50 ? "lo" : "hi")) }, [
+ *   { name: "x", data_type: { data_type: "NUMBER" }, designation: "FEATURE", semantic_type: "CONTINUOUS" },
+ *   { name: "y", data_type: { data_type: "STRING" }, designation: "TARGET", semantic_type: "CATEGORICAL" },
+ * ]);
+ * const model = train(data, { max_rounds: 30 });
+ * const plain = explain(model, { x: [70] }, "hi");
+ * const anchored = explain(model, { x: [70] }, "hi", anchorOffsets(model, { x: [70] }));
+ * // The row is its own anchor: nothing is different, the bias is the whole score.
+ * if (!(Math.abs(anchored.contributions[0][0]) < 1e-12)) throw new Error("example failed");
+ * if (!(Math.abs(anchored.bias[0] - (plain.bias[0] + plain.contributions[0][0])) < 1e-12)) throw new Error("example failed");
+ * ```
+ */
+export function anchorOffsets(
+  model: EbmModel,
+  anchor: Record<string, unknown>,
+): AnchorOffsets {
+  const given = new Set(Object.keys(anchor));
+  const lengths = Object.values(anchor).map((c) =>
+    Array.isArray(c) ? c.length : -1
+  );
+  const rows = lengths[0] ?? 0;
+  for (const [name, column] of Object.entries(anchor)) {
+    if (!Array.isArray(column) || column.length !== rows || rows === 0) {
+      throw new ModelInputError(
+        name,
+        "LENGTH_MISMATCH",
+        `anchor column '${name}' must hold one value per anchor row (${rows}), at least one.`,
+      );
+    }
+  }
+  // Features the anchor leaves out are binned as missing, then averaged out.
+  const full: Record<string, unknown> = Object.create(null);
+  for (const f of model.encoder.features) {
+    full[f.name] = given.has(f.name)
+      ? anchor[f.name]
+      : new Array(rows).fill(null);
+  }
+  for (const name of given) if (!(name in full)) full[name] = anchor[name];
+  const { cells } = binRows(model, full);
+  const K = model.scoreColumns;
+  const terms = model.terms.map((t, j) => {
+    const known = t.features.map((f) => given.has(model.features[f].name));
+    const width = t.features.length === 2
+      ? model.features[t.features[1]].pairBins
+      : 1;
+    const out = new Array(K).fill(0);
+    for (let i = 0; i < rows; i++) {
+      const q = cells[j][i];
+      // The cells consistent with what the anchor fixes in this term.
+      const keep = (c: number) =>
+        t.features.length === 1
+          ? !known[0] || c === q
+          : (!known[0] || Math.floor(c / width) === Math.floor(q / width)) &&
+            (!known[1] || c % width === q % width);
+      let total = 0;
+      const sum = new Array(K).fill(0);
+      for (let c = 0; c < t.counts.length; c++) {
+        if (!keep(c)) continue;
+        const w = known.every(Boolean) ? 1 : t.counts[c];
+        total += w;
+        for (let k = 0; k < K; k++) sum[k] += w * t.scores[c * K + k];
+      }
+      // No training row in those cells: the term's score at the anchor's cell.
+      for (let k = 0; k < K; k++) {
+        out[k] += total > 0 ? sum[k] / total : t.scores[q * K + k];
+      }
+    }
+    return out.map((v) => v / rows);
+  });
+  return { terms, rows };
 }
