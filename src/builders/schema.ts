@@ -103,6 +103,8 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
   readonly fields: readonly FieldSpec[];
   /** Points an inference left for review (empty for a hand-built schema). */
   readonly review: readonly ReviewNote[];
+  /** Data protections: each a list of fields a model must not use. */
+  readonly protections: readonly (readonly string[])[];
   readonly #client?: BuilderClient;
   #created?: Promise<Typed<DataSchema, F, T>>;
 
@@ -115,12 +117,39 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     name: string,
     fields: readonly FieldSpec[] = [],
     review: readonly ReviewNote[] = [],
+    protections: readonly (readonly string[])[] = [],
   ) {
     super();
     this.#client = client;
     this.name = name;
     this.fields = fields;
     this.review = review;
+    this.protections = protections;
+  }
+
+  /**
+   * Protects features (one data protection): models trained on data of
+   * this schema never use them, and report their metrics per group of
+   * each (docs/contract.md#model-constraints-and-protected-fields).
+   *
+   * @example
+   * ```ts
+   * import { SchemaBuilder } from "./schema.ts";
+   * import { category, integer } from "./fields.ts";
+   * const s = new SchemaBuilder(undefined, "s").feature("gender", category())
+   *   .feature("tenure", integer()).target("churn").protect("gender");
+   * if (s.body().data_protections[0].fields[0] !== "gender") throw new Error("example failed");
+   * ```
+   */
+  protect(...names: F[]): SchemaBuilder<F, T> {
+    for (const name of names) this.#indexOf(name);
+    return new SchemaBuilder<F, T>(
+      this.#client,
+      this.name,
+      this.fields,
+      this.review,
+      [...this.protections, names],
+    );
   }
 
   /** Adds a feature column. A name already in the schema is an error. */
@@ -203,7 +232,13 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
 
   /** The same columns under another schema name. */
   named(name: string): SchemaBuilder<F, T> {
-    return new SchemaBuilder(this.#client, name, this.fields, this.review);
+    return new SchemaBuilder(
+      this.#client,
+      name,
+      this.fields,
+      this.review,
+      this.protections,
+    );
   }
 
   /** Names of the feature columns. */
@@ -230,7 +265,15 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
 
   /** The body as given. */
   protected raw(): Record<string, unknown> {
-    return { name: this.name, fields: this.fields.map((f) => ({ ...f })) };
+    return {
+      name: this.name,
+      fields: this.fields.map((f) => ({ ...f })),
+      ...(this.protections.length
+        ? {
+          data_protections: this.protections.map((p) => ({ fields: [...p] })),
+        }
+        : {}),
+    };
   }
 
   /**
@@ -324,7 +367,18 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     fields: readonly FieldSpec[],
     review: readonly ReviewNote[] = this.review,
   ): SchemaBuilder<F2, T2> {
-    return new SchemaBuilder<F2, T2>(this.#client, this.name, fields, review);
+    // A protection of a dropped field is dropped with it.
+    const names = new Set(fields.map((f) => f.name));
+    const protections = this.protections.map((p) =>
+      p.filter((n) => names.has(n))
+    ).filter((p) => p.length > 0);
+    return new SchemaBuilder<F2, T2>(
+      this.#client,
+      this.name,
+      fields,
+      review,
+      protections,
+    );
   }
 }
 

@@ -9,6 +9,10 @@
 import { z } from "zod";
 import { openEnum, ownedFields, RefSchema, TimestampSchema } from "./common.ts";
 import { LearningCurveSchema } from "./learning_curve.ts";
+import {
+  ConstraintCostSchema,
+  FieldGroupMetricsSchema,
+} from "./constraints.ts";
 
 /**
  * Lifecycle of an artifact: created with its job, ready when the job
@@ -121,6 +125,10 @@ export const ModelSchema = z.looseObject({
   validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */
   learning_curve: LearningCurveSchema.optional(),
+  /** Per protected field, its groups' figures on the validation rows (ours). */
+  group_metrics: z.array(FieldGroupMetricsSchema).optional(),
+  /** The validation figure with and without the constraints, when asked (ours). */
+  constraint_cost: ConstraintCostSchema.optional(),
 }).meta({ id: "Model" });
 /** A model. */
 export type Model = z.infer<typeof ModelSchema>;

@@ -13,6 +13,11 @@ import {
   RefSchema,
   TimestampSchema,
 } from "./common.ts";
+import {
+  checkProtections,
+  DataProtectionCreateSchema,
+  DataProtectionSchema,
+} from "./constraints.ts";
 
 /** Primitive types a column can hold. */
 export const DATA_TYPES = ["NUMBER", "STRING"] as const;
@@ -86,7 +91,7 @@ export const DataSchemaSchema = z.looseObject({
   friendly_names: z.array(z.unknown()).default([]),
   category_friendly_names: z.array(z.unknown()).default([]),
   data_anchors: z.array(z.unknown()).default([]),
-  data_protections: z.array(z.unknown()).default([]),
+  data_protections: z.array(DataProtectionSchema).default([]),
 }).meta({ id: "DataSchema" });
 /** A data schema. */
 export type DataSchema = z.infer<typeof DataSchemaSchema>;
@@ -98,7 +103,10 @@ export const DataSchemaCreateSchema = z.object({
     1,
     "a schema needs at least one field",
   ),
+  // Fields a model must not use (docs/contract.md#model-constraints-and-protected-fields).
+  data_protections: z.array(DataProtectionCreateSchema).default([]),
 }).superRefine((body, ctx) => {
+  checkProtections(body, ctx);
   const seen = new Set<string>();
   body.fields.forEach((field, i) => {
     if (seen.has(field.name)) {

@@ -20,6 +20,7 @@ import { hyperparameterShape } from "../../schemas/mod.ts";
 import type { KindName } from "../../schemas/routes.ts";
 import type { Resources } from "../store/store.ts";
 import type { Op, Reply, SharedInput } from "./types.ts";
+import { protectionsOf } from "./constraints.ts";
 
 /** A created record's answer: its body. */
 function created<B>(record: { body: B }): Reply<B> {
@@ -82,7 +83,7 @@ export const createDataSchema: Op<"dataSchemas", "create"> = (
     friendly_names: [],
     category_friendly_names: [],
     data_anchors: [],
-    data_protections: [],
+    data_protections: protectionsOf(body.data_protections),
   }));
 };
 

@@ -9,6 +9,7 @@
 import type { z } from "zod";
 import type {
   GlobalExplanation,
+  SplitTable as WireSplitTable,
   ViewsRequestSchema,
 } from "../../schemas/mod.ts";
 import type { Caller } from "../http/auth.ts";
@@ -25,15 +26,19 @@ import {
 } from "../model/explain.ts";
 import type { EbmModel } from "../model/types.ts";
 import { findOwned } from "../store/records.ts";
+import {
+  groupMetricsView,
+  isGroupMetricsView,
+  protectedFields,
+} from "./group_views.ts";
 
 /** Rows computed per step; between steps other requests get their turn. */
 const CHUNK_ROWS = 2000;
 
 /** A views request after the route schema parsed it (defaults applied). */
-export type ParsedViews = Pick<
-  z.output<typeof ViewsRequestSchema>,
-  "query" | "targets"
->;
+export type ParsedViews =
+  & Pick<z.output<typeof ViewsRequestSchema>, "query" | "targets">
+  & Partial<Pick<z.output<typeof ViewsRequestSchema>, "data">>;
 
 /** Each loaded model's feature names, built once (a loaded model is not changed). */
 const FEATURE_NAMES = new WeakMap<EbmModel, ReadonlySet<string>>();
@@ -72,8 +77,10 @@ export function prepareViews(
     );
   }
   const known = featureNames(model);
+  // GROUP_METRICS also reads the protected fields (group_views.ts).
+  const extra = isGroupMetricsView(body) ? protectedFields(model) : [];
   for (const name of Object.keys(body.query)) {
-    if (!known.has(name)) {
+    if (!known.has(name) && !extra.includes(name)) {
       throw invalidField(
         `query.${name}`,
         `"${name}" is not a feature of this model${
@@ -110,7 +117,7 @@ export async function computeViews(
   model: EbmModel,
   body: ParsedViews,
   rows: number,
-): Promise<SplitTable> {
+): Promise<SplitTable | WireSplitTable> {
   const slice = (from: number, to: number) => {
     // Null prototypes: a column named `__proto__` stays an ordinary key.
     const query: Record<string, unknown[]> = Object.create(null);
@@ -126,6 +133,7 @@ export async function computeViews(
     return { query, targets };
   };
   try {
+    if (isGroupMetricsView(body)) return groupMetricsView(model, body, rows);
     if (rows <= CHUNK_ROWS) {
       return contributionTable(model, body.query, body.targets);
     }

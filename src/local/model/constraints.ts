@@ -61,6 +61,8 @@ export function constrainDataset(
   const gone = new Set([...constraints.excluded, ...constraints.protected]);
   const classes = data.encoder.target.classes.length;
   for (const [name, direction] of Object.entries(constraints.monotone)) {
+    // A feature the encoding dropped (constant, empty) has no shape to bend.
+    if (data.encoder.dropped?.some((d) => d.name === name)) continue;
     const f = data.encoder.features.find((g) => g.name === name);
     if (constraints.protected.includes(name)) {
       throw new ModelParamError(
@@ -294,8 +296,8 @@ export function projectPairStep(
     return true;
   };
   for (let sweep = 0; sweep < (dir0 && dir1 ? 8 : 1); sweep++) {
-    if (dir0) for (let c1 = 0; c1 < P1; c1++) along0(c1, dir0);
-    if (dir1) for (let c0 = 0; c0 < P0; c0++) along1(c0, dir1);
+    if (dir0) { for (let c1 = 0; c1 < P1; c1++) along0(c1, dir0); }
+    if (dir1) { for (let c0 = 0; c0 < P0; c0++) along1(c0, dir1); }
     if (done()) return;
   }
   // Both axes and still not exact: a running maximum in each axis's
@@ -338,7 +340,9 @@ export function projectTables(
 ): void {
   tables.forEach((t, j) => {
     const d = dirs[j];
-    if (d) isotonic(t, new Float64Array(t.length).fill(1), 1, t.length, d, (i) => i);
+    if (d) {
+      isotonic(t, new Float64Array(t.length).fill(1), 1, t.length, d, (i) => i);
+    }
   });
 }
 
