@@ -147,11 +147,15 @@ export class TrainingJobBuilder<C extends ColumnSet = ColumnSet>
 
   /** Keeps features out of the model (no term of them). */
   exclude(...features: C["features"][]): this {
-    let b = this;
-    for (const f of features) {
-      b = b.#constrain({ field: f, constraint: "excluded" });
-    }
-    return b;
+    return this.with({
+      modelConstraints: [
+        ...(this.options.modelConstraints ?? []),
+        ...features.map((field) => ({
+          field,
+          constraint: "excluded" as const,
+        })),
+      ],
+    } as Partial<TrainingJobOptions<C>>);
   }
 
   /** Pairs form only inside these groups of features (none outside them). */
