@@ -33,6 +33,7 @@ export {
   explanationChart,
   type ExplanationChartOptions,
   getJupyter,
+  groupMetricsChart,
   importanceChart,
   isJupyter,
   isRegressionTable,

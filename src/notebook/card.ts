@@ -11,6 +11,7 @@
  */
 import { escapeHtml, maskSecrets } from "./html.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
+import { fairnessRows } from "./fairness.ts";
 
 /** A rendered card: the same content as HTML and as plain text. */
 export interface Card {
@@ -63,6 +64,8 @@ export function resourceCard(
     if (HEADER.has(key) || value === undefined) continue;
     if (key === "metrics" && isNumberRecord(value)) {
       metrics = formatMetrics(value, isRegressionRecord(r, value));
+    } else if (key === "group_metrics" || key === "constraint_cost") {
+      rows.push(...fairnessRows(key, value));
     } else if (key === "classes" && isClassRecord(value)) {
       rows.push([key, formatClasses(value)]);
     } else if (PERCENT.has(key) && typeof value === "number") {
