@@ -51,6 +51,8 @@ function isGroupMetrics(value: unknown): value is FieldGroupMetrics[] {
  *   { group: "F", count: 10, metrics: { auc: 0.81 } }, { group: "M", count: 12, metrics: { auc: 0.79 } },
  * ], largest_gap: { auc: 0.02 } }]);
  * if (rows.length !== 3 || !rows[0][1].includes("ROC AUC 0.81")) throw new Error(JSON.stringify(rows));
+ * const [cost] = fairnessRows("constraint_cost", { metric: "validation_auc", constrained: 0.84, unconstrained: 0.85 });
+ * if (cost[1] !== "validation ROC AUC: 0.84 with the constraints, 0.85 without") throw new Error(cost[1]);
  * ```
  */
 export function fairnessRows(key: string, value: unknown): [string, string][] {
@@ -58,7 +60,7 @@ export function fairnessRows(key: string, value: unknown): [string, string][] {
     const c = value as ConstraintCost;
     return [[
       "constraint cost",
-      `${c.metric.replaceAll("_", " ")}: ${
+      `validation ${label(c.metric.replace(/^validation_/, ""))}: ${
         fmt(c.constrained)
       } with the constraints, ${fmt(c.unconstrained)} without`,
     ]];
