@@ -116,6 +116,13 @@ export function resolveConstraints(
       excluded.push(c.field);
       return;
     }
+    const classes = Object.values(dataset.body.classes ?? {})[0] ?? [];
+    if (classes.length > 2) {
+      throw invalidField(
+        path,
+        `monotone constraints need a binary or regression target; the dataset's target has ${classes.length} classes (a softmax logit per class has no one direction)`,
+      );
+    }
     if (f.semantic_type !== "CONTINUOUS") {
       throw invalidField(
         path,

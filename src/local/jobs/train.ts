@@ -132,7 +132,11 @@ export function trainWork(
           groups: null,
         }),
         input.params,
-        { signal: job.signal, maximumRuntimeSeconds: job.secondsLeft() * 0.45 },
+        {
+          signal: job.signal,
+          maximumRuntimeSeconds: job.secondsLeft() * 0.45,
+          onProgress: (f) => job.report("training_unconstrained", f, 0.05),
+        },
       )
       : null;
     const curve = curveRecorder();
