@@ -267,3 +267,36 @@ Deno.test("protected fields and model constraints: shapes, 400s, per-group metri
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a monotone constraint on a dataset of three classes is a 400 naming it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "constraints3_" });
+  const rows = Array.from(
+    { length: 60 },
+    (_, i) => `${i},${["a", "b", "c"][i % 3]}`,
+  );
+  await Deno.writeTextFile(`${dir}/three.csv`, ["x,y", ...rows].join("\n"));
+  const ml = await local({ buckets: { data: dir }, progress: false });
+  try {
+    const schema = await ml.schema("three").feature("x", ml.float())
+      .target("y").create();
+    const storage = await ml.storageConnector("data");
+    const source = await ml.ingest("three.csv", { storage, schema });
+    const dataset = await ml.onboard(source);
+    const e = await assertRejects(
+      async () =>
+        await ml.trainingJob({
+          dataset,
+          configuration: await ml.trainingConfiguration("t3", {}),
+          compute: await ml.compute("c3", { computeType: "TRAINING" }),
+          workspace: await ml.workspace("w3"),
+          modelName: "three",
+        }).monotone("x", "increasing").create(),
+      ValidationError,
+    );
+    assertEquals(e.issues[0]?.path, "model_constraints.0.field");
+    assert(e.message.includes("3 classes"), e.message);
+  } finally {
+    await ml.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
