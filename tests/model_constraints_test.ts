@@ -16,7 +16,7 @@ import {
 import { encodeDataset } from "../src/local/model/encoding.ts";
 import { ModelParamError } from "../src/local/model/errors.ts";
 import { explain } from "../src/local/model/explain.ts";
-import { groupMetrics } from "../src/local/model/fairness.ts";
+import { groupCuts, groupMetrics } from "../src/local/model/fairness.ts";
 import { createRng } from "../src/local/model/rng.ts";
 import { train } from "../src/local/model/train.ts";
 import type { EbmModel, ModelConstraints } from "../src/local/model/types.ts";
@@ -347,4 +347,35 @@ Deno.test("per-group metrics of a regression: mean prediction, R² and MAE by ha
         1e-9,
     );
   }
+});
+
+Deno.test("a numeric protected field of many values is grouped by its quartiles, in order", () => {
+  const { columns, data } = table(400, "binary");
+  const model = train(data, { max_rounds: 30, seed: 1 });
+  const cuts = groupCuts(Float64Array.from(columns.w))!;
+  assertEquals(cuts.length, 3);
+  model.constraints = {
+    monotone: {},
+    excluded: [],
+    protected: ["w"],
+    groups: null,
+    groupCuts: { w: cuts },
+  };
+  const query: Record<string, (string | number)[]> = {};
+  for (const f of model.encoder.features) {
+    query[f.name] = columns[f.name as keyof typeof columns];
+  }
+  // Views send numbers as numbers or as text: the same groups.
+  const asText = { ...query, w: columns.w.map(String) };
+  const [a] = groupMetrics(model, query, columns.y, ["w"]);
+  const [b] = groupMetrics(model, asText, columns.y, ["w"]);
+  assertEquals(a, b);
+  assertEquals(a.groups.map((g) => g.group), [
+    `< ${cuts[0]}`,
+    `[${cuts[0]}, ${cuts[1]})`,
+    `[${cuts[1]}, ${cuts[2]})`,
+    `>= ${cuts[2]}`,
+  ]);
+  assertEquals(a.groups.reduce((s, g) => s + g.count, 0), 400);
+  for (const g of a.groups) assert(Math.abs(g.count - 100) <= 2, g.group);
 });

@@ -11,7 +11,12 @@ import type { ConstraintCost } from "../../schemas/constraints.ts";
 import type { RawValue } from "../model/columns.ts";
 import { asDatasource, isDatasource } from "../model/datasource.ts";
 import type { EncodedDataset } from "../model/encoder.ts";
-import { type FieldGroupMetrics, groupMetrics } from "../model/fairness.ts";
+import {
+  type FieldGroupMetrics,
+  groupCuts,
+  groupMetrics,
+} from "../model/fairness.ts";
+import type { ModelConstraints } from "../model/types.ts";
 import { resolveParams, type TrainingParams } from "../model/params.ts";
 import type { EbmModel } from "../model/types.ts";
 import type { Store } from "../store/store.ts";
@@ -113,4 +118,25 @@ export function constraintCost(
     constrained: pick(constrained),
     unconstrained: pick(unconstrained),
   };
+}
+
+/**
+ * `constraints` with the group cut points of every numeric protected field
+ * of many values (see `groupCuts`), from all of the dataset's rows, so the
+ * model record and every `GROUP_METRICS` view group alike.
+ */
+export function withGroupCuts(
+  data: EncodedDataset,
+  constraints: ModelConstraints,
+): ModelConstraints {
+  const cuts: Record<string, number[]> = {};
+  for (const name of constraints.protected) {
+    const j = data.encoder.features.findIndex((f) => f.name === name);
+    if (j < 0 || data.encoder.features[j].kind !== "numeric") continue;
+    const c = groupCuts(data.features[j]);
+    if (c) cuts[name] = c;
+  }
+  return Object.keys(cuts).length
+    ? { ...constraints, groupCuts: cuts }
+    : constraints;
 }

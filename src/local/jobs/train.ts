@@ -27,6 +27,7 @@ import {
   constraintCost,
   validationGroupMetrics,
   validationRowsOf,
+  withGroupCuts,
 } from "./constrained.ts";
 
 /** Most points a learning curve keeps (see {@linkcode curveRecorder}). */
@@ -114,7 +115,7 @@ export function trainWork(
   return async (job) => {
     job.report("loading", 0, 0.01);
     const full = loadEncoded(store, input.datasetId);
-    const c = input.constraints;
+    const c = input.constraints && withGroupCuts(full, input.constraints);
     const data = c ? constrainDataset(full, c) : full;
     const validationRows = c?.protected.length
       ? validationRowsOf(full, input.params)

@@ -54,9 +54,63 @@ export function groupMetricNames(
   return ["accuracy", "auc"];
 }
 
-/** A protected value's group: its text (numbers as written), or {@link MISSING_GROUP}. */
-export function groupOf(v: RawValue | undefined): string {
+/**
+ * Most distinct values a numeric protected field is grouped by; beyond, its
+ * groups are its quartiles on the dataset ({@link groupCuts}), so an age or
+ * an income gives four groups of about equal size, not one per value.
+ */
+export const MAX_VALUE_GROUPS = 10;
+
+/**
+ * The cut points that group a numeric protected field: null with at most
+ * {@link MAX_VALUE_GROUPS} distinct values (each is a group), else its
+ * quartiles (distinct ones; NaN, missing, left out).
+ *
+ * @example
+ * ```ts
+ * import { groupCuts, groupOf } from "./fairness.ts";
+ * if (groupCuts(Float64Array.of(0, 1, 0, 1)) !== null) throw new Error("example failed");
+ * const cuts = groupCuts(Float64Array.from({ length: 100 }, (_, i) => i))!;
+ * if (cuts.join() !== "25,50,75" || groupOf(30, cuts) !== "[25, 50)") throw new Error(String(cuts));
+ * ```
+ */
+export function groupCuts(values: ArrayLike<number>): number[] | null {
+  const seen = new Set<number>();
+  const finite: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    finite.push(v);
+    seen.add(v);
+  }
+  if (seen.size <= MAX_VALUE_GROUPS) return null;
+  finite.sort((a, b) => a - b);
+  const at = (q: number) => finite[Math.floor(q * finite.length)];
+  return [...new Set([at(0.25), at(0.5), at(0.75)])];
+}
+
+/**
+ * A protected value's group: its text (numbers as written), or
+ * {@link MISSING_GROUP}; with `cuts` ({@link groupCuts}), a number's
+ * interval: `< c1`, `[c1, c2)`, ..., `>= ck`.
+ */
+export function groupOf(
+  v: RawValue | undefined,
+  cuts?: number[] | null,
+): string {
   if (v === null || v === undefined) return MISSING_GROUP;
+  if (cuts) {
+    const x = typeof v === "number" ? v : Number(v.trim());
+    if (typeof v === "string" && v.trim() === "") return MISSING_GROUP;
+    if (!Number.isNaN(x)) {
+      const k = cuts.filter((c) => c <= x).length;
+      return k === 0
+        ? `< ${cuts[0]}`
+        : k === cuts.length
+        ? `>= ${cuts[k - 1]}`
+        : `[${cuts[k - 1]}, ${cuts[k]})`;
+    }
+  }
   if (typeof v === "number") return Number.isNaN(v) ? MISSING_GROUP : String(v);
   const s = v.trim();
   return s === "" ? MISSING_GROUP : s;
@@ -195,15 +249,30 @@ export function groupMetrics(
   const names = groupMetricNames(model);
   return fields.map((field) => {
     const values = columns[field] ?? [];
+    const cuts = model.constraints?.groupCuts?.[field] ?? null;
     const byGroup = new Map<string, number[]>();
     truth.forEach((t, i) => {
       if (t === null) return;
-      const g = groupOf(values[i]);
+      const g = groupOf(values[i], cuts);
       let list = byGroup.get(g);
       if (!list) byGroup.set(g, list = []);
       list.push(i);
     });
-    const groups = [...byGroup.keys()].sort().map((group): GroupRow => {
+    // Intervals in their order, then values as text.
+    const rank = (g: string) =>
+      cuts
+        ? g.startsWith("< ")
+          ? 0
+          : g.startsWith(">= ")
+          ? cuts.length
+          : g.startsWith("[")
+          ? cuts.indexOf(Number(g.slice(1, g.indexOf(",")))) + 1
+          : cuts.length + 1
+        : 0;
+    const keys = [...byGroup.keys()].sort((a, b) =>
+      rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)
+    );
+    const groups = keys.map((group): GroupRow => {
       const rows = byGroup.get(group)!;
       return {
         group,

@@ -145,6 +145,8 @@ export interface ModelConstraints {
   excluded: string[];
   protected: string[];
   groups: string[][] | null;
+  /** Per numeric protected field with many values, its groups' cut points (fairness.ts). */
+  groupCuts?: Record<string, number[]>;
 }
 
 /** The most validation rows a model lists by index (beyond: seed and rule only). */
