@@ -33,6 +33,7 @@ export {
   explanationChart,
   type ExplanationChartOptions,
   getJupyter,
+  groupMetricsChart,
   importanceChart,
   isJupyter,
   isRegressionTable,
@@ -60,5 +61,9 @@ export {
   type ViewsTableOptions,
 } from "./src/notebook/mod.ts";
 // The types the helpers above take (also exported by the root entry).
-export type { GlobalExplanation, SplitTable } from "./src/schemas/mod.ts";
+export type {
+  FieldGroupMetrics,
+  GlobalExplanation,
+  SplitTable,
+} from "./src/schemas/mod.ts";
 export type { JobSnapshot } from "./src/jobs/status.ts";

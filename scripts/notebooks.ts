@@ -213,6 +213,32 @@ export const NOTEBOOKS: NotebookSpec[] = [
       },
     ],
   },
+  {
+    name: "06_constraints",
+    mimes: [HTML, VEGALITE],
+    cards: [
+      "Model ",
+      "Shape of tenure",
+      "Shape of monthly_charges",
+      "Per-group metrics",
+    ],
+    progress: 4,
+    figures: [
+      {
+        label: "validation ROC AUC with the constraints",
+        pattern: /validation ROC AUC (\d\.\d+) with the constraints/,
+        min: 0.75,
+        max: 1,
+      },
+      {
+        // Exactly monotone: no step of the grid may raise the log-odds.
+        label: "monotone check (increases of the log-odds)",
+        pattern: /Monotone check: (\d+) increases/,
+        min: 0,
+        max: 0,
+      },
+    ],
+  },
 ];
 
 // deno-lint-ignore no-explicit-any

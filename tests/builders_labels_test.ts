@@ -11,7 +11,13 @@ import { ValidationError } from "../src/http/errors.ts";
 Deno.test("schema builder: labels and anchors become the create body's arrays; an unlabelled body is unchanged", () => {
   const plain = new SchemaBuilder(undefined, "s").feature("tenure", integer())
     .target("churn").body();
-  assertEquals(Object.keys(plain).sort(), ["fields", "name"]);
+  // data_protections is the create schema's default (docs/contract.md#create-bodies-and-defaults), not a label.
+  assertEquals(Object.keys(plain).sort(), [
+    "data_protections",
+    "fields",
+    "name",
+  ]);
+  assertEquals(plain.data_protections, []);
   const body = new SchemaBuilder(undefined, "s")
     .feature("tenure", integer(), { friendlyName: "Tenure", unit: "months" })
     .feature("contract", category())

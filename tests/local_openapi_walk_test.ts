@@ -198,7 +198,13 @@ async function walk(log: Recorded[]): Promise<void> {
       compute_type: "PROCESSING",
     });
     const cpu = ids.computeConfigurations;
-    await create("dataSchemas", { name: "penguins", fields: PENGUIN_FIELDS });
+    // With a data protection: the model reports per-group metrics of `sex`
+    // (docs/contract.md#model-constraints-and-protected-fields).
+    await create("dataSchemas", {
+      name: "penguins",
+      fields: PENGUIN_FIELDS,
+      data_protections: [{ name: "sex", fields: ["sex"] }],
+    });
     await create("ingestionConfigurations", {
       name: "ingest",
       data_schema_id: ids.dataSchemas,
@@ -249,6 +255,12 @@ async function walk(log: Recorded[]): Promise<void> {
       training_configuration_id: ids.trainingConfigurations,
       compute_configuration_id: trainer,
       model_name: "penguin-model",
+      model_constraints: [{ field: "island", constraint_type: "EXCLUDED" }],
+      model_constraint_groups: [{
+        name: "bill",
+        fields: ["bill_length_mm", "bill_depth_mm"],
+      }],
+      measure_constraint_cost: true,
     }, workspace);
     const trained = await until(`/training-jobs/${ids.trainingJobs}`, ended);
     assertEquals(trained.status, "COMPLETED", JSON.stringify(trained));
@@ -299,10 +311,9 @@ async function walk(log: Recorded[]): Promise<void> {
       {
         token,
         json: {
+          // island is excluded and sex protected in this walk's training.
           query: {
-            island: ["Dream"],
             body_mass_g: [3000],
-            sex: [null],
             bill_length_mm: [40],
             bill_depth_mm: [18],
             flipper_length_mm: [190],
@@ -322,18 +333,37 @@ async function walk(log: Recorded[]): Promise<void> {
         json: {
           data: [{ view_type: "RESULTS" }],
           query: {
-            island: ["Biscoe", "Dream"],
             bill_length_mm: [40, 50],
             bill_depth_mm: [18, 15],
             flipper_length_mm: [190, 220],
             body_mass_g: [3800, 5200],
-            sex: ["male", null],
           },
         },
         headers: { "x-views-cache-control": "no-cache, no-store" },
       },
     );
     assertEquals(views.status, 200, JSON.stringify(views.body));
+    const groupViews = await call(
+      "views",
+      "POST",
+      `/deployed-models/${ids.deployedModels}/views`,
+      {
+        token,
+        json: {
+          data: [{ view_type: "GROUP_METRICS" }],
+          query: {
+            bill_length_mm: [40, 50, 45],
+            bill_depth_mm: [18, 15, 17],
+            flipper_length_mm: [190, 220, 200],
+            body_mass_g: [3800, 5200, 4000],
+            sex: ["male", null, "female"],
+          },
+          targets: { species: ["Adelie", "Gentoo", "Chinstrap"] },
+        },
+        headers: { "x-views-cache-control": "no-cache, no-store" },
+      },
+    );
+    assertEquals(groupViews.status, 200, JSON.stringify(groupViews.body));
 
     // A views batch over the bucket's file (our extension): its job, the
     // batch it makes, and a page of its results.

@@ -116,6 +116,8 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
   readonly review: readonly ReviewNote[];
   /** Data anchors to create with the schema. */
   readonly anchors: readonly AnchorSpec[];
+  /** Data protections: each a list of fields a model must not use. */
+  readonly protections: readonly (readonly string[])[];
   readonly #client?: BuilderClient;
   #created?: Promise<Typed<DataSchema, F, T>>;
 
@@ -129,6 +131,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     fields: readonly FieldSpec[] = [],
     review: readonly ReviewNote[] = [],
     anchors: readonly AnchorSpec[] = [],
+    protections: readonly (readonly string[])[] = [],
   ) {
     super();
     this.#client = client;
@@ -136,6 +139,33 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     this.fields = fields;
     this.review = review;
     this.anchors = anchors;
+    this.protections = protections;
+  }
+
+  /**
+   * Protects features (one data protection): models trained on data of
+   * this schema never use them, and report their metrics per group of
+   * each (docs/contract.md#model-constraints-and-protected-fields).
+   *
+   * @example
+   * ```ts
+   * import { SchemaBuilder } from "./schema.ts";
+   * import { category, integer } from "./fields.ts";
+   * const s = new SchemaBuilder(undefined, "s").feature("gender", category())
+   *   .feature("tenure", integer()).target("churn").protect("gender");
+   * if (s.body().data_protections[0].fields[0] !== "gender") throw new Error("example failed");
+   * ```
+   */
+  protect(...names: F[]): SchemaBuilder<F, T> {
+    for (const name of names) this.#indexOf(name);
+    return new SchemaBuilder<F, T>(
+      this.#client,
+      this.name,
+      this.fields,
+      this.review,
+      this.anchors,
+      [...this.protections, names],
+    );
   }
 
   /**
@@ -229,6 +259,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
         default: options.default ?? false,
         values: values as Record<string, AnchorValue>,
       }],
+      this.protections,
     );
   }
 
@@ -312,6 +343,7 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
       this.fields,
       this.review,
       this.anchors,
+      this.protections,
     );
   }
 
@@ -343,6 +375,11 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
       name: this.name,
       fields: this.fields.map(({ labels: _labels, ...f }) => ({ ...f })),
       ...labelArrays(this.fields, this.anchors),
+      ...(this.protections.length
+        ? {
+          data_protections: this.protections.map((p) => ({ fields: [...p] })),
+        }
+        : {}),
     };
   }
 
@@ -439,12 +476,18 @@ export class SchemaBuilder<F extends string = never, T extends string = never>
     fields: readonly FieldSpec[],
     review: readonly ReviewNote[] = this.review,
   ): SchemaBuilder<F2, T2> {
+    // A protection of a dropped field is dropped with it.
+    const names = new Set(fields.map((f) => f.name));
+    const protections = this.protections.map((p) =>
+      p.filter((n) => names.has(n))
+    ).filter((p) => p.length > 0);
     return new SchemaBuilder<F2, T2>(
       this.#client,
       this.name,
       fields,
       review,
       this.anchors,
+      protections,
     );
   }
 }

@@ -76,7 +76,30 @@ export interface TrainingJobOptions<C extends ColumnSet = ColumnSet>
   modelName: string;
   /** Train on spot capacity (default false). */
   managedSpotTraining?: boolean;
+  /**
+   * Per feature: monotone or excluded (docs/contract.md#model-constraints-and-protected-fields);
+   * see {@linkcode TrainingJobBuilder.monotone} and {@linkcode TrainingJobBuilder.exclude}.
+   */
+  modelConstraints?: readonly TrainingConstraint<C["features"]>[];
+  /** Feature groups inside which pairs may form; see {@linkcode TrainingJobBuilder.interactions}. */
+  modelConstraintGroups?: readonly (readonly C["features"][])[];
+  /** Also fit without the constraints and report both validation figures (`constraint_cost`). */
+  measureConstraintCost?: boolean;
 }
+
+/** One model constraint: a feature monotone in a direction, or excluded. */
+export interface TrainingConstraint<F extends string = string> {
+  /** The feature. */
+  field: F;
+  /** What is asked of it. */
+  constraint: "increasing" | "decreasing" | "excluded";
+}
+
+const CONSTRAINT_TYPES = {
+  increasing: "MONOTONE_INCREASING",
+  decreasing: "MONOTONE_DECREASING",
+  excluded: "EXCLUDED",
+} as const;
 
 /**
  * Builds `POST /training-jobs`; `create()` returns a `Job` resolving to
@@ -100,6 +123,74 @@ export class TrainingJobBuilder<C extends ColumnSet = ColumnSet>
     wire: { configuration: "training_configuration_id", workspace: null },
     defaults: nameAfter("train", "modelName"),
   });
+
+  /**
+   * The prediction moves only one way as `feature` grows (a numeric
+   * feature): its shape function and every pair containing it follow
+   * `direction` exactly.
+   *
+   * @example
+   * ```ts
+   * import { TrainingJobBuilder } from "./training.ts";
+   * const body = new TrainingJobBuilder(undefined, { dataset: "ds_1", configuration: "tc_1", compute: "cc_1", modelName: "m" })
+   *   .monotone("tenure", "decreasing").exclude("total_charges").interactions(["a", "b"], ["c", "d"]).body();
+   * if (body.model_constraints[0].constraint_type !== "MONOTONE_DECREASING") throw new Error();
+   * if (body.model_constraints[1].constraint_type !== "EXCLUDED" || body.model_constraint_groups.length !== 2) throw new Error();
+   * ```
+   */
+  monotone(
+    feature: C["features"],
+    direction: "increasing" | "decreasing",
+  ): this {
+    return this.#constrain({ field: feature, constraint: direction });
+  }
+
+  /** Keeps features out of the model (no term of them). */
+  exclude(...features: C["features"][]): this {
+    return this.with({
+      modelConstraints: [
+        ...(this.options.modelConstraints ?? []),
+        ...features.map((field) => ({
+          field,
+          constraint: "excluded" as const,
+        })),
+      ],
+    } as Partial<TrainingJobOptions<C>>);
+  }
+
+  /** Pairs form only inside these groups of features (none outside them). */
+  interactions(...groups: (readonly C["features"][])[]): this {
+    return this.with({
+      modelConstraintGroups: [
+        ...(this.options.modelConstraintGroups ?? []),
+        ...groups,
+      ],
+    } as Partial<TrainingJobOptions<C>>);
+  }
+
+  #constrain(c: TrainingConstraint<C["features"]>): this {
+    return this.with({
+      modelConstraints: [...(this.options.modelConstraints ?? []), c],
+    } as Partial<TrainingJobOptions<C>>);
+  }
+
+  /** The body; constraints and groups in their wire shape. */
+  protected override raw(): Record<string, unknown> {
+    const body = super.raw();
+    const { modelConstraints, modelConstraintGroups } = this.options;
+    if (modelConstraints) {
+      body.model_constraints = modelConstraints.map((c) => ({
+        field: c.field,
+        constraint_type: CONSTRAINT_TYPES[c.constraint],
+      }));
+    }
+    if (modelConstraintGroups) {
+      body.model_constraint_groups = modelConstraintGroups.map((g) => ({
+        fields: [...g],
+      }));
+    }
+    return body;
+  }
 
   /** Sends `workspace` as `X-Active-Workspace`; when not given, the client's applies. */
   protected override requestOptions(

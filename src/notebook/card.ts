@@ -13,6 +13,7 @@ import { fieldLabel } from "../schemas/label_display.ts";
 import type { FieldLabels } from "../schemas/labels.ts";
 import { escapeHtml, maskSecrets } from "./html.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
+import { fairnessRows } from "./fairness.ts";
 
 /** A rendered card: the same content as HTML and as plain text. */
 export interface Card {
@@ -75,6 +76,8 @@ export function resourceCard(
         key,
         summarize(value.map((f) => fieldLabel(String(f), labels))),
       ]);
+    } else if (key === "group_metrics" || key === "constraint_cost") {
+      rows.push(...fairnessRows(key, value));
     } else if (key === "classes" && isClassRecord(value)) {
       rows.push([key, formatClasses(value)]);
     } else if (PERCENT.has(key) && typeof value === "number") {

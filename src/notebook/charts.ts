@@ -35,7 +35,18 @@ const SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
 const UP = "#dc2626";
 const DOWN = "#2563eb";
 
-function chart(spec: Record<string, unknown>, text: string): Chart {
+/**
+ * A Vega-Lite spec (the schema added) and its plain-text version as a
+ * chart bundle that renders when it is a cell's value.
+ *
+ * @example
+ * ```ts
+ * import { chart } from "./charts.ts";
+ * const c = chart({ mark: "bar" }, "bars");
+ * if (c["text/plain"] !== "bars") throw new Error("unexpected");
+ * ```
+ */
+export function chart(spec: Record<string, unknown>, text: string): Chart {
   const bundle: Chart = {
     [VEGALITE_MIME]: { $schema: SCHEMA, ...spec },
     "text/plain": text,

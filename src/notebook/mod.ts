@@ -49,6 +49,7 @@ export {
 export { type Displayable, displayable, toMimeBundle } from "./displayable.ts";
 export { pageTable } from "./page.ts";
 export { viewsTable, type ViewsTableOptions } from "./views_table.ts";
+export { groupMetricsChart } from "./fairness.ts";
 export {
   type NotebookProgress,
   notebookProgress,

@@ -10,6 +10,10 @@ import { z } from "zod";
 import { openEnum, ownedFields, RefSchema, TimestampSchema } from "./common.ts";
 import { LearningCurveSchema } from "./learning_curve.ts";
 import { AppliedAnchorSchema, FieldLabelsSchema } from "./labels.ts";
+import {
+  ConstraintCostSchema,
+  FieldGroupMetricsSchema,
+} from "./constraints.ts";
 
 /**
  * Lifecycle of an artifact: created with its job, ready when the job
@@ -124,6 +128,10 @@ export const ModelSchema = z.looseObject({
   learning_curve: LearningCurveSchema.optional(),
   /** Its schema's labels, read when the model is (docs/contract.md#labels-and-anchors). */
   field_labels: FieldLabelsSchema.optional(),
+  /** Per protected field, its groups' figures on the validation rows (ours). */
+  group_metrics: z.array(FieldGroupMetricsSchema).optional(),
+  /** The validation figure with and without the constraints, when asked (ours). */
+  constraint_cost: ConstraintCostSchema.optional(),
 }).meta({ id: "Model" });
 /** A model. */
 export type Model = z.infer<typeof ModelSchema>;

@@ -18,6 +18,11 @@ import {
   labelIssuesOfCreate,
   labelShapes,
 } from "./labels_body.ts";
+import {
+  checkProtections,
+  DataProtectionCreateSchema,
+  DataProtectionSchema,
+} from "./constraints.ts";
 
 /** Primitive types a column can hold. */
 export const DATA_TYPES = ["NUMBER", "STRING"] as const;
@@ -89,7 +94,7 @@ export const DataSchemaSchema = z.looseObject({
   ...configurationFields,
   fields: z.array(SchemaFieldSchema),
   ...labelShapes,
-  data_protections: z.array(z.unknown()).default([]),
+  data_protections: z.array(DataProtectionSchema).default([]),
 }).meta({ id: "DataSchema" });
 /** A data schema. */
 export type DataSchema = z.infer<typeof DataSchemaSchema>;
@@ -102,8 +107,11 @@ export const DataSchemaCreateSchema = z.object({
     "a schema needs at least one field",
   ),
   ...labelCreateFields,
+  // Fields a model must not use (docs/contract.md#model-constraints-and-protected-fields).
+  data_protections: z.array(DataProtectionCreateSchema).default([]),
 }).superRefine((body, ctx) => {
   labelIssuesOfCreate(body, ctx);
+  checkProtections(body, ctx);
   const seen = new Set<string>();
   body.fields.forEach((field, i) => {
     if (seen.has(field.name)) {

@@ -19,6 +19,7 @@ export * from "./onboarding.ts";
 export * from "./workspaces.ts";
 export * from "./learning_curve.ts";
 export * from "./training.ts";
+export * from "./constraints.ts";
 export * from "./deployments.ts";
 export * from "./views.ts";
 export * from "./artifacts.ts";

@@ -21,6 +21,11 @@ import {
 } from "./common.ts";
 import { jobFields } from "./jobs.ts";
 import { LearningCurveSchema } from "./learning_curve.ts";
+import {
+  ModelConstraintGroupSchema,
+  ModelConstraintSchema,
+  trainingConstraintFields,
+} from "./constraints.ts";
 
 /** Training types docs/api.md#resources shows. */
 export const MODEL_TRAINING_TYPES = ["INDUCTION"] as const;
@@ -404,8 +409,10 @@ export const TrainingJobSchema = z.looseObject({
   model: RefSchema,
   managed_spot_training: z.boolean().optional(),
   maximum_wait_time_seconds: z.number().int().optional(),
-  model_constraints: z.array(z.unknown()).optional(),
-  model_constraint_groups: z.array(z.unknown()).optional(),
+  model_constraints: z.array(ModelConstraintSchema).optional(),
+  model_constraint_groups: z.array(ModelConstraintGroupSchema).optional(),
+  /** Whether the model also reports its validation figure without the constraints (ours). */
+  measure_constraint_cost: z.boolean().optional(),
   /** Loss per logged round, growing while the job runs (our extension). */
   learning_curve: LearningCurveSchema.optional(),
 }).meta({ id: "TrainingJob" });
@@ -420,6 +427,8 @@ export const TrainingJobCreateSchema = z.object({
   compute_configuration_id: IdSchema,
   model_name: NameSchema,
   managed_spot_training: z.boolean().default(false),
+  // docs/contract.md#model-constraints-and-protected-fields
+  ...trainingConstraintFields,
 }).meta({ id: "TrainingJobCreate" });
 /** Body of `POST /training-jobs`. */
 export type TrainingJobCreate = z.input<typeof TrainingJobCreateSchema>;

@@ -13,8 +13,12 @@ import {
   ViewsAnchorSchema,
 } from "./labels.ts";
 
-/** View types docs/api.md#resources shows. */
-export const VIEW_TYPES = ["RESULTS"] as const;
+/**
+ * View types: docs/api.md#resources shows `RESULTS`; `GROUP_METRICS` is ours
+ * (per-group metrics of the rows sent, by their protected fields,
+ * docs/contract.md#model-constraints-and-protected-fields).
+ */
+export const VIEW_TYPES = ["RESULTS", "GROUP_METRICS"] as const;
 
 /** A value in a query column: a number, a string, or null for missing. */
 export const CellSchema = z.union([z.number(), z.string(), z.null()]);

@@ -21,6 +21,7 @@ import type { KindName } from "../../schemas/routes.ts";
 import type { Resources } from "../store/store.ts";
 import type { Op, Reply, SharedInput } from "./types.ts";
 import { initialLabels } from "./labels.ts";
+import { protectionsOf } from "./constraints.ts";
 
 /** A created record's answer: its body. */
 function created<B>(record: { body: B }): Reply<B> {
@@ -80,7 +81,7 @@ export const createDataSchema: Op<"dataSchemas", "create"> = (
   return created(createRecord(ctx.store, caller, "dataSchemas", {
     name: body.name,
     ...initialLabels(body, fields, caller, created_at),
-    data_protections: [],
+    data_protections: protectionsOf(body.data_protections),
   }));
 };
 

@@ -18,6 +18,7 @@ import type { JobOutcome, JobWork } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
 import { trainWork } from "../jobs/train.ts";
+import { constraintFields, resolveConstraints } from "./constraints.ts";
 import { readDataBytes, resolveDataPath } from "../store/buckets.ts";
 import {
   assertUniqueName,
@@ -390,6 +391,7 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
   requireReady(dataset, "dataset", "onboarding job");
   const tc = owned("trainingConfigurations", "training_configuration_id");
   const cc = computeOf(owned, "TRAINING");
+  const constraints = resolveConstraints(ctx, dataset, body);
   return launchJob(ctx, caller, {
     kind: "trainingJobs",
     name: body.name,
@@ -410,8 +412,9 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
       model,
       managed_spot_training: body.managed_spot_training,
       maximum_wait_time_seconds: 3600,
-      model_constraints: [],
-      model_constraint_groups: [],
+      model_constraints: constraints.model_constraints,
+      model_constraint_groups: constraints.model_constraint_groups,
+      measure_constraint_cost: constraints.measureCost,
       ...newJobFields(ctx),
     }),
     // The model points back at its job; both are stored together.
@@ -423,7 +426,9 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
         datasetId: dataset.id,
         modelId,
         params: tc.internal.params ?? {},
-      }, (m, curve) =>
+        constraints: constraints.model,
+        measureCost: constraints.measureCost,
+      }, (m, curve, extras) =>
         done({
           features: m.features.map((f) => f.name),
           targets: [m.target],
@@ -476,6 +481,7 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             }
             : {}),
           learning_curve: curve,
+          ...constraintFields(extras),
         })),
   });
 };

@@ -11,6 +11,7 @@ import type {
   AppliedAnchor,
   FieldLabels,
   GlobalExplanation,
+  SplitTable as WireSplitTable,
   ViewsRequestSchema,
 } from "../../schemas/mod.ts";
 import type { Caller } from "../http/auth.ts";
@@ -30,6 +31,11 @@ import {
 import { anchorColumns, readSchema } from "./labels.ts";
 import type { EbmModel } from "../model/types.ts";
 import { findOwned } from "../store/records.ts";
+import {
+  groupMetricsView,
+  isGroupMetricsView,
+  protectedFields,
+} from "./group_views.ts";
 
 /** Rows computed per step; between steps other requests get their turn. */
 const CHUNK_ROWS = 2000;
@@ -37,7 +43,7 @@ const CHUNK_ROWS = 2000;
 /** A views request after the route schema parsed it (defaults applied). */
 export type ParsedViews =
   & Pick<z.output<typeof ViewsRequestSchema>, "query" | "targets">
-  & Partial<Pick<z.output<typeof ViewsRequestSchema>, "anchor">>;
+  & Partial<Pick<z.output<typeof ViewsRequestSchema>, "anchor" | "data">>;
 
 /** What a views answer or an explanation adds from the model's schema. */
 export interface SchemaExtras {
@@ -152,8 +158,10 @@ export function prepareViews(
     );
   }
   const known = featureNames(model);
+  // GROUP_METRICS also reads the protected fields (group_views.ts).
+  const extra = isGroupMetricsView(body) ? protectedFields(model) : [];
   for (const name of Object.keys(body.query)) {
-    if (!known.has(name)) {
+    if (!known.has(name) && !extra.includes(name)) {
       throw invalidField(
         `query.${name}`,
         `"${name}" is not a feature of this model${
@@ -192,7 +200,7 @@ export async function computeViews(
   body: ParsedViews,
   rows: number,
   offsets?: AnchorOffsets,
-): Promise<SplitTable> {
+): Promise<SplitTable | WireSplitTable> {
   const slice = (from: number, to: number) => {
     // Null prototypes: a column named `__proto__` stays an ordinary key.
     const query: Record<string, unknown[]> = Object.create(null);
@@ -208,6 +216,7 @@ export async function computeViews(
     return { query, targets };
   };
   try {
+    if (isGroupMetricsView(body)) return groupMetricsView(model, body, rows);
     if (rows <= CHUNK_ROWS) {
       return contributionTable(model, body.query, body.targets, offsets);
     }

@@ -19,6 +19,16 @@ import { macrotask } from "./yield.ts";
 import { loadEncoded } from "./onboard.ts";
 import type { JobWork } from "./runner.ts";
 import { modelBlobs } from "../store/blobs.ts";
+import type { ConstraintCost } from "../../schemas/constraints.ts";
+import { constrainDataset } from "../model/constraints.ts";
+import type { FieldGroupMetrics } from "../model/fairness.ts";
+import type { ModelConstraints } from "../model/types.ts";
+import {
+  constraintCost,
+  validationGroupMetrics,
+  validationRowsOf,
+  withGroupCuts,
+} from "./constrained.ts";
 
 /** Most points a learning curve keeps (see {@linkcode curveRecorder}). */
 export const MAX_CURVE_POINTS = 1000;
@@ -88,14 +98,48 @@ export function trainWork(
     datasetId: string;
     modelId: string;
     params: Partial<TrainingParams>;
+    /** docs/contract.md#model-constraints-and-protected-fields; null: none. */
+    constraints?: ModelConstraints | null;
+    /** Also train without the constraints and report both figures. */
+    measureCost?: boolean;
   },
-  onDone: (model: EbmModel, curve: LearningCurvePoint[]) => void,
+  onDone: (
+    model: EbmModel,
+    curve: LearningCurvePoint[],
+    extras: {
+      groupMetrics?: FieldGroupMetrics[];
+      constraintCost?: ConstraintCost;
+    },
+  ) => void,
 ): JobWork {
   return async (job) => {
     job.report("loading", 0, 0.01);
-    const data = loadEncoded(store, input.datasetId);
+    const full = loadEncoded(store, input.datasetId);
+    const c = input.constraints && withGroupCuts(full, input.constraints);
+    const data = c ? constrainDataset(full, c) : full;
+    const validationRows = c?.protected.length
+      ? validationRowsOf(full, input.params)
+      : [];
     job.report("loading", 1, 0.05);
     await macrotask();
+    // The same training without the constraints (protected fields stay
+    // out), for the cost of the constraints; its data is copied, not moved.
+    const reference = c && input.measureCost
+      ? await trainInBackground(
+        constrainDataset(full, {
+          ...c,
+          monotone: {},
+          excluded: [],
+          groups: null,
+        }),
+        input.params,
+        {
+          signal: job.signal,
+          maximumRuntimeSeconds: job.secondsLeft() * 0.45,
+          onProgress: (f) => job.report("training_unconstrained", f, 0.05),
+        },
+      )
+      : null;
     const curve = curveRecorder();
     // Leave a tenth of the remaining time to store the model before the hard cap.
     const model = await trainInBackground(data, input.params, {
@@ -114,8 +158,14 @@ export function trainWork(
       },
     });
     job.report("storing", 0, 0.95);
+    const groupMetrics = c
+      ? validationGroupMetrics(store, input.datasetId, model, validationRows)
+      : undefined;
     modelBlobs.write(store, input.modelId, model);
     job.report("storing", 1, 1);
-    onDone(model, curve.points());
+    onDone(model, curve.points(), {
+      groupMetrics,
+      constraintCost: reference ? constraintCost(model, reference) : undefined,
+    });
   };
 }

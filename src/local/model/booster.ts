@@ -13,6 +13,13 @@ import {
   newHistogram,
   type StepRegularisation,
 } from "./boost.ts";
+import {
+  directionsOf,
+  pairAllowed,
+  projectMainStep,
+  projectPairStep,
+  projectTables,
+} from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
 import { linearStart } from "./linear.ts";
 import { bagData, type Prepared, type RawTerm, toBoosted } from "./prepared.ts";
@@ -220,6 +227,10 @@ export function* fitBag(
       base: intercept[0],
     })
     : null;
+  // Monotone features (constraints.ts): every step, and the linear start,
+  // follow their direction.
+  const dirs = directionsOf(prep.data, features);
+  if (start) projectTables(start.tables, dirs);
   const startTr = constant(bag.nTrain, intercept, K);
   const startVa = constant(nVa, intercept, K);
   // Adds the linear start's scores to a bag's training and validation scores.
@@ -252,6 +263,7 @@ export function* fitBag(
           step,
           reg,
         );
+        if (dirs[j]) projectMainStep(step, hist.H, K, k, nBins, dirs[j], l2);
         for (let q = 0; q < nBins; q++) out[q * K + k] = step[q];
       },
     };
@@ -303,6 +315,7 @@ export function* fitBag(
         booster.rng,
         at(b, mainPart),
         at(b, mainPart + 0.1),
+        pairAllowed(prep.data, features),
       );
     }
     if (rankOnly) {
@@ -346,6 +359,9 @@ export function* fitBag(
             fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
           } else {
             fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg);
+          }
+          if (dirs[a] || dirs[c]) {
+            projectPairStep(step, hist.H, K, k, P0, P1, dirs[a], dirs[c], l2);
           }
           for (let q = 0; q < cells; q++) out[q * K + k] = step[q];
         },

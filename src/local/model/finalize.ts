@@ -9,6 +9,7 @@
 import type { BagResult, FitStop } from "./booster.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { importanceOf, metrics } from "./metrics.ts";
+import { purifiable } from "./constraints.ts";
 import type { TrainingParams } from "./params.ts";
 import type { Prepared, RawTerm } from "./prepared.ts";
 import { type Bins, termCells } from "./predictor.ts";
@@ -175,7 +176,8 @@ function finalize(
 ): Omit<EbmModel, "metrics"> {
   const b0 = [...intercept];
   const nTrain = trBins[0].length;
-  purify(raw, features, trBins, K);
+  // A pair with a monotone feature keeps its own table (constraints.ts).
+  purify(raw.filter((t) => purifiable(data, features, t)), features, trBins, K);
   const terms: Term[] = raw.map((t) => {
     const cells = termCells(features, t.features, trBins);
     const size = t.scores.length / K;

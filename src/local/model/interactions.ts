@@ -29,6 +29,7 @@ export function* rankPairs(
   rng: () => number,
   from: number,
   to: number,
+  allowed: (a: number, c: number) => boolean = () => true,
 ): Generator<TrainProgress, [number, number][], void> {
   const F = features.length;
   const rows = sampleRows(bag.nTrain, ROWS_PER_ROUND / bag.nTrain, rng);
@@ -46,6 +47,8 @@ export function* rankPairs(
   const ranked: { pair: [number, number]; gain: number }[] = [];
   for (let a = 0; a < F; a++) {
     for (let c = a + 1; c < F; c++) {
+      // Model constraint groups (constraints.ts) allow only some pairs.
+      if (!allowed(a, c)) continue;
       const P0 = features[a].pairBins, P1 = features[c].pairBins;
       const pairHist = newHistogram(P0 * P1, K);
       gradientHistogram(

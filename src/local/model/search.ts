@@ -13,6 +13,7 @@ import {
 } from "./bagging.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
+import { constraintsOf } from "./constraints.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
 import type { RowHelper } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
@@ -373,5 +374,7 @@ export function* searchSteps(
   }
   if (chosen.linear && chosen.refined) model.metrics.linearBins = LINEAR_BINS;
   model.validation = validationSplit(data, p);
+  const constraints = constraintsOf(data);
+  if (constraints) model.constraints = constraints;
   return model;
 }

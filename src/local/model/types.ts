@@ -134,6 +134,21 @@ export interface ValidationSplit {
   rows: number[] | null;
 }
 
+/**
+ * What a constrained training was asked (docs/contract.md#model-constraints-and-protected-fields):
+ * monotone numeric features, features kept out (excluded by a constraint,
+ * or protected by the data schema), and the groups inside which features
+ * may form pairs (null: any two).
+ */
+export interface ModelConstraints {
+  monotone: Record<string, "increasing" | "decreasing">;
+  excluded: string[];
+  protected: string[];
+  groups: string[][] | null;
+  /** Per numeric protected field with many values, its groups' cut points (fairness.ts). */
+  groupCuts?: Record<string, number[]>;
+}
+
 /** The most validation rows a model lists by index (beyond: seed and rule only). */
 export const VALIDATION_ROWS_LISTED = 50_000;
 
@@ -168,4 +183,6 @@ export interface EbmModel {
   metrics: TrainingMetrics;
   /** The rows `metrics` validated on; absent on models stored before it. */
   validation?: ValidationSplit;
+  /** The constraints it was trained under; absent: none. */
+  constraints?: ModelConstraints;
 }
