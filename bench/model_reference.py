@@ -117,14 +117,17 @@ def main(csv, target, numeric, task, split_json, repeats, groups_file=None, drop
         if proba.shape[1] == 2:
             score = roc_auc_score(yte, proba[:, 1])
         else:
-            score = roc_auc_score(yte, proba, multi_class="ovr", average="macro")
+            # Macro one-vs-rest over the classes present in the test rows (a
+            # tiny table's test rows can miss a class).
+            class_auc = [roc_auc_score(yte == k, proba[:, k]) if 0 < (yte == k).sum() < len(yte) else None
+                         for k in range(proba.shape[1])]
+            score = float(np.mean([a for a in class_auc if a is not None]))
             out[label] = {
                 "score": score,
                 "fit_seconds": fit,
                 "log_loss": log_loss(yte, proba, labels=np.arange(proba.shape[1])),
                 "accuracy": accuracy_score(yte, proba.argmax(axis=1)),
-                "class_auc": [roc_auc_score(yte == k, proba[:, k]) if 0 < (yte == k).sum() < len(yte) else None
-                              for k in range(proba.shape[1])],
+                "class_auc": class_auc,
             }
             continue
         out[label] = {"score": score, "fit_seconds": fit}
