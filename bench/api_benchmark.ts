@@ -1,11 +1,12 @@
 /**
  * The model benchmark of the issue, in one run (`deno task bench:model`):
  *
- * 1. bench/model_bench.ts: for wa_churn, penguins, concrete, sacramento and
- *    the churn table resampled to 100,000 and 1,000,000 rows, ours beside
+ * 1. bench/model_bench.ts: for every table in `datasets/` and the churn
+ *    table resampled to 100,000 and 1,000,000 rows, ours beside
  *    HistGradientBoosting, logistic regression / ridge and XGBoost on the
- *    same split: test ROC AUC or R², fit time and our peak RSS (the large
- *    tables through the whole local platform pipeline).
+ *    same split: test ROC AUC, log loss and accuracy, or R², fit time and
+ *    our peak RSS (the large tables through the whole local platform
+ *    pipeline).
  * 2. Views throughput (rows a second) in-process and over HTTP, through the
  *    SDK and against raw fetch of the same bodies.
  *
@@ -14,21 +15,25 @@
  * model misses a goal of the issue: a score below the best peer's on a
  * public table, a fit time above 3x HGB's on the large tables, or a peak
  * RSS above 1 GB on the 1,000,000-row table. `--skip-large` leaves the
- * large tables out. `PYTHON` picks the interpreter (default /usr/bin/python3).
+ * large tables out, `--skip-wide` the wide ones, `--only=a,b` runs just those
+ * tables (any of them), `--repeats=N` sets the fits per model (default 3). `PYTHON` picks the interpreter (default /usr/bin/python3).
  *
  * @module
  */
 import { printViewsThroughput, viewsThroughput } from "./api_views.ts";
-import { figuresOf, printResults, runTables, TABLES } from "./model_bench.ts";
+import {
+  figuresOf,
+  pickTables,
+  printResults,
+  repeatsOf,
+  runTables,
+} from "./model_bench.ts";
 import { DATASETS_DIR } from "../tests/_helpers/datasets.ts";
 import { figuresFromReport } from "./lines/model.ts";
 
 if (import.meta.main) {
   const started = performance.now();
-  const skipLarge = Deno.args.includes("--skip-large");
-  const results = await runTables(
-    TABLES.filter((t) => !(skipLarge && t.rows)),
-  );
+  const results = await runTables(pickTables(Deno.args), repeatsOf(Deno.args));
   printResults(results);
   console.log(
     "\nViews throughput (wa_churn model, RESULTS view; 10,000 rows go as ten 1,000-row requests, SDK and raw alike)",

@@ -123,15 +123,16 @@ Deno.test("selection: what is searched, by rows, given parameters and target", (
     values(selectionAxes(p, {}, 1_000, 8, "regression")),
     "false|true,false,16|64,10|3|28|0",
   );
-  // Multi-class: no linear start; three features: at most three pairs, or none.
+  // Multi-class: the softmax linear start, never refined; three features:
+  // at most three pairs, or none.
   assertEquals(
     values(selectionAxes(p, {}, 1_000, 3, "multiclass")),
-    "false,false,16|64,3|0",
+    "false|true,false,16|64,3|0",
   );
   // Four features, six pairs: all six, the fewest three or none.
   assertEquals(
     values(selectionAxes(p, {}, 1_000, 4, "multiclass")),
-    `false,false,16|64,6|${FEWEST_PAIRS}|0`,
+    `false|true,false,16|64,6|${FEWEST_PAIRS}|0`,
   );
   // Given parameters are not varied; given bins are the linear start's too.
   const given = { bins: 32, max_interactions: 5 };
@@ -211,12 +212,60 @@ Deno.test("selection: a logistic target gets the linear start, log-odds exact; s
   assert(steps.metrics.validationAuc! > 0.85, `${steps.metrics.validationAuc}`);
 });
 
-Deno.test("selection: multi-class (penguins) searches shapes and pairs only", async () => {
-  const { data } = await loadEncoded(PENGUINS);
+Deno.test("selection: multi-class (penguins) searches the softmax linear start, shapes and pairs; softmax logits exact", async () => {
+  const { data, features: q } = await loadEncoded(PENGUINS);
   const m = train(data, { max_rounds: 100, estimators: 2 });
-  assertEquals(m.metrics.linearStart, false);
-  // The bins, then 3, 21 and no pairs against 10.
-  assertEquals(m.metrics.candidates, 5);
+  // Penguins' species are nearly linear in the measurements.
+  assertEquals(m.metrics.linearStart, true);
+  // The linear start, the bins, then 3, 21 and no pairs against 10, and the
+  // linear fit alone (judged with no pairs).
+  assert(m.metrics.candidates! >= 6, `${m.metrics.candidates}`);
+  const p = predict(m, q);
+  const logit = m.classes.map((c) => {
+    const e = explain(m, q, c);
+    return e.bias.map((b, i) => b + e.contributions[i].reduce((x, y) => x + y));
+  });
+  p.probabilities.forEach((probs, i) => {
+    const total = logit.reduce((s, l) => s + Math.exp(l[i]), 0);
+    probs.forEach((v, k) =>
+      assertAlmostEquals(Math.exp(logit[k][i]) / total, v, 1e-9)
+    );
+  });
+});
+
+Deno.test("linear start: a softmax fit recovers known class slopes, in the model's table layout", () => {
+  const n = 6_000;
+  const rng = createRng(9);
+  // Five numeric bins with mean values -2..2; class logits 0, 1.2 x, -1.2 x.
+  const bins = Uint8Array.from({ length: n }, () => 1 + Math.floor(rng() * 5));
+  const means = Float64Array.of(0, -2, -1, 0, 1, 2);
+  const slopes = [0, 1.2, -1.2];
+  const labels = Int32Array.from(bins, (b) => {
+    const z = slopes.map((s) => Math.exp(s * means[b]));
+    let u = rng() * z.reduce((x, y) => x + y);
+    for (let k = 0; k < 3; k++) if ((u -= z[k]) <= 0) return k;
+    return 2;
+  });
+  const start = linearStart({
+    kinds: ["numeric"],
+    nBins: [6],
+    binMeans: [means],
+    bins: [bins],
+    target: {
+      kind: "softmax",
+      values: new Float64Array(0),
+      labels,
+      K: 3,
+    },
+    base: [0, 0, 0],
+  })!;
+  const t = start.tables[0];
+  assertEquals(t.length, 6 * 3);
+  // Differences between classes are what a softmax identifies.
+  const slope = (k: number) =>
+    ((t[5 * 3 + k] - t[5 * 3]) - (t[1 * 3 + k] - t[1 * 3])) / 4;
+  assert(Math.abs(slope(1) - 1.2) < 0.15, `class 1 slope ${slope(1)}`);
+  assert(Math.abs(slope(2) + 1.2) < 0.15, `class 2 slope ${slope(2)}`);
 });
 
 Deno.test("linear start: logistic fit recovers a known slope; the solver solves", () => {

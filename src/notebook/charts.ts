@@ -1,7 +1,7 @@
 /**
  * Vega-Lite v5 charts as Jupyter MIME bundles: one row's explanation, global
- * term importance, a term's shape function and the distribution of predicted
- * probabilities. Each result renders when it is a cell's value and can also
+ * term importance, a classifier's AUC per class, a term's shape function and
+ * the distribution of predicted probabilities. Each result renders when it is a cell's value and can also
  * be passed to `Deno.jupyter.display(chart, { raw: true })`.
  *
  * @module
@@ -301,6 +301,53 @@ export function importanceChart(
     },
     `Term importance: ${
       sorted.map((t) => `${t.name} ${t.importance.toFixed(4)}`).join(", ")
+    }`,
+  );
+}
+
+/**
+ * A classification model's validation ROC AUC per class (one class against
+ * the rest, as a model record's `class_metrics` gives them), as bars: where
+ * a multi-class model separates its classes well and where it does not.
+ * Classes without an AUC (absent from the validation rows) are left out.
+ *
+ * @example
+ * ```ts
+ * import { classAucChart } from "./charts.ts";
+ * const c = classAucChart([{ class: "a", validation_auc: 0.9 }, { class: "b", validation_auc: null }]);
+ * const values = (c["application/vnd.vegalite.v5+json"].data as { values: unknown[] }).values;
+ * if (values.length !== 1 || !c["text/plain"].includes("a 0.9000")) throw new Error("unexpected");
+ * ```
+ */
+export function classAucChart(
+  classMetrics: { class: string; validation_auc: number | null }[],
+): Chart {
+  const values = classMetrics.filter((c) =>
+    typeof c.validation_auc === "number" && Number.isFinite(c.validation_auc)
+  );
+  return chart(
+    {
+      title: "Validation ROC AUC per class (one vs rest)",
+      data: { values },
+      mark: "bar",
+      encoding: {
+        y: { field: "class", type: "nominal", sort: null, title: null },
+        x: {
+          field: "validation_auc",
+          type: "quantitative",
+          title: "ROC AUC",
+          scale: { domain: [0.5, 1], clamp: true },
+        },
+        tooltip: [{ field: "class" }, {
+          field: "validation_auc",
+          format: ".4f",
+        }],
+      },
+    },
+    `Validation ROC AUC per class: ${
+      values.map((c) => `${c.class} ${c.validation_auc!.toFixed(4)}`).join(
+        ", ",
+      )
     }`,
   );
 }

@@ -58,6 +58,7 @@ export {
 } from "./progress.ts";
 export {
   type Chart,
+  classAucChart,
   explanationChart,
   type ExplanationChartOptions,
   importanceChart,

@@ -19,14 +19,96 @@ import {
 export const DATASETS_DIR: string =
   new URL("../../datasets/", import.meta.url).pathname;
 
-/** A shared dataset: its file, its target and its numeric columns. */
+/**
+ * A shared dataset: its file (`.csv`, or `.csv.gz` read as its CSV), its
+ * target and its numeric columns: `numeric`, or, when absent, every column
+ * but `strings` ({@link numericOf}).
+ */
 export interface DatasetSpec {
   file: string;
   target: string;
-  numeric: readonly string[];
+  numeric?: readonly string[];
+  /** The string (categorical) columns, when `numeric` is absent. */
+  strings?: readonly string[];
   /** Onboarding prediction type (default CLASSIFICATION). */
   predictionType?: "CLASSIFICATION" | "REGRESSION";
+  /** Columns the benchmark's peers go without (e.g. a date one-hot is noise to them). */
+  peersDrop?: readonly string[];
 }
+
+/** The numeric columns of a table with `header` under `spec`. */
+export function numericOf(
+  spec: DatasetSpec,
+  header: readonly string[],
+): string[] {
+  if (spec.numeric) return header.filter((c) => spec.numeric!.includes(c));
+  return header.filter((c) => !(spec.strings ?? []).includes(c));
+}
+
+const numericOnly = (
+  file: string,
+  target: string,
+  strings: string[] = [target],
+  predictionType?: "REGRESSION",
+): DatasetSpec => ({ file, target, strings, predictionType });
+
+/** cells.csv: binary `class`, 56 numeric columns. */
+export const CELLS: DatasetSpec = numericOnly("cells.csv", "class");
+/** ad_data.csv: binary `Class`, 130 columns (wide, few rows). */
+export const AD_DATA: DatasetSpec = numericOnly("ad_data.csv", "Class", [
+  "Class",
+  "Genotype",
+]);
+/** pd_speech.csv: binary `class`, 751 numeric columns, 252 rows. */
+export const PD_SPEECH: DatasetSpec = numericOnly("pd_speech.csv", "class");
+/** grants.csv.gz: binary `class`, 1,502 mostly 0/1 columns (gzipped). */
+export const GRANTS: DatasetSpec = numericOnly("grants.csv.gz", "class", [
+  "class",
+  "sponsor_code",
+  "contract_value_band",
+  "category_code",
+  "month",
+  "weekday",
+]);
+/** scat.csv: three-class `Species`, 110 rows, categories and empty cells. */
+export const SCAT: DatasetSpec = numericOnly("scat.csv", "Species", [
+  "Species",
+  "Month",
+  "Site",
+  "Location",
+]);
+/** oils.csv: seven-class `class`, 96 rows. */
+export const OILS: DatasetSpec = numericOnly("oils.csv", "class");
+/** digits.csv: ten-class `target`, 64 pixel columns. */
+export const DIGITS: DatasetSpec = numericOnly("digits.csv", "target");
+/** wine.csv: three-class `target`, 178 rows. */
+export const WINE: DatasetSpec = numericOnly("wine.csv", "target");
+/** car_prices.csv: numeric `Price` (regression), many 0/1 flags. */
+export const CAR_PRICES: DatasetSpec = numericOnly(
+  "car_prices.csv",
+  "Price",
+  [],
+  "REGRESSION",
+);
+/** biomass.csv: numeric `HHV` (regression), five numeric columns. */
+export const BIOMASS: DatasetSpec = numericOnly(
+  "biomass.csv",
+  "HHV",
+  [],
+  "REGRESSION",
+);
+/** check_times.csv: numeric `check_time` (regression, noisy, right-skewed). */
+export const CHECK_TIMES: DatasetSpec = numericOnly(
+  "check_times.csv",
+  "check_time",
+  [],
+  "REGRESSION",
+);
+/** chicago.csv: numeric `ridership` (regression), a `date` column. */
+export const CHICAGO: DatasetSpec = {
+  ...numericOnly("chicago.csv", "ridership", ["date"], "REGRESSION"),
+  peersDrop: ["date"],
+};
 
 /** wa_churn.csv: binary `churn`. */
 export const CHURN: DatasetSpec = {
@@ -91,8 +173,9 @@ export function fieldsOf(
   header: readonly string[],
   spec: DatasetSpec,
 ): SchemaField[] {
+  const numbers = numericOf(spec, header);
   return header.map((name) => {
-    const numeric = spec.numeric.includes(name);
+    const numeric = numbers.includes(name);
     return {
       name,
       data_type: { data_type: numeric ? "NUMBER" : "STRING", format: null },
@@ -105,9 +188,20 @@ export function fieldsOf(
   });
 }
 
+/** A dataset file's text (a `.gz` file unpacked). */
+export async function readDatasetText(file: string): Promise<string> {
+  if (!file.endsWith(".gz")) return await Deno.readTextFile(file);
+  const f = await Deno.open(file);
+  const stream = f.readable.pipeThrough(new DecompressionStream("gzip"))
+    .pipeThrough(new TextDecoderStream());
+  let text = "";
+  for await (const chunk of stream) text += chunk;
+  return text;
+}
+
 /** Reads and parses a shared dataset into schema fields and columns. */
 export async function loadDataset(spec: DatasetSpec): Promise<LoadedDataset> {
-  const text = await Deno.readTextFile(`${DATASETS_DIR}${spec.file}`);
+  const text = await readDatasetText(`${DATASETS_DIR}${spec.file}`);
   const table = parseCsv(text);
   const fields = fieldsOf(table.header, spec);
   const columns = columnsFromCsv(table, fields);

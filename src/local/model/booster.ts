@@ -220,11 +220,12 @@ export function* fitBag(
       binMeans,
       bins: bag.trBins,
       target: {
-        kind: regression ? "squared" : "logistic",
+        kind: regression ? "squared" : K === 1 ? "logistic" : "softmax",
         values: bag.vTr,
         labels: bag.yTr,
+        K,
       },
-      base: intercept[0],
+      base: intercept,
     })
     : null;
   // Monotone features (constraints.ts): every step, and the linear start,
@@ -236,8 +237,8 @@ export function* fitBag(
   // Adds the linear start's scores to a bag's training and validation scores.
   const withStart = (tr: Float64Array, va: Float64Array) => {
     start?.tables.forEach((t, j) => {
-      addScores(tr, bag.trBins[j], t, 1);
-      addScores(va, bag.vaBins[j], t, 1);
+      addScores(tr, bag.trBins[j], t, K);
+      addScores(va, bag.vaBins[j], t, K);
     });
   };
   withStart(startTr, startVa);

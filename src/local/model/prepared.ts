@@ -41,7 +41,7 @@ export interface Prepared {
   pool: Uint32Array;
   /** The dataset's training rows. */
   trRows: Uint32Array;
-  /** Whether boosting starts from the linear fit (binary and regression only). */
+  /** Whether boosting starts from the linear fit (see linear.ts). */
   linear: boolean;
   /** Whether the bags are judged on half their validation rows (see `BagTask.judged`). */
   judged: boolean;
@@ -98,7 +98,7 @@ export function* prepare(
   yield { fraction: 0, stage: "binning" };
   const pool = data.order.subarray(0, nTrain + nVal);
   const trRows = pool.subarray(0, nTrain);
-  const linear = withLinearStart && K === 1;
+  const linear = withLinearStart;
   // With a refined linear start, a numeric feature's bins are its boosted
   // bins cut finer (see LINEAR_BINS): the main terms boost the coarse bins
   // (`coarseOf` maps each bin to its boosted one) and the linear start sets

@@ -96,8 +96,7 @@ export const SELECTION_ROWS = 20_000;
 
 /**
  * The axes training searches by inner validation, one at a time from the
- * first values: whether to start from the linear fit (binary and regression
- * only), whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
+ * first values: whether to start from the linear fit, whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
  * is not given; tried only once the linear start is kept), smooth or fine
  * shapes ({@link SMOOTH_BINS} or `bins`), few, fewest, many or no pairs
  * ({@link FEW_PAIRS}, {@link FEWEST_PAIRS}, `max_interactions` or 0; fewer
@@ -121,7 +120,7 @@ export const SELECTION_ROWS = 20_000;
  * const regression = selectionAxes(p, {}, 1_000, 8, "regression");
  * if (regression.map((a) => a.values.length).join() !== "2,1,2,4") throw new Error("example failed");
  * const given = selectionAxes(p, { bins: 32 }, 1_000, 8, "multiclass");
- * if (given.map((a) => a.values.length).join() !== "1,1,1,4") throw new Error("example failed");
+ * if (given.map((a) => a.values.length).join() !== "2,1,1,4") throw new Error("example failed");
  * const large = selectionAxes(p, {}, 500_000, 8, "binary");
  * if (large.map((a) => a.values.join("|")).join() !== "false,false,64,10") throw new Error("example failed");
  * ```
@@ -156,7 +155,7 @@ export function selectionAxes(
       ]),
     ]
     : [fewPairs];
-  const linear = search && target !== "multiclass" ? [false, true] : [false];
+  const linear = search ? [false, true] : [false];
   const refined = search && target === "binary" && input.bins === undefined
     ? [false, true]
     : [false];
