@@ -63,13 +63,12 @@ export {
   type ExplanationChartOptions,
   importanceChart,
   isRegressionTable,
-  predictedVsActualChart,
   probabilityHistogram,
   type RegressionChartOptions,
   type RegressionFit,
   regressionFit,
-  residualChart,
   shapeChart,
   VEGALITE_MIME,
   type VegaLiteSpec,
 } from "./charts.ts";
+export { predictedVsActualChart, residualChart } from "./regression_charts.ts";

@@ -24,10 +24,9 @@ import { fieldLabel } from "../schemas/label_display.ts";
 import {
   explanationChart,
   importanceChart,
-  predictedVsActualChart,
   probabilityHistogram,
-  residualChart,
 } from "./charts.ts";
+import { predictedVsActualChart, residualChart } from "./regression_charts.ts";
 import { toMimeBundle } from "./displayable.ts";
 import { pageTable } from "./page.ts";
 import { notebookProgress } from "./progress.ts";
