@@ -13,7 +13,9 @@ import {
 } from "./bagging.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
+import { LINEAR_BUDGET } from "./linear.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
+import { sampleCount } from "./prepared.ts";
 import type { RowHelper } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
 
@@ -131,6 +133,7 @@ export function selectionAxes(
   nTrain: number,
   nFeatures: number,
   target: "binary" | "regression" | "multiclass",
+  linearFits = true,
 ): SelectionAxis[] {
   const search = nTrain <= SELECTION_ROWS && p.validation_size > 0;
   const possiblePairs = p.max_interaction_degree >= 2
@@ -155,7 +158,9 @@ export function selectionAxes(
       ]),
     ]
     : [fewPairs];
-  const linear = search && target !== "multiclass" ? [false, true] : [false];
+  const linear = search && target !== "multiclass" && linearFits
+    ? [false, true]
+    : [false];
   const refined = search && target === "binary" && input.bins === undefined
     ? [false, true]
     : [false];
@@ -210,6 +215,15 @@ export function* searchSteps(
   const p = resolveParams(input).params;
   const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
   const target = data.encoder.target;
+  // A linear start whose numeric columns alone exceed its budget in every
+  // bag (a bag fits at least half the training rows) is no linear start
+  // (linear.ts): trying it would refit the incumbent, a full fit for
+  // nothing on a wide table.
+  const numeric = data.encoder.features.filter((f) => f.kind === "numeric");
+  const linearFits = Math.min(
+        Math.ceil(nTrain / 2),
+        sampleCount(p.max_samples, nTrain),
+      ) * (1 + numeric.length) ** 2 <= LINEAR_BUDGET;
   const axes = selectionAxes(
     p,
     input,
@@ -220,6 +234,7 @@ export function* searchSteps(
       : target.classes.length === 2
       ? "binary"
       : "multiclass",
+    linearFits,
   );
   const noPairs = axes.some((x) =>
     x.name === "max_interactions" && x.values.indexOf(0) > 0
