@@ -15,7 +15,7 @@
  * of their copy of the file only.
  *
  * Run: `deno run -A bench/model_wide.ts [--only=pd_speech,ad_data]
- * [--repeats=3]`; `--profile=<name>` trains one table in this thread and
+ * [--repeats=3] [--params='{"learning_rate":0.05}']`; `--profile=<name>` trains one table in this thread and
  * prints the seconds of every training stage instead.
  *
  * @module
@@ -25,6 +25,7 @@ import { parseCsv } from "../src/csv.ts";
 import { gunzipIfGzip } from "../src/gzip.ts";
 import { columnsFromCsv } from "../src/local/model/datasource.ts";
 import { encodeDataset } from "../src/local/model/encoding.ts";
+import type { TrainingParams } from "../src/local/model/params.ts";
 import { train } from "../src/local/model/train.ts";
 import { type DatasetSpec, fieldsOf } from "../tests/_helpers/datasets.ts";
 import { fitAndScore, run } from "./model_bench.ts";
@@ -88,7 +89,12 @@ async function loaded(t: WideTable) {
 }
 
 /** Ours on one table, in this process: one JSON line. */
-async function ours(t: WideTable, splitFile: string, repeats: number) {
+async function ours(
+  t: WideTable,
+  splitFile: string,
+  repeats: number,
+  params: Partial<TrainingParams>,
+) {
   const { spec, fields, columns } = await loaded(t);
   const split = JSON.parse(await Deno.readTextFile(splitFile));
   const r = await fitAndScore(
@@ -98,6 +104,7 @@ async function ours(t: WideTable, splitFile: string, repeats: number) {
     spec.predictionType,
     split,
     repeats,
+    params,
   );
   const m = r.model.metrics;
   return {
@@ -176,11 +183,15 @@ if (import.meta.main) {
     ) => [k, v ?? "true"]),
   );
   const repeats = Number(args.repeats ?? 1);
+  // Hyperparameters over the defaults, as JSON (experiments only).
+  const params = JSON.parse(args.params ?? "{}");
   const byName = (n: string) => TABLES.find((t) => t.name === n)!;
   if (args.profile) await profile(byName(args.profile));
   else if (args.one) {
     console.log(
-      JSON.stringify(await ours(byName(args.one), args.split, repeats)),
+      JSON.stringify(
+        await ours(byName(args.one), args.split, repeats, params),
+      ),
     );
   } else {
     const tables = args.only ? args.only.split(",").map(byName) : TABLES;
@@ -213,6 +224,7 @@ if (import.meta.main) {
             `--one=${t.name}`,
             `--split=${splitFile}`,
             `--repeats=${repeats}`,
+            `--params=${JSON.stringify(params)}`,
           ]),
         );
         const f = (x: { score: number } | null) => x ? x.score.toFixed(4) : "-";

@@ -96,6 +96,16 @@ function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
 export const SELECTION_ROWS = 20_000;
 
 /**
+ * Most training cells (rows times features) for which training searches by
+ * inner validation, as {@link SELECTION_ROWS} bounds the rows: each
+ * candidate is a full training whose every round costs a pass over every
+ * feature's rows, so a wide table (grants: 5,600 training rows of 1,502
+ * columns) gets the one fit a large table gets. 2,000,000 keeps the search
+ * of every table up to 100 features at 20,000 rows.
+ */
+export const SELECTION_CELLS = 2_000_000;
+
+/**
  * The axes training searches by inner validation, one at a time from the
  * first values: whether to start from the linear fit (binary and regression
  * only), whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
@@ -107,7 +117,8 @@ export const SELECTION_ROWS = 20_000;
  * early, see `BagTask.judged`, and the pairs must beat it significantly
  * there; with the linear start kept, the linear fit alone, no rounds and no
  * pairs, is judged there too and wins by any margin). A parameter given in
- * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
+ * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
+ * {@link SELECTION_CELLS} training cells, or
  * without validation rows, there is one candidate: no linear start, `bins`,
  * and few pairs unless `max_interactions` is given.
  *
@@ -135,7 +146,8 @@ export function selectionAxes(
   target: "binary" | "regression" | "multiclass",
   linearFits = true,
 ): SelectionAxis[] {
-  const search = nTrain <= SELECTION_ROWS && p.validation_size > 0;
+  const search = nTrain <= SELECTION_ROWS &&
+    nTrain * nFeatures <= SELECTION_CELLS && p.validation_size > 0;
   const possiblePairs = p.max_interaction_degree >= 2
     ? (nFeatures * (nFeatures - 1)) / 2
     : 0;
