@@ -56,6 +56,10 @@ export interface InferColumnOptions {
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** An ISO 8601 date or date-time text (the model checks the calendar too). */
+const ISO_DATE =
+  /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
 /**
  * Infers one column's type from its values (strings from a CSV, or typed
  * values from rows and DataFrames).
@@ -67,6 +71,7 @@ const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * inferColumn("charges", [29.85, 56.95, null]).type.data_type.format; // "FLOAT64"
  * inferColumn("contract", ["One year", "Month-to-month"]).type.semantic_type; // "CATEGORICAL"
  * inferColumn("senior", [0, 1, 0, 1]).note?.reason; // "only the values 0 and 1"
+ * if (inferColumn("day", ["2016-08-28", "2016-08-29"]).note?.reason !== "ISO dates") throw new Error("example failed");
  * const strength = Array.from({ length: 30 }, (_, i) => String(10 + i * 1.5));
  * inferColumn("strength", strength, { target: true }).type.semantic_type; // "CONTINUOUS": a regression target
  * inferColumn("rating", ["1", "2", "3"], { target: true }).type.semantic_type; // "CATEGORICAL": classes
@@ -149,6 +154,17 @@ export function inferCountedColumn(
         reason: `${numeric} numbers and ${text} text values`,
         suggestion:
           `check the data; if the text marks missing values, clean it and use .retype("${name}", ml.float())`,
+      });
+    }
+    if (
+      !options.target && [...distinct].every((v) => ISO_DATE.test(String(v)))
+    ) {
+      // Not an identifier: the local model reads ISO dates as day numbers
+      // (`dayNumber` in src/local/model/cells.ts).
+      return report(category(), {
+        reason: "ISO dates",
+        suggestion:
+          `kept as text: the model reads each date as its day number (days since 1970-01-01 UTC)`,
       });
     }
     if (

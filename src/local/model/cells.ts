@@ -64,6 +64,108 @@ export function numberOf(
   );
 }
 
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The day number of an ISO 8601 date or date-time text (`2016-08-28`,
+ * `2016-08-28T13:45:00Z`, `2016-08-28 13:45+02:00`): days since 1970-01-01
+ * UTC, with the time of day as a fraction (a time without a zone is UTC,
+ * so a value means the same day on every machine); NaN for any other text
+ * or an impossible date (`2021-02-30`).
+ *
+ * @example
+ * ```ts
+ * import { dayNumber } from "./cells.ts";
+ *
+ * if (dayNumber("1970-01-02") !== 1 || dayNumber("1970-01-01T12:00") !== 0.5) throw new Error("example failed");
+ * if (dayNumber("1970-01-02T00:00+01:00") !== 1 - 1 / 24) throw new Error("example failed");
+ * if (!Number.isNaN(dayNumber("2021-02-30")) || !Number.isNaN(dayNumber("next week"))) throw new Error("example failed");
+ * ```
+ */
+export function dayNumber(text: string): number {
+  const m = ISO_DATE.exec(text.trim());
+  if (!m) return NaN;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  const day = Date.UTC(y, mo, d);
+  const check = new Date(day);
+  if (check.getUTCMonth() !== mo || check.getUTCDate() !== d) return NaN;
+  const [h, min, sec] = [
+    Number(m[4] ?? 0),
+    Number(m[5] ?? 0),
+    Number(m[6] ?? 0),
+  ];
+  if (h > 23 || min > 59 || sec > 60) return NaN;
+  let ms = ((h * 60 + min) * 60 + sec) * 1000 + Number(m[7] ?? 0) * 1000;
+  const zone = m[8];
+  if (zone && zone !== "Z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const digits = zone.slice(1).replace(":", "");
+    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) *
+      60_000;
+  }
+  return (day + ms) / 86_400_000;
+}
+
+/**
+ * The day number ({@link dayNumber}) of a raw cell of a date feature: NaN
+ * when missing.
+ *
+ * @throws {ModelDataError | ModelInputError} Naming the column and the row
+ *   when the cell is not an ISO date text.
+ */
+export function dateOf(
+  v: unknown,
+  column: string,
+  row: number,
+  Err: ErrorKind,
+): number {
+  if (v === null || v === undefined) return NaN;
+  if (typeof v === "string") {
+    if (v.trim() === "") return NaN;
+    const x = dayNumber(v);
+    if (!Number.isNaN(x)) return x;
+  }
+  throw new Err(
+    column,
+    "BAD_TYPE",
+    `column '${column}' row ${row}: ${
+      JSON.stringify(v) ?? String(v)
+    } is not a date; the model read this column as ISO dates (e.g. "2016-08-28"), give one per row, or null/empty for missing.`,
+  );
+}
+
+/**
+ * The day number ({@link dayNumber}) of every entry of a column's dictionary
+ * of distinct texts (NaN for null, missing), when every entry some row uses
+ * (`uses[k] > 0`) is an ISO date or missing and at least one is a date;
+ * otherwise null (the column is not a date column).
+ *
+ * @example
+ * ```ts
+ * import { datesOf } from "./cells.ts";
+ *
+ * const days = datesOf([null, "1970-01-03", "1970-01-01"], [1, 2, 1]);
+ * if (!(days && Number.isNaN(days[0]) && days[1] === 2 && days[2] === 0)) throw new Error("example failed");
+ * if (datesOf([null, "1970-01-03", "soon"], [0, 1, 1]) !== null || datesOf([null], [3]) !== null) throw new Error("example failed");
+ * ```
+ */
+export function datesOf(
+  dictionary: ReadonlyArray<string | null>,
+  uses: ArrayLike<number>,
+): Float64Array | null {
+  const days = new Float64Array(dictionary.length).fill(NaN);
+  let dates = 0;
+  for (let k = 0; k < dictionary.length; k++) {
+    const text = dictionary[k];
+    if (text === null || !(uses[k] > 0)) continue;
+    days[k] = dayNumber(text);
+    if (Number.isNaN(days[k])) return null;
+    dates++;
+  }
+  return dates > 0 ? days : null;
+}
+
 /** A column as the encoder gets it: raw values, or a typed datasource column. */
 export type RawOrTyped = ReadonlyArray<RawValue> | DatasourceColumn;
 

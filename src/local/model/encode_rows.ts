@@ -4,7 +4,7 @@
  * @module
  */
 
-import { categoryCoder, categoryOf, numberOf } from "./cells.ts";
+import { categoryCoder, categoryOf, dateOf, numberOf } from "./cells.ts";
 import type { EncodedColumn, EncodedRows, Encoder } from "./encoder.ts";
 import { ModelInputError } from "./errors.ts";
 
@@ -70,7 +70,9 @@ export function encodeRows(
     if (f.kind === "numeric") {
       const x = new Float64Array(nRows);
       for (let i = 0; i < nRows; i++) {
-        const v = numberOf(raw[i], f.name, i, ModelInputError);
+        const v = f.date
+          ? dateOf(raw[i], f.name, i, ModelInputError)
+          : numberOf(raw[i], f.name, i, ModelInputError);
         x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
       }
       return x;

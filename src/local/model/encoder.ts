@@ -11,6 +11,13 @@ export interface NumericEncoding {
   kind: "numeric";
   /** Training median used for missing values when `impute` is on, else null. */
   fill: number | null;
+  /**
+   * True when the column holds ISO dates as text (a STRING column whose every
+   * present value is one): each value is read as its day number, days since
+   * 1970-01-01 UTC (see `dayNumber` in cells.ts), at training and at views.
+   * Absent: plain numbers.
+   */
+  date?: true;
 }
 
 /** Encoding of a categorical feature. Codes: 0 missing, 1..m categories, m+1 other. */

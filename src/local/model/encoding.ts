@@ -58,6 +58,7 @@ import { OnboardingConfigurationCreateSchema } from "../../schemas/onboarding.ts
 import {
   categoryCoder,
   categoryValues,
+  datesOf,
   lengthOfColumn,
   numericValues,
   type RawOrTyped,
@@ -372,6 +373,29 @@ export function encodeDataset(
         counts.set(c, (counts.get(c) ?? 0) + perCode[k]);
       }
     });
+    const days = datesOf(cat.dictionary, perCode);
+    if (days) {
+      // ISO dates: a number (the day), not a category of its own per day.
+      const x = new Float64Array(n);
+      for (let i = 0; i < n; i++) x[i] = days[cat.codes[i]];
+      const unusable = numericUnusable(x);
+      if (unusable) {
+        dropped.push({ name: f.name, reason: unusable });
+        continue;
+      }
+      const enc: NumericEncoding = {
+        name: f.name,
+        kind: "numeric",
+        fill: o.impute ? median(x) : null,
+        date: true,
+      };
+      if (enc.fill !== null) {
+        for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) x[i] = enc.fill;
+      }
+      encFeatures.push(enc);
+      encoded.push(x);
+      continue;
+    }
     const reason = categoryUnusable(counts, n);
     if (reason) {
       dropped.push({ name: f.name, reason });

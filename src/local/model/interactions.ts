@@ -1,21 +1,62 @@
 /**
- * Choosing the pair terms: FAST-style ranking of every pair of features by
- * the gain of a two-level tree on the residuals of the main terms.
+ * Choosing the pair terms: FAST-style ranking of pairs of features by the
+ * gain of a two-level tree on the residuals of the main terms.
  *
  * @module
  */
 
-import { fitPair, gradientHistogram, newHistogram } from "./boost.ts";
+import { gradientHistogram, newHistogram } from "./boost.ts";
 import type { Bag, RawTerm } from "./prepared.ts";
-import { cellsOf, scoreTerms, termCells } from "./predictor.ts";
+import { cellsOf, scoreTerms } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import { gather, ROWS_PER_ROUND, sampleRows } from "./rowsource.ts";
 import type { FeatureBins } from "./types.ts";
 
 /**
- * FAST: ranks every pair by the gain of a 2-level tree on the residuals of
- * the main terms (on at most ROWS_PER_ROUND rows, seeded) and returns the
- * best `wanted` pairs.
+ * Most features whose pairs are ranked: on a wider table, the pairs of the
+ * `PAIR_FEATURES` features with the largest main terms (mean |score| over
+ * the ranking rows). Ranking all of a wide table's pairs is quadratic
+ * (751 features: 281,625 pairs, each a histogram and a two-level tree, in
+ * every bag of every candidate) and buys little: a pair whose two features
+ * both carry no main effect rarely wins, and on a table with more columns
+ * than rows most of them are noise. 64 keeps every pair of the tables up to
+ * 64 features (2,016 pairs).
+ */
+export const PAIR_FEATURES = 64;
+
+/**
+ * The features whose pairs are ranked, in index order: every feature up to
+ * {@link PAIR_FEATURES}; beyond, the {@link PAIR_FEATURES} with the largest
+ * `importance` (ties: the lower index).
+ *
+ * @example
+ * ```ts
+ * import { pairFeatures, PAIR_FEATURES } from "./interactions.ts";
+ *
+ * if (pairFeatures([3, 1, 2]).join() !== "0,1,2") throw new Error("example failed");
+ * const wide = Array.from({ length: PAIR_FEATURES + 2 }, (_, j) => (j === 0 || j === 5 ? 0 : j));
+ * const kept = pairFeatures(wide);
+ * if (kept.length !== PAIR_FEATURES || kept.includes(0) || kept.includes(5)) throw new Error("example failed");
+ * ```
+ */
+export function pairFeatures(importance: ArrayLike<number>): number[] {
+  const F = importance.length;
+  const all = Array.from({ length: F }, (_, j) => j);
+  if (F <= PAIR_FEATURES) return all;
+  return all
+    .sort((x, y) => importance[y] - importance[x] || x - y)
+    .slice(0, PAIR_FEATURES)
+    .sort((x, y) => x - y);
+}
+
+/**
+ * FAST: ranks the pairs of {@link pairFeatures} by the gain of a 2-level tree
+ * on the residuals of the main terms (on at most ROWS_PER_ROUND rows,
+ * seeded) and returns the best `wanted` pairs. Every row's gradient is
+ * computed once (the histogram of one row per cell, so any loss the
+ * boosting kernels know works here) and each pair only sums them into its
+ * cells, in row order: the sums, gains and ranking are the ones a
+ * histogram built per pair gives.
  */
 export function* rankPairs(
   features: FeatureBins[],
@@ -31,7 +72,6 @@ export function* rankPairs(
   to: number,
   allowed: (a: number, c: number) => boolean = () => true,
 ): Generator<TrainProgress, [number, number][], void> {
-  const F = features.length;
   const rows = sampleRows(bag.nTrain, ROWS_PER_ROUND / bag.nTrain, rng);
   const binsS = rows ? bag.trBins.map((b) => gather(b, rows)) : bag.trBins;
   const m = rows ? rows.length : bag.nTrain;
@@ -44,34 +84,66 @@ export function* rankPairs(
   );
   const yS = rows ? gather(bag.yTr, rows) : bag.yTr;
   const vS = rows && bag.vTr.length ? gather(bag.vTr, rows) : bag.vTr;
+  // Row i's gradients and hessians: a histogram with one row per cell.
+  const perRow = newHistogram(m, K);
+  const identity = Uint32Array.from({ length: m }, (_, i) => i);
+  gradientHistogram(
+    bag.objective.loss,
+    K,
+    sS,
+    yS,
+    vS,
+    identity,
+    m,
+    perRow,
+    null,
+    null,
+  );
+  const g = perRow.G, h = perRow.H;
+  const kept = pairFeatures(importances(features, terms, binsS, K, m));
+  // Each kept feature's coarse (pair) bin at every ranking row.
+  const coarse = new Map<number, Uint8Array>();
+  for (const j of kept) {
+    const map = features[j].pairMap, b = binsS[j];
+    const out = new Uint8Array(m);
+    for (let i = 0; i < m; i++) out[i] = map[b[i]];
+    coarse.set(j, out);
+  }
+  const most = Math.max(1, ...kept.map((j) => features[j].pairBins)) ** 2;
+  const G = new Float64Array(most * K), H = new Float64Array(most * K);
+  const C = new Float64Array(most);
+  const gain2 = pairScorer(Math.sqrt(most));
   const ranked: { pair: [number, number]; gain: number }[] = [];
-  for (let a = 0; a < F; a++) {
-    for (let c = a + 1; c < F; c++) {
+  for (let ia = 0; ia < kept.length; ia++) {
+    const a = kept[ia], ca = coarse.get(a)!, P0 = features[a].pairBins;
+    for (let ic = ia + 1; ic < kept.length; ic++) {
+      const c = kept[ic], cc = coarse.get(c)!, P1 = features[c].pairBins;
       // Model constraint groups (constraints.ts) allow only some pairs.
       if (!allowed(a, c)) continue;
-      const P0 = features[a].pairBins, P1 = features[c].pairBins;
-      const pairHist = newHistogram(P0 * P1, K);
-      gradientHistogram(
-        bag.objective.loss,
-        K,
-        sS,
-        yS,
-        vS,
-        termCells(features, [a, c], binsS),
-        m,
-        pairHist,
-        null,
-        null,
-      );
-      const scratch = new Float64Array(P0 * P1);
+      const cells = P0 * P1;
+      G.fill(0, 0, cells * K), H.fill(0, 0, cells * K), C.fill(0, 0, cells);
+      if (K === 1) {
+        for (let i = 0; i < m; i++) {
+          const q = ca[i] * P1 + cc[i];
+          G[q] += g[i], H[q] += h[i], C[q]++;
+        }
+      } else {
+        for (let i = 0; i < m; i++) {
+          const q = ca[i] * P1 + cc[i], qo = q * K, io = i * K;
+          C[q]++;
+          for (let k = 0; k < K; k++) {
+            G[qo + k] += g[io + k], H[qo + k] += h[io + k];
+          }
+        }
+      }
       let gain = 0;
       for (let k = 0; k < K; k++) {
-        gain += fitPair(pairHist, K, k, P0, P1, minLeaf, lambda, 1, scratch);
+        gain += gain2(G, H, C, K, k, P0, P1, minLeaf, lambda);
       }
       if (gain > 0) ranked.push({ pair: [a, c], gain });
     }
     yield {
-      fraction: from + ((to - from) * (a + 1)) / F,
+      fraction: from + ((to - from) * (ia + 1)) / kept.length,
       stage: "interactions",
     };
   }
@@ -79,4 +151,137 @@ export function* rankPairs(
     y.gain - x.gain || x.pair[0] - y.pair[0] || x.pair[1] - y.pair[1]
   );
   return ranked.slice(0, wanted).map((r) => r.pair);
+}
+
+/** Each main term's mean |score| (summed over the K columns) over the `m` ranking rows. */
+function importances(
+  features: FeatureBins[],
+  terms: RawTerm[],
+  bins: ArrayLike<number>[],
+  K: number,
+  m: number,
+): Float64Array {
+  const out = new Float64Array(features.length);
+  if (features.length <= PAIR_FEATURES) return out;
+  for (const t of terms) {
+    if (t.features.length !== 1) continue;
+    const j = t.features[0], b = bins[j], s = t.scores;
+    let total = 0;
+    for (let i = 0; i < m; i++) {
+      for (let k = 0; k < K; k++) total += Math.abs(s[b[i] * K + k]);
+    }
+    out[j] = total / m;
+  }
+  return out;
+}
+
+/**
+ * The FAST score of one pair's histogram for score column `k`: the gain of
+ * the best two-level tree (a cut on one feature, then a cut on the other
+ * on each side), the larger of both orders, 0 when no tree keeps `minLeaf`
+ * rows a leaf. The same arithmetic in the same order as `fitPair` (boost.ts,
+ * whose gain it returns; tests/model_wide_test.ts checks they agree), without
+ * the leaf values and without allocating: a wide table ranks thousands of
+ * pairs in every bag. `side`: the most pair bins of a feature.
+ *
+ * @example
+ * ```ts
+ * import { fitPair } from "./boost.ts";
+ * import { pairScorer } from "./interactions.ts";
+ *
+ * const G = Float64Array.of(5, -5, -5, 5), H = Float64Array.of(5, 5, 5, 5), C = Float64Array.of(20, 20, 20, 20);
+ * const gain = pairScorer(2)(G, H, C, 1, 0, 2, 2, 1, 1);
+ * if (!(gain > 0 && gain === fitPair({ G, H, C }, 1, 0, 2, 2, 1, 1, 1, new Float64Array(4)))) throw new Error("example failed");
+ * ```
+ */
+export function pairScorer(side: number): (
+  G: Float64Array,
+  H: Float64Array,
+  C: Float64Array,
+  K: number,
+  k: number,
+  P0: number,
+  P1: number,
+  minLeaf: number,
+  lambda: number,
+) => number {
+  const size = (side + 1) * side;
+  const gCum = new Float64Array(size), hCum = new Float64Array(size);
+  const cCum = new Float64Array(size);
+  // The best second cut's score of A's slice [from, to), NaN when none.
+  const second = (
+    nB: number,
+    from: number,
+    to: number,
+    minLeaf: number,
+    lambda: number,
+  ): number => {
+    let gs = 0, hs = 0, cs = 0;
+    for (let z = 0; z < nB; z++) {
+      gs += gCum[to * nB + z] - gCum[from * nB + z];
+      hs += hCum[to * nB + z] - hCum[from * nB + z];
+      cs += cCum[to * nB + z] - cCum[from * nB + z];
+    }
+    if (cs < 2 * minLeaf) return NaN;
+    let found = false, best = 0;
+    let gl = 0, hl = 0, cl = 0;
+    for (let z = 0; z < nB - 1; z++) {
+      gl += gCum[to * nB + z] - gCum[from * nB + z];
+      hl += hCum[to * nB + z] - hCum[from * nB + z];
+      cl += cCum[to * nB + z] - cCum[from * nB + z];
+      if (cl < minLeaf) continue;
+      if (cs - cl < minLeaf) break;
+      const gr = gs - gl, hr = hs - hl;
+      const score = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda);
+      if (!found || score > best) found = true, best = score;
+    }
+    return found ? best : NaN;
+  };
+  const oneOrder = (
+    G: Float64Array,
+    H: Float64Array,
+    C: Float64Array,
+    K: number,
+    k: number,
+    P0: number,
+    P1: number,
+    transposed: boolean,
+    minLeaf: number,
+    lambda: number,
+  ): number => {
+    const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
+    for (let z = 0; z < nB; z++) gCum[z] = hCum[z] = cCum[z] = 0;
+    for (let x = 0; x < nA; x++) {
+      for (let z = 0; z < nB; z++) {
+        const c = transposed ? z * P1 + x : x * P1 + z;
+        const o = (x + 1) * nB + z, p = x * nB + z;
+        gCum[o] = gCum[p] + G[c * K + k];
+        hCum[o] = hCum[p] + H[c * K + k];
+        cCum[o] = cCum[p] + C[c];
+      }
+    }
+    let totalG = 0, totalH = 0;
+    for (let z = 0; z < nB; z++) {
+      totalG += gCum[nA * nB + z];
+      totalH += hCum[nA * nB + z];
+    }
+    const parent = (totalG * totalG) / (totalH + lambda);
+    let best = 0;
+    for (let cut = 1; cut < nA; cut++) {
+      // A "found" score is never NaN here: NaN marks no cut.
+      const lo = second(nB, 0, cut, minLeaf, lambda);
+      if (Number.isNaN(lo)) continue;
+      const hi = second(nB, cut, nA, minLeaf, lambda);
+      if (Number.isNaN(hi)) continue;
+      const gain = lo + hi - parent;
+      if (gain > best + 1e-12) best = gain;
+    }
+    return best;
+  };
+  return (G, H, C, K, k, P0, P1, minLeaf, lambda) => {
+    const a = oneOrder(G, H, C, K, k, P0, P1, false, minLeaf, lambda);
+    const b = oneOrder(G, H, C, K, k, P0, P1, true, minLeaf, lambda);
+    const best = a >= b ? a : b;
+    return best <= 0 ? 0 : best;
+  };
 }

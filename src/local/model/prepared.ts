@@ -168,7 +168,11 @@ export function* prepare(
     binMeans,
     overall: null as unknown as Bag,
     intercept: [],
-    bags: bagCount(p.estimators, nTrain),
+    // A bag of a wide table costs as many rows of WIDE_FEATURES features.
+    bags: bagCount(
+      p.estimators,
+      nTrain * Math.max(1, data.encoder.features.length / WIDE_FEATURES),
+    ),
     drawn: sampleCount(p.max_samples, nTrain),
     pairsWanted: p.max_interaction_degree >= 2 && features.length >= 2
       ? p.max_interactions
@@ -318,6 +322,14 @@ function meanPerBin(
  * costs a full training per bag.
  */
 export const BAGGING_ROWS = 100_000;
+
+/**
+ * Features up to which a bag costs its rows (see {@link bagCount}); beyond,
+ * `rows * features / WIDE_FEATURES`, since every round passes over every
+ * feature's rows: a wide table (grants: 1,502 columns) runs the bags its
+ * cells pay for, not eight full trainings.
+ */
+export const WIDE_FEATURES = 100;
 
 /**
  * The bags a training runs: `estimators`, at most

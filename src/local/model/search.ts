@@ -14,7 +14,9 @@ import {
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
 import { constraintsOf } from "./constraints.ts";
+import { LINEAR_BUDGET } from "./linear.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
+import { sampleCount } from "./prepared.ts";
 import type { RowHelper } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
 
@@ -95,6 +97,16 @@ function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
 export const SELECTION_ROWS = 20_000;
 
 /**
+ * Most training cells (rows times features) for which training searches by
+ * inner validation, as {@link SELECTION_ROWS} bounds the rows: each
+ * candidate is a full training whose every round costs a pass over every
+ * feature's rows, so a wide table (grants: 5,600 training rows of 1,502
+ * columns) gets the one fit a large table gets. 2,000,000 keeps the search
+ * of every table up to 100 features at 20,000 rows.
+ */
+export const SELECTION_CELLS = 2_000_000;
+
+/**
  * The axes training searches by inner validation, one at a time from the
  * first values: whether to start from the linear fit, whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
  * is not given; tried only once the linear start is kept), smooth or fine
@@ -105,7 +117,8 @@ export const SELECTION_ROWS = 20_000;
  * early, see `BagTask.judged`, and the pairs must beat it significantly
  * there; with the linear start kept, the linear fit alone, no rounds and no
  * pairs, is judged there too and wins by any margin). A parameter given in
- * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows, or
+ * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
+ * {@link SELECTION_CELLS} training cells, or
  * without validation rows, there is one candidate: no linear start, `bins`,
  * and few pairs unless `max_interactions` is given.
  *
@@ -131,8 +144,10 @@ export function selectionAxes(
   nTrain: number,
   nFeatures: number,
   target: "binary" | "regression" | "multiclass",
+  linearFits = true,
 ): SelectionAxis[] {
-  const search = nTrain <= SELECTION_ROWS && p.validation_size > 0;
+  const search = nTrain <= SELECTION_ROWS &&
+    nTrain * nFeatures <= SELECTION_CELLS && p.validation_size > 0;
   const possiblePairs = p.max_interaction_degree >= 2
     ? (nFeatures * (nFeatures - 1)) / 2
     : 0;
@@ -155,7 +170,7 @@ export function selectionAxes(
       ]),
     ]
     : [fewPairs];
-  const linear = search ? [false, true] : [false];
+  const linear = search && linearFits ? [false, true] : [false];
   const refined = search && target === "binary" && input.bins === undefined
     ? [false, true]
     : [false];
@@ -210,6 +225,15 @@ export function* searchSteps(
   const p = resolveParams(input).params;
   const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
   const target = data.encoder.target;
+  // A linear start whose numeric columns alone exceed its budget in every
+  // bag (a bag fits at least half the training rows) is no linear start
+  // (linear.ts): trying it would refit the incumbent, a full fit for
+  // nothing on a wide table.
+  const numeric = data.encoder.features.filter((f) => f.kind === "numeric");
+  const linearFits = Math.min(
+        Math.ceil(nTrain / 2),
+        sampleCount(p.max_samples, nTrain),
+      ) * (1 + numeric.length) ** 2 <= LINEAR_BUDGET;
   const axes = selectionAxes(
     p,
     input,
@@ -220,6 +244,7 @@ export function* searchSteps(
       : target.classes.length === 2
       ? "binary"
       : "multiclass",
+    linearFits,
   );
   const noPairs = axes.some((x) =>
     x.name === "max_interactions" && x.values.indexOf(0) > 0
