@@ -101,6 +101,8 @@ export const DataProtectedFieldSchema = z.looseObject({
   id: IdSchema,
   name: z.string(),
 }).meta({ id: "DataProtectedField" });
+/** A protected field. */
+export type DataProtectedField = z.infer<typeof DataProtectedFieldSchema>;
 
 /** A data protection as the service returns it. */
 export const DataProtectionSchema = z.looseObject({

@@ -396,15 +396,17 @@ export function anchorColumns(anchor: DataAnchor): Record<string, unknown[]> {
 }
 
 /**
- * The data schema delete's first step: a schema with labels answers 409
- * listing them with its other dependants (delete the labels first).
+ * The data schema delete's first step: a schema with labels or data
+ * protections (`others`) answers 409 listing them with its other
+ * dependants (delete them first).
  */
 export function refuseLabelled(
   ctx: PlatformContext,
   record: StoredRecord,
+  others: Dependant[] = [],
 ): void {
   if (record.kind !== "dataSchemas") return;
-  const labels = labelDependants(record.body as DataSchema);
+  const labels = [...labelDependants(record.body as DataSchema), ...others];
   if (!labels.length) return;
   throw integrityError("data schema", record.id, [
     ...dependantsOf(ctx.store, record),
