@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { IdSchema, NameSchema, openEnum } from "./common.ts";
+import { IdSchema, NameSchema, openEnum, TimestampSchema } from "./common.ts";
 
 /** What a model constraint asks of its feature. */
 export const MODEL_CONSTRAINT_TYPES = [
@@ -109,6 +109,8 @@ export const DataProtectionSchema = z.looseObject({
   id: IdSchema,
   name: z.string().nullish(),
   protected_fields: z.array(DataProtectedFieldSchema),
+  /** When it was given (absent on protections stored before it was kept). */
+  created_at: TimestampSchema.optional(),
 }).meta({ id: "DataProtection" });
 /** A data protection. */
 export type DataProtection = z.infer<typeof DataProtectionSchema>;
