@@ -47,6 +47,7 @@
 // The platform: connect(), MLPlatform and its one-call steps.
 export { connect, MLPlatform } from "./src/platform.ts";
 export type {
+  ConstraintOptions,
   DeployOptions,
   IngestOptions,
   MLPlatformOptions,
