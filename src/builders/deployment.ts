@@ -25,6 +25,7 @@ import { type DeploymentBatchOptions, startBatch } from "./batch.ts";
 import type { BatchResult } from "./batch_result.ts";
 import type { FieldGroupMetrics } from "../schemas/constraints.ts";
 import { groupMetricsOf } from "./group_metrics.ts";
+import { ConfigurationError } from "../http/errors.ts";
 
 /** Options of `deployment.views()`, besides the query. */
 export type DeploymentViewsOptions<T extends string> =
@@ -139,9 +140,10 @@ export class Deployment<F extends string = string, T extends string = string> {
     options: CreateOptions = {},
   ): Promise<FieldGroupMetrics[]> {
     if (!this.#client) {
-      throw new Error(
-        "this Deployment has no client: get it from ml.deploy() or ml.attach()",
-      );
+      throw new ConfigurationError({
+        message: "This Deployment has no client, so it cannot ask for views",
+        hint: "Get it from a connected MLPlatform: ml.deploy() or ml.attach()",
+      });
     }
     const table = await this.#client.deployedModels.views(this.resource.id, {
       data: [{ view_type: "GROUP_METRICS" }],
