@@ -47,6 +47,7 @@
 // The platform: connect(), MLPlatform and its one-call steps.
 export { connect, MLPlatform } from "./src/platform.ts";
 export type {
+  ConstraintOptions,
   DeployOptions,
   IngestOptions,
   MLPlatformOptions,
@@ -320,7 +321,21 @@ export {
 export type { RegressionFit } from "./src/regression_fit.ts";
 
 // A data schema's labels and anchors (docs/contract.md#labels-and-anchors).
-export type { LabelCollection } from "./src/resources/labels.ts";
+export type {
+  ChildCollection,
+  ChildRoutes,
+  LabelCollection,
+  Parent,
+} from "./src/resources/labels.ts";
+// Data protections and model constraints as sub-resources
+// (docs/contract.md#model-constraints-and-protected-fields).
+export type {
+  DataProtectedField,
+  DataProtection,
+  DataProtectionCreate,
+  ModelConstraint,
+  ModelConstraintGroup,
+} from "./src/schemas/constraints.ts";
 export type {
   AnchorSpec,
   AnchorValue,

@@ -218,8 +218,9 @@ export const NOTEBOOKS: NotebookSpec[] = [
     mimes: [HTML, VEGALITE],
     cards: [
       "Model ",
-      "Shape of tenure",
-      "Shape of monthly_charges",
+      // Titled by the schema's labels (friendly name and unit).
+      "Shape of Tenure (months)",
+      "Shape of Monthly charges (USD)",
       "Per-group metrics",
     ],
     progress: 4,

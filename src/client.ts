@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { LabelCollection } from "./resources/labels.ts";
+import { ChildCollection, LabelCollection } from "./resources/labels.ts";
 import type {
   CategoryFriendlyName,
   CategoryFriendlyNameCreate,
@@ -61,6 +61,13 @@ import type {
   OnboardingJobCreate,
 } from "./schemas/onboarding.ts";
 import type { Dataset, Datasource } from "./schemas/artifacts.ts";
+import type {
+  DataProtectedField,
+  DataProtection,
+  DataProtectionCreate,
+  ModelConstraint,
+  ModelConstraintGroup,
+} from "./schemas/constraints.ts";
 import type {
   StorageConnector,
   StorageConnectorCreate,
@@ -233,6 +240,17 @@ export class Client {
   readonly dimensions: LabelCollection<DimensionCreate, Dimension>;
   /** A data schema's data anchors (docs/contract.md#data-anchors). */
   readonly dataAnchors: LabelCollection<DataAnchorCreate, DataAnchor>;
+  /** A data schema's data protections (docs/contract.md#model-constraints-and-protected-fields). */
+  readonly dataProtections: LabelCollection<
+    DataProtectionCreate,
+    DataProtection
+  >;
+  /** A data protection's fields: the parent is `{ id, protection_id }`. */
+  readonly dataProtectedFields: ChildCollection<DataProtectedField>;
+  /** A training job's model constraints (read and deleted; given at its create). */
+  readonly modelConstraints: ChildCollection<ModelConstraint>;
+  /** A training job's model constraint groups (read and deleted; given at its create). */
+  readonly modelConstraintGroups: ChildCollection<ModelConstraintGroup>;
   /** Data processing ingestion configurations (endpoint 5). */
   readonly ingestionConfigurations: Collection<
     IngestionConfigurationCreate,
@@ -323,6 +341,22 @@ export class Client {
     this.units = new LabelCollection(transport, routes.units);
     this.dimensions = new LabelCollection(transport, routes.dimensions);
     this.dataAnchors = new LabelCollection(transport, routes.dataAnchors);
+    this.dataProtections = new LabelCollection(
+      transport,
+      routes.dataProtections,
+    );
+    this.dataProtectedFields = new ChildCollection(
+      transport,
+      routes.dataProtectedFields,
+    );
+    this.modelConstraints = new ChildCollection(
+      transport,
+      routes.modelConstraints,
+    );
+    this.modelConstraintGroups = new ChildCollection(
+      transport,
+      routes.modelConstraintGroups,
+    );
     this.ingestionConfigurations = new Collection(
       transport,
       routes.ingestionConfigurations,

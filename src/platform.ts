@@ -40,8 +40,10 @@ import { uniqueName } from "./builders/base.ts";
 import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
 import { predictionTypeOf } from "./builders/schema.ts";
+import { constraintsOf } from "./builders/training.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import type {
+  ConstraintOptions,
   DeployOptions,
   IngestOptions,
   MLPlatformOptions,
@@ -52,6 +54,7 @@ import type {
 } from "./platform_options.ts";
 
 export type {
+  ConstraintOptions,
   DeployOptions,
   IngestOptions,
   MLPlatformOptions,
@@ -183,6 +186,10 @@ export class MLPlatform extends PlatformBuilders {
         managedSpotTraining,
         progress: _progress, // progress and poll: the Job's, not the body's
         poll: _poll,
+        monotone,
+        exclude,
+        interactions,
+        measureConstraintCost,
         ...hyperparameters
       } = options;
       const config = configuration ??
@@ -199,6 +206,14 @@ export class MLPlatform extends PlatformBuilders {
           (this.#defaultWorkspaceId ? undefined : await this.#ownWorkspace()),
         modelName: modelName ?? uniqueName("model"),
         managedSpotTraining,
+        // Feature names typed as text here: the service refuses one that is
+        // not a feature with a 400 naming the constraint.
+        ...constraintsOf({
+          monotone,
+          exclude,
+          interactions,
+          measureConstraintCost,
+        }) as { modelConstraints?: never; modelConstraintGroups?: never },
       }).toDefinition();
     });
   }

@@ -57,8 +57,25 @@ export interface OnboardOptions<T extends string>
   datasetName?: string;
 }
 
-/** Options of `MLPlatform.train`: hyperparameters plus where to train. */
-export interface TrainOptions extends Hyperparameters, JobControl {
+/**
+ * Model constraints in one call (docs/contract.md#model-constraints-and-protected-fields):
+ * the options `train()` and `quickstart({ training })` take beside the
+ * hyperparameters.
+ */
+export interface ConstraintOptions {
+  /** Per numeric feature, the one way the prediction moves as it grows. */
+  monotone?: Readonly<Record<string, "increasing" | "decreasing">>;
+  /** Features kept out of the model (no term of them). */
+  exclude?: readonly string[];
+  /** Groups of features inside which pairs may form (none outside them). */
+  interactions?: readonly (readonly string[])[];
+  /** Also fit without the constraints and report both validation figures on the model (`constraint_cost`). */
+  measureConstraintCost?: boolean;
+}
+
+/** Options of `MLPlatform.train`: hyperparameters and constraints, plus where to train. */
+export interface TrainOptions
+  extends Hyperparameters, ConstraintOptions, JobControl {
   /** Workspace (default: the client's `workspaceId`, else one made once per MLPlatform). */
   workspace?: RefLike;
   /** A training configuration (default: a new one from the hyperparameters given). */
@@ -109,8 +126,8 @@ export interface QuickstartOptions<T extends string> {
    * `schema` (and the model's `metrics`) show which was used.
    */
   predictionType?: "CLASSIFICATION" | "REGRESSION";
-  /** Hyperparameters of training. */
-  training?: Hyperparameters;
+  /** Hyperparameters of training, and its constraints (`monotone`, `exclude`, `interactions`, `measureConstraintCost`). */
+  training?: Hyperparameters & ConstraintOptions;
   /** Progress display; `false` for none. */
   progress?: ProgressOption;
 }

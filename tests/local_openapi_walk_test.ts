@@ -130,17 +130,33 @@ async function tokenOf(
   return body.access_token as string;
 }
 
-/** The data schema a label route's `{id}` names (set once the walk made one). */
-let labelSchema = "";
+/**
+ * The parents of the sub-resource routes (a schema's labels and
+ * protections, a protection's fields, a training job's constraints), set
+ * once the walk made them: `{id}` under each parent path, and the other
+ * parameters but the item's.
+ */
+const parents: Record<string, string> = {};
 
 function fill(path: string, id: string): string {
-  // A schema's labels: `{id}` is the schema, `{label_id}` the label.
-  if (path.startsWith("/data-schemas/{id}/")) {
-    return path.replace("{id}", encodeURIComponent(labelSchema || id))
-      .replace("{label_id}", encodeURIComponent(id));
-  }
-  return path.replace(/\{\w+\}/g, encodeURIComponent(id));
+  const sub = /^\/(data-schemas|training-jobs)\/\{id\}\/(?!cancel$)/.test(path);
+  if (!sub) return path.replace(/\{\w+\}/g, encodeURIComponent(id));
+  // A sub-resource: the parents' ids, then the item's (a create or a list
+  // names parents only).
+  const item = /\{(\w+)\}$/.exec(path)?.[1];
+  return path.replace(/\{(\w+)\}/g, (_, p: string) => {
+    if (p === item) return encodeURIComponent(id);
+    const key = p === "id" ? path.split("/")[1] : p;
+    return encodeURIComponent(parents[key] ?? id);
+  });
 }
+
+/** The route group of a sub-resource a 409 lists (its parent's delete waits for it). */
+const SUB_DEPENDANTS: Record<string, string> = {
+  DATA_PROTECTION: "dataProtections",
+  MODEL_CONSTRAINT: "modelConstraints",
+  MODEL_CONSTRAINT_GROUP: "modelConstraintGroups",
+};
 
 /** Walks every operation on the main platform; returns nothing, records all. */
 async function walk(log: Recorded[]): Promise<void> {
@@ -200,11 +216,12 @@ async function walk(log: Recorded[]): Promise<void> {
     const cpu = ids.computeConfigurations;
     // With a data protection: the model reports per-group metrics of `sex`
     // (docs/contract.md#model-constraints-and-protected-fields).
-    await create("dataSchemas", {
+    const penguins = await create("dataSchemas", {
       name: "penguins",
       fields: PENGUIN_FIELDS,
       data_protections: [{ name: "sex", fields: ["sex"] }],
     });
+    const sexProtection = (penguins.data_protections as Json[])[0];
     await create("ingestionConfigurations", {
       name: "ingest",
       data_schema_id: ids.dataSchemas,
@@ -265,6 +282,12 @@ async function walk(log: Recorded[]): Promise<void> {
     const trained = await until(`/training-jobs/${ids.trainingJobs}`, ended);
     assertEquals(trained.status, "COMPLETED", JSON.stringify(trained));
     ids.models = (trained.model as Json).id as string;
+    // Its constraints and group, read and deleted under the job.
+    parents["training-jobs"] = ids.trainingJobs;
+    ids.modelConstraints = (trained.model_constraints as Json[])[0]
+      .id as string;
+    ids.modelConstraintGroups = (trained.model_constraint_groups as Json[])[0]
+      .id as string;
     await create("deploymentConfigurations", { name: "small" });
     await create("deployedModels", {
       name: "live",
@@ -277,7 +300,7 @@ async function walk(log: Recorded[]): Promise<void> {
     );
     // A schema's labels (our extension): one of each, shown by the views
     // answer and the explanation below; an anchor applied to a views call.
-    labelSchema = ids.dataSchemas;
+    parents["data-schemas"] = ids.dataSchemas;
     await create("friendlyNames", {
       field_name: "body_mass_g",
       friendly_name: "Body mass",
@@ -466,6 +489,43 @@ async function walk(log: Recorded[]): Promise<void> {
     assertEquals(cancelled.status, 200, JSON.stringify(cancelled.body));
     await until(`/training-jobs/${long.body.id}`, ended);
 
+    // A protection added to the schema (our extension), one of its two
+    // fields deleted; what the model was trained under (the schema's first
+    // protection, the job's constraints) cannot go while it exists (409).
+    parents["data-schemas"] = ids.dataSchemas;
+    const added = await create("dataProtections", {
+      fields: ["flipper_length_mm", "body_mass_g"],
+    });
+    const [flipper, mass] = added.protected_fields as Json[];
+    parents.protection_id = ids.dataProtections;
+    ids.dataProtectedFields = mass.id as string;
+    const fieldGone = await call(
+      "delete protected field",
+      "DELETE",
+      fill(routes.dataProtectedFields.delete.path, flipper.id as string),
+      { token },
+    );
+    assertEquals(fieldGone.status, 204, JSON.stringify(fieldGone.body));
+    for (
+      const [step, path] of [
+        [
+          "409 integrity protection",
+          fill(routes.dataProtections.delete.path, sexProtection.id as string),
+        ],
+        [
+          "409 integrity constraint",
+          fill(routes.modelConstraints.delete.path, ids.modelConstraints),
+        ],
+        [
+          "409 integrity training job",
+          `/training-jobs/${ids.trainingJobs}`,
+        ],
+      ]
+    ) {
+      const refused = await call(step, "DELETE", path, { token });
+      assertEquals(refused.status, 409, `${step}: ${JSON.stringify(refused)}`);
+    }
+
     // Every other operation of the table, with the ids made above.
     for (const { group, name, route } of TABLE) {
       if (route.method === "DELETE" || route.public) continue;
@@ -586,7 +646,7 @@ async function walk(log: Recorded[]): Promise<void> {
         for (const d of (res.body.dependants ?? []) as Json[]) {
           const kind = Object.entries(KINDS).find(([, k]) =>
             k.type === d.dependant_type
-          )?.[0];
+          )?.[0] ?? SUB_DEPENDANTS[d.dependant_type as string];
           const known = remaining.some(([, i]) => i === d.id);
           if (kind && !known) remaining.unshift([kind, d.id as string]);
         }

@@ -5,6 +5,7 @@
  * and deletes in dependency order.
  */
 import { LABEL_ROUTES } from "../src/schemas/label_routes.ts";
+import { CONSTRAINT_ROUTES } from "../src/schemas/constraint_routes.ts";
 import {
   assert,
   assertAlmostEquals,
@@ -316,8 +317,13 @@ Deno.test("local platform: the whole workflow through the client, every endpoint
     assertEquals((await client.models.list()).pagination.total_items, 0);
 
     // Batch views (an extension) run their own workflow: tests/batch_*_test.ts;
-    // a schema's labels (an extension) theirs: tests/local_labels_test.ts.
-    const labels = new Set(Object.keys(LABEL_ROUTES));
+    // a schema's labels (an extension) theirs: tests/local_labels_test.ts;
+    // protections and constraints as sub-resources theirs:
+    // tests/local_constraint_resources_test.ts.
+    const labels = new Set([
+      ...Object.keys(LABEL_ROUTES),
+      ...Object.keys(CONSTRAINT_ROUTES),
+    ]);
     const expected = Object.entries(routes).filter(([g]) =>
       !g.startsWith("viewsBatch") && !labels.has(g)
     ).flatMap(([g, ops]) => Object.keys(ops).map((op) => `${g}.${op}`));

@@ -23,6 +23,9 @@ import type { Job } from "../jobs/job.ts";
 import type { ViewsBatchJob } from "../schemas/batch.ts";
 import { type DeploymentBatchOptions, startBatch } from "./batch.ts";
 import type { BatchResult } from "./batch_result.ts";
+import type { FieldGroupMetrics } from "../schemas/constraints.ts";
+import { groupMetricsOf } from "./group_metrics.ts";
+import { ConfigurationError } from "../http/errors.ts";
 
 /** Options of `deployment.views()`, besides the query. */
 export type DeploymentViewsOptions<T extends string> =
@@ -106,6 +109,48 @@ export class Deployment<F extends string = string, T extends string = string> {
   ): Promise<ViewsResult<T>> {
     const { signal, timeout, headers, ...rest } = options;
     return this.query(query, rest).create({ signal, timeout, headers });
+  }
+
+  /**
+   * Per-group metrics of the rows of `query` (our extension,
+   * docs/contract.md#model-constraints-and-protected-fields): the model's
+   * features and at least one protected field in `query`, the true target
+   * values in `targets`; the answer has the shape of the model record's
+   * `group_metrics` (per field, its groups' figures and the largest gap),
+   * so on the model's validation rows it equals them.
+   *
+   * @example
+   * ```ts
+   * import { Deployment } from "./deployment.ts";
+   * const table = { columns: ["field", "group", "count", "accuracy"], index: [0, 1, 2],
+   *   data: [["sex", "f", 1, 1], ["sex", "m", 1, 0], ["sex", "(largest gap)", null, 1]] };
+   * const client = { deployedModels: { views: () => Promise.resolve(table) } };
+   * const d = new Deployment(client as never, {
+   *   id: "dm_1", name: "churn", status: "RUNNING",
+   *   model: { id: "m_1" }, deployment_configuration: { id: "dc_1" }, tags: [],
+   *   account: { id: "acc" }, created_at: "2024-01-01T00:00:00Z", created_by: { id: "u" },
+   * });
+   * const [sex] = await d.groupMetrics({ tenure: [1, 2], sex: ["f", "m"] }, { churn: [1, 1] });
+   * if (sex.largest_gap.accuracy !== 1 || sex.groups.length !== 2) throw new Error(JSON.stringify(sex));
+   * ```
+   */
+  async groupMetrics(
+    query: Readonly<Record<string, readonly unknown[]>>,
+    targets: { [K in T]?: readonly unknown[] },
+    options: CreateOptions = {},
+  ): Promise<FieldGroupMetrics[]> {
+    if (!this.#client) {
+      throw new ConfigurationError({
+        message: "This Deployment has no client, so it cannot ask for views",
+        hint: "Get it from a connected MLPlatform: ml.deploy() or ml.attach()",
+      });
+    }
+    const table = await this.#client.deployedModels.views(this.resource.id, {
+      data: [{ view_type: "GROUP_METRICS" }],
+      query: query as never,
+      targets: targets as never,
+    }, options);
+    return groupMetricsOf(table);
   }
 
   /**

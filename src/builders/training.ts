@@ -102,6 +102,53 @@ const CONSTRAINT_TYPES = {
 } as const;
 
 /**
+ * The training job options of the one-call constraints
+ * (`ml.train(dataset, { monotone, exclude, interactions, measureConstraintCost })`):
+ * each monotone feature, then each excluded one, as a constraint; each
+ * group as it is; nothing for what is not given.
+ *
+ * @example
+ * ```ts
+ * import { constraintsOf } from "./training.ts";
+ * const o = constraintsOf({ monotone: { tenure: "decreasing" }, exclude: ["id"], interactions: [["a", "b"]] });
+ * if (o.modelConstraints?.map((c) => c.constraint).join() !== "decreasing,excluded") throw new Error();
+ * if (o.modelConstraintGroups?.length !== 1 || "measureConstraintCost" in o) throw new Error();
+ * if (Object.keys(constraintsOf({})).length !== 0) throw new Error();
+ * ```
+ */
+export function constraintsOf(
+  given: {
+    monotone?: Readonly<Record<string, "increasing" | "decreasing">>;
+    exclude?: readonly string[];
+    interactions?: readonly (readonly string[])[];
+    measureConstraintCost?: boolean;
+  },
+): Pick<
+  TrainingJobOptions,
+  "modelConstraints" | "modelConstraintGroups" | "measureConstraintCost"
+> {
+  const constraints: TrainingConstraint[] = [
+    ...Object.entries(given.monotone ?? {}).map(([field, constraint]) => ({
+      field,
+      constraint,
+    })),
+    ...(given.exclude ?? []).map((field) => ({
+      field,
+      constraint: "excluded" as const,
+    })),
+  ];
+  return {
+    ...(constraints.length ? { modelConstraints: constraints } : {}),
+    ...(given.interactions?.length
+      ? { modelConstraintGroups: given.interactions }
+      : {}),
+    ...(given.measureConstraintCost !== undefined
+      ? { measureConstraintCost: given.measureConstraintCost }
+      : {}),
+  };
+}
+
+/**
  * Builds `POST /training-jobs`; `create()` returns a `Job` resolving to
  * the model once `COMPLETED`.
  *

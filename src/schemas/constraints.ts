@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { IdSchema, NameSchema, openEnum } from "./common.ts";
+import { IdSchema, NameSchema, openEnum, TimestampSchema } from "./common.ts";
 
 /** What a model constraint asks of its feature. */
 export const MODEL_CONSTRAINT_TYPES = [
@@ -101,12 +101,16 @@ export const DataProtectedFieldSchema = z.looseObject({
   id: IdSchema,
   name: z.string(),
 }).meta({ id: "DataProtectedField" });
+/** A protected field. */
+export type DataProtectedField = z.infer<typeof DataProtectedFieldSchema>;
 
 /** A data protection as the service returns it. */
 export const DataProtectionSchema = z.looseObject({
   id: IdSchema,
   name: z.string().nullish(),
   protected_fields: z.array(DataProtectedFieldSchema),
+  /** When it was given (absent on protections stored before it was kept). */
+  created_at: TimestampSchema.optional(),
 }).meta({ id: "DataProtection" });
 /** A data protection. */
 export type DataProtection = z.infer<typeof DataProtectionSchema>;

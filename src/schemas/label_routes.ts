@@ -7,7 +7,6 @@
  * @module
  */
 import type { z } from "zod";
-import { listOf } from "./common.ts";
 import {
   CategoryFriendlyNameCreateSchema,
   CategoryFriendlyNameSchema,
@@ -21,9 +20,10 @@ import {
   UnitCreateSchema,
   UnitSchema,
 } from "./labels.ts";
+import { subRoutesWithCreate } from "./sub_routes.ts";
 
 /** The data schema collection the labels live under. */
-const SCHEMA = "/data-schemas/{id}";
+const SCHEMA = "/data-schemas/{id}" as const;
 
 /** What the integrity rule says of a label's delete. */
 const INTEGRITY =
@@ -42,48 +42,19 @@ function labelRoutes<
   response: R,
   shows: string,
 ) {
-  const path = `${SCHEMA}/${segment}` as `/data-schemas/{id}/${S}`;
-  const item = `${path}/{label_id}` as `/data-schemas/{id}/${S}/{label_id}`;
-  const what =
-    `${noun} of a data schema (our extension, docs/contract.md#labels-and-anchors)`;
-  return {
-    create: {
-      method: "POST",
-      path,
-      status: 201,
-      body,
-      response,
-      noun,
-      summary: `Give a ${what}`,
-      description:
-        `Adds a ${noun} to the data schema (listed in its ${array}): ${shows} A field that is missing or does not fit answers 400 naming it; a second one where only one may be (a field's friendly name, unit or dimension, a category's name, an anchor's name, a second default anchor) answers 409 CONFLICT.`,
-    },
-    list: {
-      method: "GET",
-      path,
-      status: 200,
-      response: listOf(response),
-      list: true,
-      noun,
-      summary: `List the ${noun}s of a data schema`,
-    },
-    get: {
-      method: "GET",
-      path: item,
-      status: 200,
-      response,
-      noun,
-      summary: `Retrieve a ${noun} of a data schema`,
-    },
-    delete: {
-      method: "DELETE",
-      path: item,
-      status: 204,
-      noun,
-      summary: `Delete a ${noun} of a data schema`,
-      description: `Deletes a ${noun}. ${INTEGRITY}`,
-    },
-  } as const;
+  return subRoutesWithCreate({
+    parent: SCHEMA,
+    parentNoun: "data schema",
+    segment,
+    param: "label_id",
+    noun,
+    section: "docs/contract.md#labels-and-anchors",
+    response,
+    integrity: INTEGRITY,
+    body,
+    adds:
+      `Adds a ${noun} to the data schema (listed in its ${array}): ${shows} A field that is missing or does not fit answers 400 naming it; a second one where only one may be (a field's friendly name, unit or dimension, a category's name, an anchor's name, a second default anchor) answers 409 CONFLICT.`,
+  });
 }
 
 /** Every label collection's routes, grouped as the route table groups them. */

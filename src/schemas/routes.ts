@@ -63,6 +63,7 @@ import {
   ModelSchema,
 } from "./artifacts.ts";
 import { LABEL_ROUTES } from "./label_routes.ts";
+import { CONSTRAINT_ROUTES } from "./constraint_routes.ts";
 import { ExplanationQuerySchema } from "./labels.ts";
 
 /** HTTP methods the API uses. */
@@ -437,6 +438,7 @@ export const routes = {
     { create: 4 },
   ),
   ...LABEL_ROUTES,
+  ...CONSTRAINT_ROUTES,
   ingestionConfigurations: crud(
     KINDS.ingestionConfigurations,
     IngestionConfigurationCreateSchema,

@@ -21,7 +21,7 @@ import type {
 } from "../../schemas/constraints.ts";
 import type { PlatformContext } from "../context.ts";
 import { invalidField } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { newId, timestamp } from "../ids.ts";
 import type { ModelConstraints } from "../model/types.ts";
 import type { StoredRecord } from "../store/store.ts";
 
@@ -29,10 +29,16 @@ import type { StoredRecord } from "../store/store.ts";
 export function protectionsOf(
   given: z.output<typeof DataProtectionCreateSchema>[],
 ): DataProtection[] {
+  const created_at = timestamp();
   return given.map((p) => ({
     id: newId("dpr"),
     name: p.name ?? null,
-    protected_fields: p.fields.map((name) => ({ id: newId("dpf"), name })),
+    // A field named twice is protected once (its sub-resource has one id).
+    protected_fields: [...new Set(p.fields)].map((name) => ({
+      id: newId("dpf"),
+      name,
+    })),
+    created_at,
   }));
 }
 

@@ -18,29 +18,18 @@ import {
   fieldLabelsOf,
   type LabelArray,
   labelIssues,
-  ListQuerySchema,
   type Model,
   type SchemaField,
 } from "../../schemas/mod.ts";
 import type { LABEL_ROUTES } from "../../schemas/label_routes.ts";
 import type { Caller } from "../http/auth.ts";
 import type { PlatformContext } from "../context.ts";
-import {
-  conflict,
-  integrityError,
-  notFound,
-  validationError,
-} from "../errors.ts";
-import { parseOr400 } from "../http/request_body.ts";
+import { conflict, integrityError, validationError } from "../errors.ts";
 import { newId, timestamp } from "../ids.ts";
-import {
-  dependantsOf,
-  findOwned,
-  pageOf,
-  updateRecord,
-} from "../store/records.ts";
+import { dependantsOf, findOwned, updateRecord } from "../store/records.ts";
 import type { StoredRecord } from "../store/store.ts";
 import type { Reply, SharedInput } from "./types.ts";
+import { subCollection } from "./sub_collection.ts";
 
 /** What is said of each label collection. */
 const LABELS = {
@@ -223,19 +212,7 @@ export function labelDependants(schema: DataSchema): Dependant[] {
 /** The create, list, get and delete of one label collection. */
 function labelOperations<G extends Group>(group: G) {
   const { array, noun } = LABELS[group];
-  const find = (
-    ctx: PlatformContext,
-    caller: Caller,
-    id: string,
-    labelId: string,
-  ) => {
-    const schema = findOwned(ctx.store, caller.account.id, "dataSchemas", id);
-    const label = labelsOf(schema.body, array).find((l) => l.id === labelId);
-    if (!label) throw notFound(noun, labelId);
-    return { schema, label };
-  };
   type In = SharedInput<{ id: string }>;
-  type ItemIn = SharedInput<{ id: string; label_id: string }>;
   const create = ({ ctx, caller, params, body }: In): Reply<never> => {
     const schema = findOwned(
       ctx.store,
@@ -277,40 +254,31 @@ function labelOperations<G extends Group>(group: G) {
     });
     return { body: label as never };
   };
-  const list = ({ ctx, caller, params, query }: In): Reply<never> => {
-    const schema = findOwned(
-      ctx.store,
-      caller.account.id,
-      "dataSchemas",
-      params.id,
-    );
-    return {
-      body: pageOf(
-        labelsOf(schema.body, array),
-        parseOr400(ListQuerySchema, query),
-      ) as never,
-    };
-  };
-  const get = ({ ctx, caller, params }: ItemIn): Reply<never> => ({
-    body: find(ctx, caller, params.id, params.label_id).label as never,
-  });
-  const del = ({ ctx, caller, params }: ItemIn): Reply<undefined> => {
-    const { schema, label } = find(ctx, caller, params.id, params.label_id);
+  // List, get and delete: the sub-resources' one mechanism.
+  const reads = subCollection<AnyLabel, StoredRecord<"dataSchemas">>({
+    noun,
+    param: "label_id",
+    parent: (ctx, caller, params) =>
+      findOwned(ctx.store, caller.account.id, "dataSchemas", params.id),
+    items: (schema) => labelsOf(schema.body, array),
     // An anchor is used only when it is the default one.
-    if (group !== "dataAnchors" || label.default) {
-      const dependants = deployedOn(ctx, caller.account.id, schema.id);
-      if (dependants.length) throw integrityError(noun, label.id, dependants);
-    }
-    const rest = labelsOf(schema.body, array).filter((l) => l.id !== label.id);
-    const next = { ...schema.body, [array]: rest } as DataSchema;
-    READINGS.delete(schema.id);
-    updateRecord(ctx.store, "dataSchemas", schema.id, {
-      [array]: rest,
-      fields: withUnits(next),
-    });
-    return { body: undefined };
-  };
-  return { create, list, get, delete: del };
+    blockers: (ctx, schema, label) =>
+      group !== "dataAnchors" || label.default
+        ? deployedOn(ctx, schema.account, schema.id)
+        : [],
+    remove: (ctx, schema, label) => {
+      const rest = labelsOf(schema.body, array).filter((l) =>
+        l.id !== label.id
+      );
+      const next = { ...schema.body, [array]: rest } as DataSchema;
+      READINGS.delete(schema.id);
+      updateRecord(ctx.store, "dataSchemas", schema.id, {
+        [array]: rest,
+        fields: withUnits(next),
+      });
+    },
+  });
+  return { create, ...reads };
 }
 
 /** Every label collection's operations, as the handlers table groups them. */
@@ -396,15 +364,17 @@ export function anchorColumns(anchor: DataAnchor): Record<string, unknown[]> {
 }
 
 /**
- * The data schema delete's first step: a schema with labels answers 409
- * listing them with its other dependants (delete the labels first).
+ * The data schema delete's first step: a schema with labels or data
+ * protections (`others`) answers 409 listing them with its other
+ * dependants (delete them first).
  */
 export function refuseLabelled(
   ctx: PlatformContext,
   record: StoredRecord,
+  others: Dependant[] = [],
 ): void {
   if (record.kind !== "dataSchemas") return;
-  const labels = labelDependants(record.body as DataSchema);
+  const labels = [...labelDependants(record.body as DataSchema), ...others];
   if (!labels.length) return;
   throw integrityError("data schema", record.id, [
     ...dependantsOf(ctx.store, record),

@@ -22,7 +22,8 @@ import { parseOr400, tokenBody } from "../http/request_body.ts";
 import { datasourceBlobKey } from "../jobs/ingest.ts";
 import { datasetBlobs } from "../jobs/onboard.ts";
 import { modelBlobs } from "../store/blobs.ts";
-import { pageOf } from "../store/records.ts";
+import { dependantsOf, pageOf } from "../store/records.ts";
+import type { StoredRecord } from "../store/store.ts";
 import { collection, refusePending } from "./collection.ts";
 import {
   createComputeConfiguration,
@@ -51,6 +52,11 @@ import {
 } from "./batch.ts";
 import { batchIndexBlobs } from "../jobs/batch_results.ts";
 import { labelHandlers, labelledModel, refuseLabelled } from "./labels.ts";
+import {
+  constraintHandlers,
+  protectionDependants,
+  refuseConstrained,
+} from "./constraint_resources.ts";
 
 /** `POST /oauth/token`: the form (or JSON) body, read within the limits. */
 const issueToken: Op<"auth", "token"> = async ({ ctx, request }) => {
@@ -167,10 +173,20 @@ export const handlers = {
     createComputeConfiguration,
   ),
   dataSchemas: {
-    ...collection("dataSchemas", { before: refuseLabelled }),
+    ...collection("dataSchemas", {
+      before: (ctx, record) =>
+        refuseLabelled(
+          ctx,
+          record,
+          protectionDependants(
+            (record as StoredRecord<"dataSchemas">).body.data_protections,
+          ),
+        ),
+    }),
     create: createDataSchema,
   },
   ...labelHandlers,
+  ...constraintHandlers,
   ingestionConfigurations: configCollection(
     "ingestionConfigurations",
     createIngestionConfiguration,
@@ -186,7 +202,15 @@ export const handlers = {
     "trainingConfigurations",
     createTrainingConfiguration,
   ),
-  trainingJobs: jobCollection("trainingJobs", createTrainingJob),
+  trainingJobs: {
+    ...jobCollection("trainingJobs", createTrainingJob),
+    ...collection("trainingJobs", {
+      before: (ctx, record) => {
+        refuseRunningJob(ctx, record);
+        refuseConstrained(dependantsOf(ctx.store, record), record);
+      },
+    }),
+  },
   deploymentConfigurations: configCollection(
     "deploymentConfigurations",
     createDeploymentConfiguration,
