@@ -27,7 +27,7 @@ export interface SubCollection<
   param: I;
   /** The item's noun ("friendly name"). */
   noun: string;
-  /** The contract section that defines it (`docs/contract.md#...`). */
+  /** The contract section that defines it (a `docs/contract.md#labels-and-anchors`-style link). */
   section: string;
   /** The item as the service returns it. */
   response: R;
