@@ -102,11 +102,17 @@ function mergeBags(
   return { scores, spread };
 }
 
+/** At most this many sweeps of a pair's rows and columns when purifying. */
+const PURIFY_SWEEPS = 200;
+/** Purifying stops once no row or column mean is larger than this. */
+const PURIFY_TOLERANCE = 1e-12;
+
 /**
  * Purifies the pair terms: moves each pair's mean along every row and
  * column of its table (weighted by the training rows in each cell) into the
- * two features' main terms, a few sweeps, so what one feature does alone is
- * read from its main term and a pair holds only the interaction. No
+ * two features' main terms, sweeping until the means are 0, so what one
+ * feature does alone is read from its main term and a pair holds only the
+ * interaction. No
  * prediction changes: a row's main bin maps to the coarse pair bin whose
  * mean moved. Works in place on the training tables (main terms first, in
  * feature order, as training makes them).
@@ -129,7 +135,15 @@ function purify(
     const cells = termCells(features, t.features, trBins);
     for (let i = 0; i < cells.length; i++) counts[cells[i]]++;
     const T = t.scores;
-    for (let sweep = 0; sweep < 4; sweep++) {
+    // Sweeps alternate the axes, so a fixed count leaves the first axis's
+    // means only near 0 (1e-3 was seen); sweep until no mean moves.
+    let moved = Infinity;
+    for (
+      let sweep = 0;
+      sweep < PURIFY_SWEEPS && moved > PURIFY_TOLERANCE;
+      sweep++
+    ) {
+      moved = 0;
       for (const axis of [0, 1]) {
         const n0 = axis === 0 ? P0 : P1, n1 = axis === 0 ? P1 : P0;
         const f = features[axis === 0 ? a : c];
@@ -144,6 +158,7 @@ function purify(
             }
             if (w === 0) continue;
             const m = sum / w;
+            if (Math.abs(m) > moved) moved = Math.abs(m);
             for (let j = 0; j < n1; j++) {
               const q = axis === 0 ? i * P1 + j : j * P1 + i;
               T[q * K + k] -= m;
