@@ -11,9 +11,8 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The datasets folder. */
-export function datasetsDir() {
-  if (process.env.MLP_DATASETS) return resolve(process.env.MLP_DATASETS);
+/** The repository's root: the nearest folder above this file with a deno.json. */
+export function repositoryDir() {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, "deno.json"))) {
     const up = dirname(dir);
@@ -26,5 +25,11 @@ export function datasetsDir() {
     }
     dir = up;
   }
-  return resolve(dir, "datasets");
+  return dir;
+}
+
+/** The datasets folder. */
+export function datasetsDir() {
+  if (process.env.MLP_DATASETS) return resolve(process.env.MLP_DATASETS);
+  return resolve(repositoryDir(), "datasets");
 }
