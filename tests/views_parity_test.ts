@@ -97,7 +97,7 @@ if (import.meta.main && Deno.args.includes("--write")) {
     training: { estimators: 2, maxRounds: 150, randomSeed: 7 },
   };
   const fixture: Parity = { ...base, ...await run(base) };
-  await Deno.writeTextFile(FIXTURE, JSON.stringify(fixture, null, 1) + "\n");
+  await Deno.writeTextFile(FIXTURE, JSON.stringify(fixture, null, 2) + "\n");
   console.log(`wrote ${FIXTURE.pathname}`);
 } else {
   Deno.test("views parity: Deno serves exactly the metrics and views the fixture holds (Node runs the same fixture)", async () => {
