@@ -84,7 +84,13 @@ export function* boostStage(
   const { objective } = bag;
   const hasValidation = objective.yVa.length > 0;
   const tables = terms.map((t) => t.table);
-  const early = earlyStopper(b.patience, hasValidation);
+  const early = earlyStopper(
+    b.patience,
+    hasValidation,
+    EARLY_STOPPING_LOSS_FLOOR[
+      objective.regression ? "regression" : "classification"
+    ],
+  );
   early.observe(hasValidation ? objective.scaled(sVa) : 0, tables);
   const maxCells = Math.max(1, ...tables.map((t) => t.length));
   const updates = terms.map(() => new Float64Array(maxCells));
@@ -201,21 +207,28 @@ export const EARLY_STOPPING_TOLERANCE = 1e-4;
 
 /**
  * The smallest starting loss {@link EARLY_STOPPING_TOLERANCE} is a fraction
- * of: a stage that starts near zero loss (a nearly separable table, as
- * penguins after its main terms) would otherwise need improvements of a
- * few 1e-6 to stop, which the log-loss of growing margins always makes, so
- * such a stage would run every round it is allowed.
+ * of, by task (a regression's loss is scaled by the target's variance, so 1
+ * is the constant model's; a classification's is the log loss, whose
+ * constant model scores about 0.5-2): a stage that starts near zero loss (a
+ * nearly separable table, as penguins after its main terms) would otherwise
+ * need improvements of a few 1e-6 to stop, which the log loss of growing
+ * margins always makes, so such a stage would run every round it is allowed. Classification's floor is
+ * the higher: a separable table's margins keep lowering the validation log
+ * loss long after every validation row is right.
  */
-export const EARLY_STOPPING_LOSS_FLOOR = 0.1;
+export const EARLY_STOPPING_LOSS_FLOOR = {
+  classification: 0.5,
+  regression: 0.1,
+} as const;
 
 /**
  * Tracks the best validation loss and a snapshot of the tables at that
  * point. Stops after `patience` rounds without a new best, or when the best
  * improved by less than {@link EARLY_STOPPING_TOLERANCE} times the starting
- * loss (at least {@link EARLY_STOPPING_LOSS_FLOOR}) over the last
- * `patience` rounds.
+ * loss (at least `floor`, the task's {@link EARLY_STOPPING_LOSS_FLOOR}) over
+ * the last `patience` rounds.
  */
-function earlyStopper(patience: number, enabled: boolean) {
+function earlyStopper(patience: number, enabled: boolean, floor: number) {
   let best = Infinity, first = 0;
   const history: number[] = [];
   let snapshot: Float64Array[] | null = null;
@@ -238,7 +251,7 @@ function earlyStopper(patience: number, enabled: boolean) {
       if (
         this.since >= patience ||
         best > before - EARLY_STOPPING_TOLERANCE *
-              Math.max(first, EARLY_STOPPING_LOSS_FLOOR)
+              Math.max(first, floor)
       ) this.stoppedEarly = true;
       return this.stoppedEarly;
     },
