@@ -400,7 +400,9 @@ Deno.test("selection: a target without interactions can keep no pairs (judged on
   assertEquals(m.terms.filter((t) => t.features.length === 2).length, 0);
   assert(m.metrics.linearStart);
   assertLogOddsExact(m, features(columns));
-  const given = train(data, { max_interactions: 3 });
+  // Two bags: were the given value searched, no pairs would win here as
+  // above (with two bags pairs must win by t(0.95, 1) = 6.3 standard errors).
+  const given = train(data, { max_interactions: 3, estimators: 2 });
   assertEquals(given.terms.filter((t) => t.features.length === 2).length, 3);
 });
 
