@@ -54,8 +54,12 @@ function checkAddsUp(model: EbmModel, query: RawColumns, anchor: RawColumns) {
   return offsets;
 }
 
+/** Each table's model, trained once for the file. */
+const trained = new Map<DatasetSpec, Awaited<ReturnType<typeof load>>>();
+
 for (const spec of [CHURN, PENGUINS, CONCRETE]) {
   const loaded = await load(spec);
+  trained.set(spec, loaded);
   const { model, features } = loaded;
   const query = rows(features, 0, 60);
 
@@ -157,8 +161,8 @@ for (const spec of [CHURN, PENGUINS, CONCRETE]) {
   });
 }
 
-Deno.test("anchor: an unknown feature or uneven columns is a ModelInputError naming the column", async () => {
-  const { model, features } = await load(PENGUINS);
+Deno.test("anchor: an unknown feature or uneven columns is a ModelInputError naming the column", () => {
+  const { model, features } = trained.get(PENGUINS)!;
   const e = assertThrows(
     () => anchorOffsets(model, { nope: [1] }),
     ModelInputError,

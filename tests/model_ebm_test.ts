@@ -38,7 +38,9 @@ Deno.test("ebm: training is deterministic for a seed, and the seed matters with 
 });
 
 Deno.test("ebm: the model survives a JSON round trip unchanged in its predictions", () => {
-  const m = train(penguins.data, { max_rounds: 30 });
+  // Two bags: a bagged model (with its spread) round-trips, at a quarter
+  // of the default eight bags' CPU.
+  const m = train(penguins.data, { max_rounds: 30, estimators: 2 });
   const back = JSON.parse(JSON.stringify(m));
   assertEquals(predict(back, penguins.columns), predict(m, penguins.columns));
 });
@@ -188,6 +190,7 @@ Deno.test("ebm: UNIFORM binning and a tiny training split behave", () => {
     binning_strategy: "UNIFORM",
     bins: 8,
     max_rounds: 20,
+    estimators: 2,
   });
   assert(
     u.features.filter((f) => f.kind === "numeric").every((f) => f.nBins <= 10),

@@ -309,7 +309,7 @@ Deno.test("selection through the API: a training configuration that leaves bins 
       bucket: "data",
       path: "concrete.csv",
       target: "compressive_strength",
-      training: { maxRounds: 60 },
+      training: { maxRounds: 60, estimators: 2 },
     });
     assert(
       (searched.model.metrics?.candidates ?? 0) > 1,
@@ -320,7 +320,7 @@ Deno.test("selection through the API: a training configuration that leaves bins 
       path: "concrete.csv",
       target: "compressive_strength",
       name: "concrete-fixed",
-      training: { maxRounds: 60, bins: 32, maxInteractions: 5 },
+      training: { maxRounds: 60, estimators: 2, bins: 32, maxInteractions: 5 },
     });
     // Only the linear start is left to compare once bins and pairs are set.
     assert(
@@ -400,7 +400,9 @@ Deno.test("selection: a target without interactions can keep no pairs (judged on
   assertEquals(m.terms.filter((t) => t.features.length === 2).length, 0);
   assert(m.metrics.linearStart);
   assertLogOddsExact(m, features(columns));
-  const given = train(data, { max_interactions: 3 });
+  // Two bags: were the given value searched, no pairs would win here as
+  // above (with two bags pairs must win by t(0.95, 1) = 6.3 standard errors).
+  const given = train(data, { max_interactions: 3, estimators: 2 });
   assertEquals(given.terms.filter((t) => t.features.length === 2).length, 3);
 });
 
@@ -417,9 +419,19 @@ const skewedLogistic = (n: number, seed: number) =>
     (x) => 0.6 * x("x1") - 0.5 * x("x2") + 0.4 * x("x3") - 0.3 * x("x4"),
   );
 
+/**
+ * The two tables the worker test trains again, each trained once with the
+ * defaults here and shared by the tests that read the model.
+ */
+const skewed = skewedLogistic(1_500, 3);
+const linear5 = linearLogistic(1_500, 5);
+let skewedModel: EbmModel | undefined, linear5Model: EbmModel | undefined;
+const trainedSkewed = () => skewedModel ??= train(skewed.data);
+const trainedLinear5 = () => linear5Model ??= train(linear5.data);
+
 Deno.test("selection: a line in skewed values keeps the linear start refined, finer than the boosted bins, log-odds exact; a helper thread fits it the same", async () => {
-  const { data, columns } = skewedLogistic(1_500, 3);
-  const m = train(data);
+  const { data, columns } = skewed;
+  const m = trainedSkewed();
   assert(m.metrics.linearStart);
   assertEquals(m.metrics.linearBins, LINEAR_BINS);
   // Every numeric feature's bins are its boosted bins cut finer.
@@ -468,8 +480,8 @@ Deno.test("selection: a line in skewed values keeps the linear start refined, fi
 });
 
 Deno.test("selection: on a linear logit the linear fit alone can win the judged comparison: no rounds, no pairs, log-odds exact, max_rounds kept", () => {
-  const { data, columns } = linearLogistic(1_500, 5);
-  const m = train(data);
+  const { columns } = linear5;
+  const m = trainedLinear5();
   assert(m.metrics.linearStart);
   assertEquals([m.metrics.mainRounds, m.metrics.pairRounds], [0, 0]);
   assertEquals(m.terms.filter((t) => t.features.length === 2).length, 0);
@@ -486,8 +498,14 @@ Deno.test("selection: on a linear logit the linear fit alone can win the judged 
 });
 
 Deno.test("selection: the model worker with its helper thread trains the same model as one thread, refined start and linear fit alone included", async () => {
-  for (const { data } of [skewedLogistic(1_500, 3), linearLogistic(1_500, 5)]) {
-    const one = train(data);
+  for (
+    const [{ data }, trained] of [
+      [skewed, trainedSkewed],
+      [linear5, trainedLinear5],
+    ] as const
+  ) {
+    // The one-thread model the tests above read (trained once for the file).
+    const one = trained();
     const background = await trainInBackground(data);
     assertEquals(JSON.stringify(background), JSON.stringify(one));
   }

@@ -48,9 +48,12 @@ Deno.test("worker: aborting rejects with the signal's reason in both modes", asy
     const c = new AbortController();
     const reason = new Error(`cancelled (${useWorker})`);
     const e = await assertRejects(() =>
+      // Rounds enough that it is still training when progress passes 5 %
+      // (the patience keeps it from stopping early), and no more: rounds
+      // boosted before the abort scale with max_rounds.
       trainInBackground(data, {
-        max_rounds: 5000,
-        early_stopping_patience: 5000,
+        max_rounds: 1000,
+        early_stopping_patience: 1000,
         estimators: 1,
       }, {
         useWorker,
@@ -66,9 +69,11 @@ Deno.test("worker: the fallback lets timers run while it trains", async () => {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 1);
   try {
+    // A training that ran without yielding would leave no tick however
+    // long it ran: a hundred rounds (hundreds of milliseconds) suffice.
     await trainInBackground(data, {
-      max_rounds: 400,
-      early_stopping_patience: 400,
+      max_rounds: 100,
+      early_stopping_patience: 100,
       estimators: 1,
     }, { useWorker: false });
   } finally {

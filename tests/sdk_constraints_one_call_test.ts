@@ -56,6 +56,8 @@ Deno.test("one call: ml.train and quickstart take the constraints; deployment.gr
     const dataset = await ml.onboard(source);
     const model = await ml.train(dataset, {
       maxRounds: 30,
+      // Two bags (the fewest averaged): the subject is the constraints.
+      estimators: 2,
       monotone: { x: "increasing" },
       exclude: ["w"],
       interactions: [["x", "z"]],
@@ -90,7 +92,7 @@ Deno.test("one call: ml.train and quickstart take the constraints; deployment.gr
       bucket: "data",
       path: "t.csv",
       target: "y",
-      training: { maxRounds: 10, exclude: ["w", "sex"] },
+      training: { maxRounds: 10, estimators: 2, exclude: ["w", "sex"] },
     });
     assert(!quick.model.features!.includes("w"), `${quick.model.features}`);
     assert(!quick.model.features!.includes("sex"));
