@@ -54,8 +54,23 @@ interface MergedTerm {
  * the centres (as this once did) shifted those classes' logits on every row,
  * and the averaged model scored worse than the figures it reported.
  * `finalize` moves the mean into the intercept.
+ *
+ * Without winsorizing, every cell is the plain mean of the bags' cells.
+ *
+ * @example
+ * ```ts
+ * import { mergeBags } from "./finalize.ts";
+ * // Two bags, one class, two cells with 3 and 1 training rows.
+ * const merged = mergeBags(
+ *   [Float64Array.of(1, 5), Float64Array.of(3, -1)],
+ *   [0, 0, 0, 1],
+ *   1,
+ *   0,
+ * );
+ * if (merged.scores.join() !== "2,2") throw new Error(String(merged.scores));
+ * ```
  */
-function mergeBags(
+export function mergeBags(
   tables: Float64Array[],
   cells: ArrayLike<number>,
   K: number,
