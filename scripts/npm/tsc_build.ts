@@ -57,6 +57,29 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
 
 type Rewrite = (specifier: string) => string;
 
+// TypeScript's own lib files (lib.dom.d.ts alone is 2 MB), parsed once per
+// process: a second compile in the same process (the tests') reuses them.
+const libFiles = new Map<string, ts.SourceFile>();
+
+function cachingLibs(host: ts.CompilerHost): ts.CompilerHost {
+  const libDir = host.getDefaultLibLocation?.();
+  if (!libDir) return host;
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (!fileName.startsWith(libDir)) {
+      return read(fileName, languageVersion, onError, shouldCreate);
+    }
+    const key = `${JSON.stringify(languageVersion)}:${fileName}`;
+    let file = libFiles.get(key);
+    if (!file) {
+      file = read(fileName, languageVersion, onError, shouldCreate);
+      if (file) libFiles.set(key, file);
+    }
+    return file;
+  };
+  return host;
+}
+
 // Rewrites every module specifier the emitted JS or .d.ts can contain:
 // import/export declarations, dynamic import() and import("x").T types.
 function specifierTransformer(
@@ -182,7 +205,7 @@ export function compileForNode(
     typeRoots: options.typeRoots,
     ...(options.typeRoots.length === 0 ? { types: [] } : {}),
   };
-  const host = ts.createCompilerHost(compilerOptions);
+  const host = cachingLibs(ts.createCompilerHost(compilerOptions));
   const rootNames = options.entryPoints.map((p) => `${options.root}/${p}`);
   const program = ts.createProgram({
     rootNames,
