@@ -49,7 +49,10 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   allowImportingTsExtensions: true,
   rewriteRelativeImportExtensions: true,
   skipLibCheck: true,
-  noEmitOnError: true,
+  // compileForNode writes nothing unless the program and its emit are free
+  // of errors (what noEmitOnError does, without its own extra pass over
+  // the declarations before the emit makes them again).
+  noEmitOnError: false,
   useDefineForClassFields: true,
   isolatedModules: true,
   newLine: ts.NewLineKind.LineFeed,
@@ -212,23 +215,29 @@ export function compileForNode(
     options: compilerOptions,
     host,
   });
-  const diagnostics = ts.getPreEmitDiagnostics(program);
-  if (diagnostics.length > 0) {
+  const fail = (diagnostics: readonly ts.Diagnostic[]) => {
     console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
-    throw new Error(
+    return new Error(
       `TypeScript found ${diagnostics.length} error(s) compiling for Node (see above). ` +
         "These are type errors under Node's types and no Deno namespace: guard Deno APIs behind " +
         "feature detection (globalThis.Deno) and fix the reported lines.",
     );
-  }
-  const files: string[] = [];
+  };
+  // getPreEmitDiagnostics without its declaration pass: the emit below
+  // makes the declarations and reports their errors.
+  const diagnostics = [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ];
+  if (diagnostics.length > 0) throw fail(diagnostics);
+  const outputs: [string, string][] = [];
   const transformer = specifierTransformer(rewrite);
   const result = program.emit(
     undefined,
-    (fileName, text) => {
-      ts.sys.writeFile(fileName, text);
-      files.push(fileName);
-    },
+    (fileName, text) => outputs.push([fileName, text]),
     undefined,
     false,
     {
@@ -236,11 +245,17 @@ export function compileForNode(
       afterDeclarations: [transformer],
     },
   );
+  if (result.diagnostics.length > 0) throw fail(result.diagnostics);
   if (result.emitSkipped) {
     throw new Error("TypeScript skipped the emit; see the diagnostics above.");
   }
   if (problems.size > 0) {
     throw new Error([...problems].join("\n"));
+  }
+  const files: string[] = [];
+  for (const [fileName, text] of outputs) {
+    ts.sys.writeFile(fileName, text);
+    files.push(fileName);
   }
   return { packages, files };
 }
