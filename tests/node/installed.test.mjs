@@ -22,7 +22,7 @@
  * packed once and each project installed once for the whole file: one with
  * danfojs-node, one with the SDK alone (the bin's tests use that one too).
  * danfojs-node's own tree (TensorFlow.js, about 380 MB) is installed by npm
- * once per danfojs-node, Node and npm version into the temporary folder and
+ * once a day per danfojs-node, Node and npm version into the temporary folder and
  * hard-linked into the project before `npm install` there, which then adds
  * the SDK and its dependencies as it would for a user who already has danfo.
  *
@@ -37,6 +37,7 @@ import {
   copyFile,
   mkdir,
   mkdtemp,
+  readdir,
   readFile,
   rename,
   rm,
@@ -134,21 +135,35 @@ async function linkTree(from, to) {
 
 /**
  * node_modules of a project that depends on danfojs-node `range` alone,
- * installed by npm once per danfojs-node range, Node and npm version and kept
- * in the temporary folder: danfojs-node brings TensorFlow.js (about 380 MB,
- * 20,000 files), whose extraction was most of this file's time. Built in a
- * staging folder and renamed into place only once complete, so a concurrent
- * or interrupted run never sees half a tree.
+ * installed by npm once a day per danfojs-node range, Node and npm version
+ * (so danfo's own dependencies are as fresh as a user's install of the day)
+ * and kept in the temporary folder: danfojs-node brings TensorFlow.js (about
+ * 380 MB, 20,000 files), whose extraction was most of this file's time.
+ * Built in a staging folder and renamed into place only once complete, so a
+ * concurrent or interrupted run never sees half a tree; older days' trees
+ * are removed when a new one is made.
  */
 async function danfoModules(range) {
   const npmVersion = (await run("npm", ["--version"])).stdout.trim();
+  const prefix = "danfojs-node@";
   const key =
-    `danfojs-node@${range}-node${process.versions.node}-npm${npmVersion}`
-      .replace(/[^\w.@-]/g, "_");
+    `${prefix}${range}-node${process.versions.node}-npm${npmVersion}-${
+      new Date().toISOString().slice(0, 10)
+    }`.replace(/[^\w.@-]/g, "_");
   const cache = join(tmpdir(), "mlp-node-consumer-cache");
   const dir = join(cache, key);
-  if (existsSync(join(dir, "complete"))) return join(dir, "node_modules");
+  const ready = (modules) =>
+    existsSync(join(dir, "complete")) &&
+    existsSync(join(modules, "danfojs-node", "package.json")) &&
+    existsSync(join(modules, "@tensorflow", "tfjs-node", "package.json")) &&
+    existsSync(join(modules, ".package-lock.json"));
+  if (ready(join(dir, "node_modules"))) return join(dir, "node_modules");
   await mkdir(cache, { recursive: true });
+  for (const old of await readdir(cache)) {
+    if (old.startsWith(prefix) && old !== key) {
+      await rm(join(cache, old), { recursive: true, force: true });
+    }
+  }
   const staging = await mkdtemp(join(cache, "staging-"));
   await writeFile(
     join(staging, "package.json"),
@@ -160,7 +175,10 @@ async function danfoModules(range) {
   );
   await npm(["install", ...NPM_FLAGS], staging);
   await writeFile(join(staging, "complete"), "");
-  // Another run may have put its own in place meanwhile: keep that one.
+  // A broken tree of an earlier run goes; another run's complete one stays.
+  if (existsSync(dir) && !ready(join(dir, "node_modules"))) {
+    await rm(dir, { recursive: true, force: true });
+  }
   await rename(staging, dir).catch(() =>
     rm(staging, { recursive: true, force: true })
   );
