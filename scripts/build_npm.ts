@@ -51,6 +51,8 @@ async function npmInstall(): Promise<void> {
     "--no-audit",
     "--no-fund",
     "--ignore-scripts",
+    // Package data npm has cached is used without asking the registry again.
+    "--prefer-offline",
     "--loglevel=error",
   ], { cwd: outDir });
   if (code !== 0) {

@@ -20,7 +20,13 @@
  * deno run -A scripts/notebooks.ts --only=02_explain
  * deno run -A scripts/notebooks.ts --html          # also render out/*.html (charts included)
  * deno run -A scripts/notebooks.ts --check-only    # check the executed copies already in out/
+ * deno run -A scripts/notebooks.ts --jobs=1        # one notebook at a time (default: 2 side by side)
  * ```
+ *
+ * Notebooks run side by side, at most `--jobs` (or `NOTEBOOK_JOBS`) at a
+ * time, each in its own kernel (started once per notebook); their checks
+ * are printed in the notebooks' order, each notebook's as soon as it and
+ * those before it are done.
  *
  * Why not `jupyter nbconvert --execute`: Deno's kernel sometimes reports a
  * cell "idle" before sending its `execute_result`, and nbclient (under
@@ -419,6 +425,38 @@ export function parseSummary(
     : undefined;
 }
 
+/**
+ * Reads each notebook's execution time from the script's output (the
+ * `executed in the Deno kernel (N s)` lines), for the test runner's list of
+ * the slowest tests.
+ *
+ * @param output What the script printed.
+ * @returns One entry per executed notebook.
+ *
+ * @example
+ * ```ts
+ * import { parseNotebookTimes } from "./notebooks.ts";
+ * const [t] = parseNotebookTimes("ok   04_jobs: executed in the Deno kernel (72.2 s)\n");
+ * if (t.file !== "notebooks/04_jobs.ipynb" || t.seconds !== 72.2) throw new Error(JSON.stringify(t));
+ * ```
+ */
+export function parseNotebookTimes(
+  output: string,
+): { suite: string; file: string; name: string; seconds: number }[] {
+  // deno-lint-ignore no-control-regex
+  const clean = output.replace(/\x1b\[[0-9;]*m/g, "");
+  return [
+    ...clean.matchAll(
+      /^(?:ok {2}|FAIL) (\S+): (executed in the Deno kernel) \(([\d.]+) s\)/gm,
+    ),
+  ].map((m) => ({
+    suite: "notebooks",
+    file: `notebooks/${m[1]}.ipynb`,
+    name: m[2],
+    seconds: Number(m[3]),
+  }));
+}
+
 // The executor (Python, jupyter_client); see the module doc for why.
 const EXECUTOR = `import json, os, queue, sys, time
 from jupyter_client.manager import KernelManager
@@ -749,9 +787,14 @@ function parseFlags(args: string[]) {
   const timeout = Number(
     args.find((a) => a.startsWith("--timeout="))?.slice(10) ?? 120,
   );
+  const jobs = Number(
+    args.find((a) => a.startsWith("--jobs="))?.slice(7) ??
+      Deno.env.get("NOTEBOOK_JOBS") ?? 2,
+  );
   return {
     only,
     timeout,
+    jobs: Number.isInteger(jobs) && jobs > 0 ? jobs : 2,
     html: args.includes("--html"),
     checkOnly: args.includes("--check-only"),
   };
@@ -815,36 +858,69 @@ async function main(): Promise<number> {
     suffix: ".py",
   });
   await Deno.writeTextFile(executor, EXECUTOR);
+  // Runs one notebook in its kernel (with its server, when it needs one).
+  const execute = async (spec: NotebookSpec) => {
+    const source = join(NOTEBOOK_DIR, `${spec.name}.ipynb`);
+    const target = join(OUT_DIR, `${spec.name}.ipynb`);
+    const server = spec.server ? await startServer() : undefined;
+    const started = performance.now();
+    try {
+      const result = await run(python!, [
+        executor,
+        source,
+        target,
+        String(flags.timeout),
+      ], {
+        env: { ...server?.env, MLP_DATASETS: DATASETS },
+      });
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      return {
+        secret: server?.secret,
+        check: {
+          name: `executed in the Deno kernel (${seconds} s)`,
+          ok: result.code === 0,
+          detail: result.code === 0
+            ? undefined
+            : result.stderr.trim().split("\n").slice(-5).join(" | "),
+        } as CheckResult,
+      };
+    } finally {
+      await server?.stop();
+    }
+  };
+  // At most flags.jobs notebooks at a time, started in order.
+  let free = flags.jobs;
+  const waiting: (() => void)[] = [];
+  const slot = async () => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  const executions = python
+    ? specs.map(async (spec) => {
+      await slot();
+      try {
+        return await execute(spec);
+      } finally {
+        release();
+      }
+    })
+    : [];
+  // Reported in order below; a later one failing first is not unhandled.
+  for (const execution of executions) execution.catch(() => {});
   try {
     for (const spec of specs) {
-      const source = join(NOTEBOOK_DIR, `${spec.name}.ipynb`);
       const target = join(OUT_DIR, `${spec.name}.ipynb`);
       const secrets: string[] = [];
       if (python) {
         console.log(`\n=== ${spec.name}: running`);
-        const server = spec.server ? await startServer() : undefined;
-        if (server) secrets.push(server.secret);
-        const started = performance.now();
-        try {
-          const result = await run(python, [
-            executor,
-            source,
-            target,
-            String(flags.timeout),
-          ], {
-            env: { ...server?.env, MLP_DATASETS: DATASETS },
-          });
-          const seconds = ((performance.now() - started) / 1000).toFixed(1);
-          report(spec.name, {
-            name: `executed in the Deno kernel (${seconds} s)`,
-            ok: result.code === 0,
-            detail: result.code === 0
-              ? undefined
-              : result.stderr.trim().split("\n").slice(-5).join(" | "),
-          });
-        } finally {
-          await server?.stop();
-        }
+        const { secret, check } = await executions[specs.indexOf(spec)];
+        if (secret) secrets.push(secret);
+        report(spec.name, check);
       }
       let notebook: Json;
       try {

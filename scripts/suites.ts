@@ -12,7 +12,7 @@
 import { type Counts, parseDenoTest, parseNodeTest } from "./lib/counts.ts";
 import { runTee } from "./lib/run.ts";
 import { parseJunit, parseNodeSpec, type TestTime } from "./lib/timings.ts";
-import { parseSummary } from "./notebooks.ts";
+import { parseNotebookTimes, parseSummary } from "./notebooks.ts";
 
 /** What every suite is given. */
 export interface SuiteContext {
@@ -235,6 +235,7 @@ export const notebooksSuite: Suite = commandSuite(
   "scripts/notebooks.ts: run notebooks/*.ipynb in the Deno kernel and check their outputs",
   [Deno.execPath(), "run", "-A", "scripts/notebooks.ts"],
   parseSummary,
+  parseNotebookTimes,
 );
 
 /** Every suite, in the order they run. */

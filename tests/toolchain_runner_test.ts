@@ -28,38 +28,55 @@ async function runRunner(
   }
 }
 
-Deno.test("runner sums counts, ends with the CI line and fails on a failure", async () => {
-  const { code, lines, output } = await runRunner({
-    "a_test.ts": [
-      'import { assertEquals } from "@std/assert";',
-      'Deno.test("passes", () => assertEquals(1, 1));',
-      'Deno.test("fails", () => assertEquals<unknown>(1, "1"));',
-      'Deno.test({ name: "ignored", ignore: true, fn() {} });',
-    ].join("\n"),
-  });
-  assertEquals(lines.at(-1), "1 passed, 1 failed, 1 skipped");
-  assertEquals(code, 1);
-  assertStringIncludes(output, "import map: offline fallback");
-  assertStringIncludes(output, "suite node: skipped");
-});
+// Three independent runs of the runner, side by side (each is mostly a
+// `deno test` type-checking its file); each step checks one.
+Deno.test("the runner, run on throw-away test files", async (t) => {
+  const [failing, passing, crashing] = await Promise.all([
+    runRunner({
+      "a_test.ts": [
+        'import { assertEquals } from "@std/assert";',
+        'Deno.test("passes", () => assertEquals(1, 1));',
+        'Deno.test("fails", () => assertEquals<unknown>(1, "1"));',
+        'Deno.test({ name: "ignored", ignore: true, fn() {} });',
+      ].join("\n"),
+    }),
+    runRunner({
+      "b_test.ts": [
+        'import { assert } from "@std/assert";',
+        'Deno.test("one", () => assert(true));',
+        'Deno.test("two", () => assert(1));',
+      ].join("\n"),
+    }),
+    runRunner({
+      "c_test.ts":
+        'const n: number = "not a number";\nDeno.test("x", () => {});',
+    }),
+  ]);
 
-Deno.test("runner exits 0 when everything passes", async () => {
-  const { code, lines } = await runRunner({
-    "b_test.ts": [
-      'import { assert } from "@std/assert";',
-      'Deno.test("one", () => assert(true));',
-      'Deno.test("two", () => assert(1));',
-    ].join("\n"),
-  });
-  assertEquals(lines.at(-1), "2 passed, 0 failed");
-  assertEquals(code, 0);
-});
+  await t.step(
+    "runner sums counts, ends with the CI line and fails on a failure",
+    () => {
+      const { code, lines, output } = failing;
+      assertEquals(lines.at(-1), "1 passed, 1 failed, 1 skipped");
+      assertEquals(code, 1);
+      assertStringIncludes(output, "import map: offline fallback");
+      assertStringIncludes(output, "suite node: skipped");
+    },
+  );
 
-Deno.test("a suite that crashes before testing counts as a failure", async () => {
-  const { code, lines, output } = await runRunner({
-    "c_test.ts": 'const n: number = "not a number";\nDeno.test("x", () => {});',
+  await t.step("runner exits 0 when everything passes", () => {
+    const { code, lines } = passing;
+    assertEquals(lines.at(-1), "2 passed, 0 failed");
+    assertEquals(code, 0);
   });
-  assertEquals(lines.at(-1), "0 passed, 1 failed");
-  assertEquals(code, 1);
-  assert(output.includes("no test counts found"), output);
+
+  await t.step(
+    "a suite that crashes before testing counts as a failure",
+    () => {
+      const { code, lines, output } = crashing;
+      assertEquals(lines.at(-1), "0 passed, 1 failed");
+      assertEquals(code, 1);
+      assert(output.includes("no test counts found"), output);
+    },
+  );
 });

@@ -49,13 +49,39 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
   allowImportingTsExtensions: true,
   rewriteRelativeImportExtensions: true,
   skipLibCheck: true,
-  noEmitOnError: true,
+  // compileForNode writes nothing unless the program and its emit are free
+  // of errors (what noEmitOnError does, without its own extra pass over
+  // the declarations before the emit makes them again).
+  noEmitOnError: false,
   useDefineForClassFields: true,
   isolatedModules: true,
   newLine: ts.NewLineKind.LineFeed,
 };
 
 type Rewrite = (specifier: string) => string;
+
+// TypeScript's own lib files (lib.dom.d.ts alone is 2 MB), parsed once per
+// process: a second compile in the same process (the tests') reuses them.
+const libFiles = new Map<string, ts.SourceFile>();
+
+function cachingLibs(host: ts.CompilerHost): ts.CompilerHost {
+  const libDir = host.getDefaultLibLocation?.();
+  if (!libDir) return host;
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (!fileName.startsWith(libDir)) {
+      return read(fileName, languageVersion, onError, shouldCreate);
+    }
+    const key = `${JSON.stringify(languageVersion)}:${fileName}`;
+    let file = libFiles.get(key);
+    if (!file) {
+      file = read(fileName, languageVersion, onError, shouldCreate);
+      if (file) libFiles.set(key, file);
+    }
+    return file;
+  };
+  return host;
+}
 
 // Rewrites every module specifier the emitted JS or .d.ts can contain:
 // import/export declarations, dynamic import() and import("x").T types.
@@ -182,30 +208,36 @@ export function compileForNode(
     typeRoots: options.typeRoots,
     ...(options.typeRoots.length === 0 ? { types: [] } : {}),
   };
-  const host = ts.createCompilerHost(compilerOptions);
+  const host = cachingLibs(ts.createCompilerHost(compilerOptions));
   const rootNames = options.entryPoints.map((p) => `${options.root}/${p}`);
   const program = ts.createProgram({
     rootNames,
     options: compilerOptions,
     host,
   });
-  const diagnostics = ts.getPreEmitDiagnostics(program);
-  if (diagnostics.length > 0) {
+  const fail = (diagnostics: readonly ts.Diagnostic[]) => {
     console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
-    throw new Error(
+    return new Error(
       `TypeScript found ${diagnostics.length} error(s) compiling for Node (see above). ` +
         "These are type errors under Node's types and no Deno namespace: guard Deno APIs behind " +
         "feature detection (globalThis.Deno) and fix the reported lines.",
     );
-  }
-  const files: string[] = [];
+  };
+  // getPreEmitDiagnostics without its declaration pass: the emit below
+  // makes the declarations and reports their errors.
+  const diagnostics = [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ];
+  if (diagnostics.length > 0) throw fail(diagnostics);
+  const outputs: [string, string][] = [];
   const transformer = specifierTransformer(rewrite);
   const result = program.emit(
     undefined,
-    (fileName, text) => {
-      ts.sys.writeFile(fileName, text);
-      files.push(fileName);
-    },
+    (fileName, text) => outputs.push([fileName, text]),
     undefined,
     false,
     {
@@ -213,11 +245,17 @@ export function compileForNode(
       afterDeclarations: [transformer],
     },
   );
+  if (result.diagnostics.length > 0) throw fail(result.diagnostics);
   if (result.emitSkipped) {
     throw new Error("TypeScript skipped the emit; see the diagnostics above.");
   }
   if (problems.size > 0) {
     throw new Error([...problems].join("\n"));
+  }
+  const files: string[] = [];
+  for (const [fileName, text] of outputs) {
+    ts.sys.writeFile(fileName, text);
+    files.push(fileName);
   }
   return { packages, files };
 }

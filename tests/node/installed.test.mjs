@@ -18,7 +18,13 @@
  * npm runs with `--ignore-scripts`: the native TensorFlow backend that
  * danfojs-node's dependency tfjs-node would download is not reachable here,
  * and danfo computes with TensorFlow.js's JavaScript backend without it.
- * The npm cache makes the installs fast after the first run.
+ * The npm cache makes the installs fast after the first run. The tarball is
+ * packed once and each project installed once for the whole file: one with
+ * danfojs-node, one with the SDK alone (the bin's tests use that one too).
+ * danfojs-node's own tree (TensorFlow.js, about 380 MB) is installed by npm
+ * once a day per danfojs-node, Node and npm version into the temporary folder and
+ * hard-linked into the project before `npm install` there, which then adds
+ * the SDK and its dependencies as it would for a user who already has danfo.
  *
  * @module
  */
@@ -27,7 +33,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
@@ -78,8 +93,13 @@ async function packInto(root) {
   return join(root, packed[0].filename);
 }
 
-/** A fresh project depending on the packed SDK (and `extra` packages). */
-async function consumer(root, name, tarball, extra = {}) {
+/**
+ * A fresh project depending on the packed SDK (and `extra` packages). With
+ * `modules` (a node_modules folder installed by npm for the same `extra`),
+ * its files are hard-linked in first, so npm only adds the SDK and its
+ * dependencies to a tree it already finds complete.
+ */
+async function consumer(root, name, tarball, extra = {}, modules) {
   const dir = join(root, name);
   await mkdir(dir, { recursive: true });
   await writeFile(
@@ -91,9 +111,109 @@ async function consumer(root, name, tarball, extra = {}) {
       dependencies: { [pkg.name]: `file:${tarball}`, ...extra },
     }),
   );
+  if (modules && !await linkTree(modules, join(dir, "node_modules"))) {
+    await rm(join(dir, "node_modules"), { recursive: true, force: true });
+  }
   await npm(["install", ...NPM_FLAGS], dir);
   return dir;
 }
+
+/**
+ * Hard-links the files of `from` into `to` (`cp -al`: no data copied); npm
+ * never rewrites a package's files in place, but it does rewrite its hidden
+ * lockfile (node_modules/.package-lock.json), so that one is a real copy.
+ * Returns false where `cp -al` is not available or fails.
+ */
+async function linkTree(from, to) {
+  const linked = await run("cp", ["-al", from, to]);
+  if (linked.code !== 0) return false;
+  const lock = join(to, ".package-lock.json");
+  await rm(lock, { force: true });
+  await copyFile(join(from, ".package-lock.json"), lock);
+  return true;
+}
+
+/**
+ * node_modules of a project that depends on danfojs-node `range` alone,
+ * installed by npm once a day per danfojs-node range, Node and npm version
+ * (so danfo's own dependencies are as fresh as a user's install of the day)
+ * and kept in the temporary folder: danfojs-node brings TensorFlow.js (about
+ * 380 MB, 20,000 files), whose extraction was most of this file's time.
+ * Built in a staging folder and renamed into place only once complete, so a
+ * concurrent or interrupted run never sees half a tree; older days' trees
+ * are removed when a new one is made.
+ */
+async function danfoModules(range) {
+  const npmVersion = (await run("npm", ["--version"])).stdout.trim();
+  const prefix = "danfojs-node@";
+  const key =
+    `${prefix}${range}-node${process.versions.node}-npm${npmVersion}-${
+      new Date().toISOString().slice(0, 10)
+    }`.replace(/[^\w.@-]/g, "_");
+  const cache = join(tmpdir(), "mlp-node-consumer-cache");
+  const dir = join(cache, key);
+  const ready = (modules) =>
+    existsSync(join(dir, "complete")) &&
+    existsSync(join(modules, "danfojs-node", "package.json")) &&
+    existsSync(join(modules, "@tensorflow", "tfjs-node", "package.json")) &&
+    existsSync(join(modules, ".package-lock.json"));
+  if (ready(join(dir, "node_modules"))) return join(dir, "node_modules");
+  await mkdir(cache, { recursive: true });
+  for (const old of await readdir(cache)) {
+    if (old.startsWith(prefix) && old !== key) {
+      await rm(join(cache, old), { recursive: true, force: true });
+    }
+  }
+  const staging = await mkdtemp(join(cache, "staging-"));
+  await writeFile(
+    join(staging, "package.json"),
+    JSON.stringify({
+      name: "danfo-modules",
+      private: true,
+      dependencies: { "danfojs-node": range },
+    }),
+  );
+  await npm(["install", ...NPM_FLAGS], staging);
+  await writeFile(join(staging, "complete"), "");
+  // A broken tree of an earlier run goes; another run's complete one stays.
+  if (existsSync(dir) && !ready(join(dir, "node_modules"))) {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await rename(staging, dir).catch(() =>
+    rm(staging, { recursive: true, force: true })
+  );
+  return join(dir, "node_modules");
+}
+
+/**
+ * The packed SDK and the projects that install it, made once for the whole
+ * file: `withDanfo` also depends on danfojs-node; `plain` depends on the SDK
+ * alone (the describes below only add their own scripts to it).
+ */
+let shared;
+before(async () => {
+  const root = await mkdtemp(join(tmpdir(), "mlp-node-consumer-"));
+  shared = { root };
+  shared.tarball = await packInto(root);
+  const danfoRange = pkg.peerDependencies?.["danfojs-node"];
+  assert.ok(danfoRange, "danfojs-node is declared as a peer");
+  [shared.withDanfo, shared.plain] = await Promise.all([
+    danfoModules(danfoRange).then((modules) =>
+      consumer(
+        root,
+        "with-danfo",
+        shared.tarball,
+        { "danfojs-node": danfoRange },
+        modules,
+      )
+    ),
+    consumer(root, "without-danfo", shared.tarball),
+  ]);
+});
+
+after(async () => {
+  if (shared?.root) await rm(shared.root, { recursive: true, force: true });
+});
 
 // Runs in the consumer project: imports the SDK by name, as a user would.
 const WORKFLOW = `
@@ -147,25 +267,11 @@ try {
 `;
 
 describe("the packed package, installed with npm outside the repository", () => {
-  let root;
   let tarball;
   let withDanfo;
   let withoutDanfo;
 
-  before(async () => {
-    root = await mkdtemp(join(tmpdir(), "mlp-node-consumer-"));
-    tarball = await packInto(root);
-    const danfoRange = pkg.peerDependencies?.["danfojs-node"];
-    assert.ok(danfoRange, "danfojs-node is declared as a peer");
-    [withDanfo, withoutDanfo] = await Promise.all([
-      consumer(root, "with-danfo", tarball, { "danfojs-node": danfoRange }),
-      consumer(root, "without-danfo", tarball),
-    ]);
-  });
-
-  after(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  before(() => ({ tarball, withDanfo, plain: withoutDanfo } = shared));
 
   test("the tarball holds the ESM build, its types and no sources or tests", async () => {
     const listing = await run("tar", ["-tzf", tarball]);
@@ -302,22 +408,25 @@ console.log(JSON.stringify({ baseUrl: ml.baseUrl, rows }));
 `;
 
 describe("the packed package's entries and its mlp-local bin", () => {
-  let root;
   let project;
 
   before(async () => {
-    root = await mkdtemp(join(tmpdir(), "mlp-node-bin-"));
-    project = await consumer(root, "bin-user", await packInto(root));
+    project = shared.plain;
     await writeFile(join(project, "load-hooks.mjs"), LOAD_HOOKS);
     await writeFile(join(project, "load-register.mjs"), LOAD_REGISTER);
   });
 
-  after(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  /**
+   * The module URLs Node resolves while a fresh process imports `entry`:
+   * one process per entry, its answer shared by the tests that ask.
+   */
+  const loaded = new Map();
+  function modulesLoadedBy(entry) {
+    if (!loaded.has(entry)) loaded.set(entry, importInFreshNode(entry));
+    return loaded.get(entry);
+  }
 
-  /** The module URLs Node resolves while a fresh process imports `entry`. */
-  async function modulesLoadedBy(entry) {
+  async function importInFreshNode(entry) {
     const log = join(project, `loaded-${entry.replaceAll("/", "_")}.txt`);
     await writeFile(log, "");
     const { code, stdout, stderr } = await run("node", [
