@@ -23,6 +23,8 @@
  *   bucket: "data",
  *   path: "penguins.csv",
  *   target: "species",
+ *   // A quick model (one estimator, at most 100 rounds); omit for the defaults.
+ *   training: { estimators: 1, maxRounds: 100 },
  * });
  * const result = await deployment.views({
  *   island: ["Biscoe"],

@@ -17,6 +17,21 @@ async function filesIn(dir: string): Promise<string[]> {
   return names.sort();
 }
 
+/**
+ * The folder's names once it holds no temporary `.part` file: a cancelled
+ * job's work removes its file as it unwinds, after the cancel's answer.
+ * `waitMs` bounds a broken run; it is not a timing assertion.
+ */
+async function settledFilesIn(dir: string, waitMs = 60_000): Promise<string[]> {
+  const giveUp = Date.now() + waitMs;
+  let names = await filesIn(dir);
+  while (names.some((f) => f.endsWith(".part")) && Date.now() < giveUp) {
+    await new Promise((r) => setTimeout(r, 5));
+    names = await filesIn(dir);
+  }
+  return names;
+}
+
 Deno.test("batch views stopped mid-way: cancel, close, kill leave no output", async (t) => {
   const dataDir = await Deno.makeTempDir({ prefix: "batch_state_" });
   const fixture = await batchFixture({ dataDir });
@@ -71,9 +86,8 @@ Deno.test("batch views stopped mid-way: cancel, close, kill leave no output", as
         assertMatch(String(cancelled.message), /Cancelled/);
         const batch = await ml.viewsBatches.get(job.views_batch.id);
         assertEquals(batch.status, "CANCELLED");
-        // The work may still be unwinding: give it a moment, then look.
-        await new Promise((r) => setTimeout(r, 100));
-        const files = await filesIn(dir);
+        // The work may still be unwinding: look once its file is gone.
+        const files = await settledFilesIn(dir);
         assert(!files.includes(job.output_path), files.join());
         assert(!files.some((f) => f.endsWith(".part")), files.join());
       },

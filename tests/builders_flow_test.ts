@@ -46,8 +46,8 @@ Deno.test("flow: schema -> ingest -> onboard -> train -> deploy -> views, typed 
     const model = await ml.train(dataset, {
       maxRounds: 30,
       maxInteractions: 0,
-      // Two bags: the typed flow is the subject, not the model's accuracy.
-      estimators: 2,
+      // One bag: the typed flow is the subject, not the model's accuracy.
+      estimators: 1,
       poll,
     });
     const live = await ml.deploy(model, { maximumConcurrency: 2, poll });
@@ -96,7 +96,7 @@ Deno.test("flow: quickstart from a CSV and a target to a deployed model", async 
       path: "penguins.csv",
       sample: new URL("penguins.csv", datasets),
       target: "species",
-      training: { maxRounds: 20, maxInteractions: 0, estimators: 2 },
+      training: { maxRounds: 20, maxInteractions: 0, estimators: 1 },
     });
     assertEquals(result.deployment.status, "RUNNING");
     assertEquals(result.model.id, result.deployment.resource.model.id);

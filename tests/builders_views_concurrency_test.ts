@@ -41,8 +41,8 @@ Deno.test("chunked views run as many requests at once as maximum_concurrency all
       bucket: "d",
       path: "penguins.csv",
       target: "species",
-      // Two bags: concurrency is the subject, not the model.
-      training: { maxRounds: 30, estimators: 2 },
+      // One bag: concurrency is the subject, not the model.
+      training: { maxRounds: 30, estimators: 1 },
     });
     const config = await ml.deploymentConfiguration("two-at-once", {
       maximumConcurrency: 2,

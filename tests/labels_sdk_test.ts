@@ -61,7 +61,7 @@ Deno.test("labels sdk: a labelled, anchored schema; views and explanations show 
     const dataset = await ml.onboard(source, { targets: ["species"], poll });
     const model = await ml.train(dataset, {
       maxRounds: 30,
-      estimators: 2,
+      estimators: 1, // labels are the subject, not the model
       poll,
     });
     const live = await ml.deploy(model, { poll });

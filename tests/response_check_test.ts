@@ -86,6 +86,17 @@ function mutate(value: unknown, rand: () => number): unknown {
   return copy;
 }
 
+/** A value's structure: its keys and arrays kept, every other value its type. */
+function shapeOf(value: unknown): unknown {
+  if (value === null || typeof value !== "object") {
+    return value === null ? "null" : typeof value;
+  }
+  if (Array.isArray(value)) return value.map(shapeOf);
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, shapeOf(v)]),
+  );
+}
+
 /** The check agrees with zod: yes only where zod succeeds with an equal value. */
 function assertAgrees(schema: z.ZodType, value: unknown, what: string) {
   const check = responseCheck(schema);
@@ -145,9 +156,18 @@ Deno.test("the compiled check agrees with zod on every answer of a workflow and 
   assert(answers.length >= 20, `only ${answers.length} answers recorded`);
   const rand = random(1);
   const counts = { yes: 0, no: 0, unsupported: 0, mutatedYes: 0 };
+  // Every answer is checked; its mutations are made once per route and
+  // structure (keys and value types): answers alike in both, such as the
+  // training job polled while it runs (most of the answers), would get the
+  // same mutations, since a mutation drops, retypes, adds or wraps a value
+  // whatever the value was.
+  const mutatedShapes = new Set<string>();
   for (const { route, body, key } of answers) {
     const verdict = assertAgrees(route.response!, body, key);
     counts[verdict]++;
+    const shape = `${key} ${JSON.stringify(shapeOf(body))}`;
+    if (mutatedShapes.has(shape)) continue;
+    mutatedShapes.add(shape);
     for (let i = 0; i < 200; i++) {
       const mutated = mutate(body, rand);
       if (

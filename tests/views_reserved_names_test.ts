@@ -253,9 +253,11 @@ Deno.test("reserved names: a model with features __proto__ and constructor is qu
       machine_type: "g",
       compute_type: "TRAINING",
     });
+    // One bag: the names are the subject, and y follows __proto__ exactly.
     const tc = await client.trainingConfigurations.create({
       name: "t",
       max_rounds: 30,
+      estimators: 1,
     });
     const tj = await client.trainingJobs.create({
       name: "tj",
