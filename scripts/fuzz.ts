@@ -30,6 +30,7 @@ import {
   type LocalPlatform,
 } from "../src/local/local_platform.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
+import type { Hyperparameters } from "../src/builders/hyperparameters.ts";
 import { isKind, type Route, routes } from "../src/schemas/mod.ts";
 import {
   intArg,
@@ -335,6 +336,11 @@ export async function fuzz(options: {
   seed: number;
   log?: (line: string) => void;
   hangMs?: number;
+  /**
+   * Hyperparameters of the seed workflow's quickstart (default: the
+   * model's). The fuzz needs a model to refer to, not a good one.
+   */
+  training?: Hyperparameters;
 }): Promise<FuzzFigure> {
   const log = options.log ?? (() => {});
   const hangMs = options.hangMs ?? 20_000;
@@ -388,6 +394,7 @@ export async function fuzz(options: {
       sample: `${bucket}/penguins.csv`,
       target: "species",
       name: "seed",
+      ...(options.training ? { training: options.training } : {}),
     });
     const tokenOf = async () => {
       const res = await p.fetch(tokenRequest(p));

@@ -89,7 +89,7 @@ export async function batchFixture(
     path: "train.csv",
     target: "churn",
     exclude: ["id"],
-    training: { maxRounds: 20 },
+    training: { maxRounds: 20, estimators: 1 },
     progress: false,
   });
   return {

@@ -217,9 +217,9 @@ export async function deployPenguins(
   const tc = await client.trainingConfigurations.create({
     name: "ebm",
     max_rounds: 40,
-    // Two bags: these tests serve, store and explain a model; its accuracy
+    // One bag: these tests serve, store and explain a model; its accuracy
     // is tested in the model tests.
-    estimators: 2,
+    estimators: 1,
   });
   const tj = await client.trainingJobs.create({
     name: "train",
