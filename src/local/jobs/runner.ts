@@ -181,6 +181,7 @@ export class JobRunner {
       timeout.catch(() => {}); // settled by the race below or ignored
       let failure: string | null = null;
       let outcome: JobOutcome = "COMPLETED";
+      let running: Promise<unknown> | undefined;
       try {
         if (controller.signal.aborted) throw controller.signal.reason;
         write({
@@ -189,7 +190,8 @@ export class JobRunner {
           progress: 0,
           stage_progress: 0,
         });
-        await Promise.race([work(control), timeout]);
+        running = work(control);
+        await Promise.race([running, timeout]);
         if (pending) write(pending);
         write({
           status: "COMPLETED",
@@ -199,6 +201,9 @@ export class JobRunner {
           message: null,
         });
       } catch (error) {
+        // Stopped or failed: the job ends once its work has (a training
+        // stops its helper threads first), at most WORK_STOP_GRACE_MS later.
+        if (running) await settled(running, WORK_STOP_GRACE_MS);
         failure = error instanceof Error ? error.message : String(error);
         outcome = error instanceof WorkCancelledError ? "CANCELLED" : "FAILED";
         if (
@@ -225,9 +230,9 @@ export class JobRunner {
 
   /**
    * Cancels the running job `kind/id`: its signal aborts with a
-   * {@linkcode WorkCancelledError} (the work stops at once: a training Worker
-   * is terminated), the job ends `CANCELLED` with `message`, and `onEnd`
-   * runs. Resolves once all that is done, to `false` when the job was not
+   * {@linkcode WorkCancelledError} (the work stops: a training Worker and
+   * its helper thread stop at their next round), the job ends `CANCELLED`
+   * with `message` once the work has stopped, and `onEnd` runs. Resolves once all that is done, to `false` when the job was not
    * running in this process.
    *
    * @example
@@ -277,6 +282,22 @@ export class JobRunner {
     }
     await Promise.all(jobs.map((j) => j.done));
   }
+}
+
+/**
+ * How long an aborted job's work may take to stop before the job ends
+ * anyway (a training Worker answers within its own 5 s grace).
+ */
+const WORK_STOP_GRACE_MS = 10_000;
+
+/** Resolves once `work` has settled, or after `ms`, whichever comes first. */
+async function settled(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.then(() => {}, () => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
+  clearTimeout(timer);
 }
 
 function clamp(x: number): number {

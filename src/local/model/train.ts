@@ -24,6 +24,11 @@ export interface FitOptions {
   /** Aborting rejects/throws with the signal's reason and stops the work. */
   signal?: AbortSignal;
   /**
+   * A flag another thread sets (element 0 to 1, see {@link stopFlag}) to
+   * stop the work as `signal` does: a signal cannot cross into a Worker.
+   */
+  stop?: Int32Array;
+  /**
    * Runtime cap (the job's `maximum_runtime_seconds`). When reached, boosting
    * stops at the end of the current round and the best model so far is returned
    * with `metrics.stopReason === "deadline"`.
@@ -96,10 +101,32 @@ function stopChecks(
 ): { abort: () => void; deadline: () => boolean } {
   const start = Date.now();
   const cap = options.maximumRuntimeSeconds;
+  const { stop } = options;
   return {
-    abort: () => options.signal?.throwIfAborted(),
+    abort: () => {
+      options.signal?.throwIfAborted();
+      if (stop && Atomics.load(stop, 0) === 1) {
+        throw new DOMException("training was stopped", "AbortError");
+      }
+    },
     deadline: () => cap !== undefined && Date.now() - start >= cap * 1000,
   };
+}
+
+/**
+ * A new stop flag for {@link FitOptions.stop}: shared memory, so a Worker
+ * that got it in a message sees the store another thread makes.
+ *
+ * @example
+ * ```ts
+ * import { stopFlag } from "./train.ts";
+ * const flag = stopFlag();
+ * Atomics.store(flag, 0, 1); // stops a training given { stop: flag }
+ * if (Atomics.load(flag, 0) !== 1) throw new Error("example failed");
+ * ```
+ */
+export function stopFlag(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4));
 }
 
 /**
@@ -176,23 +203,29 @@ export async function trainAsync(
   );
   let slice = Date.now();
   let answer: BagResult[] | undefined;
-  for (;;) {
-    const r = steps.next(answer);
-    answer = undefined;
-    if (r.done) return r.value;
-    if (!("fraction" in r.value)) {
-      answer = await r.value.wait;
+  try {
+    for (;;) {
+      const r = steps.next(answer);
+      answer = undefined;
+      if (r.done) return r.value;
+      if (!("fraction" in r.value)) {
+        answer = await r.value.wait;
+        abort();
+        continue;
+      }
+      options.onProgress?.(r.value.fraction, r.value.stage, r.value.logged);
+      // With a helper (in the training worker), the event loop turns while
+      // it waits for the helper; no thread needs it in between.
+      if (!options.helper && Date.now() - slice > 10) {
+        // A macrotask (not a microtask) so timers and I/O get their turn.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        slice = Date.now();
+      }
       abort();
-      continue;
     }
-    options.onProgress?.(r.value.fraction, r.value.stage, r.value.logged);
-    // With a helper (in the training worker), the event loop turns while it
-    // waits for the helper; no thread needs it in between.
-    if (!options.helper && Date.now() - slice > 10) {
-      // A macrotask (not a microtask) so timers and I/O get their turn.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = Date.now();
-    }
-    abort();
+  } finally {
+    // Stopped (aborted, or an error): the steps' own cleanup runs, so a row
+    // split releases its helper thread instead of leaving it waiting.
+    steps.return(undefined as never);
   }
 }

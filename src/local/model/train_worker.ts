@@ -43,6 +43,8 @@ export interface TrainRequest {
   data: EncodedDataset;
   params: Partial<TrainingParams>;
   maximumRuntimeSeconds?: number;
+  /** Set by the main thread to stop the training and its helper (`stopFlag`). */
+  stop?: Int32Array;
 }
 
 /**
@@ -55,6 +57,8 @@ export interface BagsRequest {
   data?: EncodedDataset;
   task: BagTask;
   deadlineAt: number | null;
+  /** The training's stop flag: set, the helper stops as at its deadline. */
+  stop?: Int32Array;
 }
 
 let helperData: EncodedDataset | null = null;
@@ -83,14 +87,16 @@ scope.onmessage = (e) => {
     return;
   }
   if (e.data.type === "bags") {
-    const { task, deadlineAt } = e.data;
+    const { task, deadlineAt, stop } = e.data;
     helperData = e.data.data ?? helperData;
     try {
       if (!helperData) throw new Error("the bag helper got no dataset");
       const results = fitBags(
         helperData,
         task,
-        () => deadlineAt !== null && Date.now() >= deadlineAt,
+        () =>
+          (stop !== undefined && Atomics.load(stop, 0) === 1) ||
+          (deadlineAt !== null && Date.now() >= deadlineAt),
       );
       scope.postMessage({ type: "bags-done", results });
     } catch (err) {
@@ -98,7 +104,7 @@ scope.onmessage = (e) => {
     }
     return;
   }
-  const { data, params, maximumRuntimeSeconds } = e.data;
+  const { data, params, maximumRuntimeSeconds, stop } = e.data;
   // Another core, when there is one, fits half of every configuration's
   // bags (the same model either way; see FitOptions.helper).
   const helper = workerBagHelper(
@@ -106,9 +112,12 @@ scope.onmessage = (e) => {
     maximumRuntimeSeconds === undefined
       ? null
       : Date.now() + maximumRuntimeSeconds * 1000,
+    undefined,
+    stop,
   );
   trainAsync(data, params, {
     maximumRuntimeSeconds,
+    stop,
     helper: helper?.run,
     rows: helper?.rows,
     onProgress: (fraction, stage, logged) =>

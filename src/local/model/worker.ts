@@ -28,7 +28,7 @@
 import { CsvError } from "../../csv.ts";
 import type { BagHelper, BagResult, BagTask } from "./bagging.ts";
 import type { LoggedRound } from "./progress.ts";
-import { trainAsync } from "./train.ts";
+import { stopFlag, trainAsync } from "./train.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import {
   ModelDataError,
@@ -203,13 +203,15 @@ export function trainInBackground(
     ].map((a) => a.buffer).filter(isArrayBuffer)
     : [];
   liveWorkers++;
+  const stop = stopFlag();
   return runInWorker<WorkerMessage, EbmModel>({
     // The npm build compiles both files to .js side by side: follow our
     // own extension so Deno running the package, or Bun, finds the worker.
     url: workerUrl(),
-    request: { value: { data, params, maximumRuntimeSeconds } },
+    request: { value: { data, params, maximumRuntimeSeconds, stop } },
     transfer,
     signal,
+    stop,
     onMessage(m, resolve) {
       if (m.type === "progress") onProgress?.(m.fraction, m.stage, m.logged);
       else if (m.type === "done") resolve(m.model);
@@ -218,6 +220,13 @@ export function trainInBackground(
       `model worker failed: ${message}; retry, or run in-thread (useWorker: false).`,
   }).finally(() => liveWorkers--);
 }
+
+/**
+ * How long an aborted worker with a stop flag may take to answer before it
+ * is terminated anyway: a training checks its flag every round, so it
+ * answers in milliseconds unless a round is very long.
+ */
+export const STOP_GRACE_MS = 5_000;
 
 /** What {@linkcode runInWorker} starts, posts and reads. */
 export interface WorkerRun<M extends { type: string }, T> {
@@ -231,6 +240,13 @@ export interface WorkerRun<M extends { type: string }, T> {
   transfer: Transferable[];
   /** Aborting terminates the worker and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * The worker's stop flag (see `stopFlag`), when it has one: aborting then
+   * sets it and waits for the worker to answer (it stops its own helper
+   * threads, which terminating it would leave running) before terminating
+   * it, at most {@link STOP_GRACE_MS}.
+   */
+  stop?: Int32Array;
   /**
    * Reads each answer other than an error (a {@linkcode WorkerErrorMessage},
    * which rejects with the error {@linkcode reviveError} rebuilds);
@@ -274,13 +290,28 @@ export function runInWorker<M extends { type: string }, T>(
       worker.terminate();
       signal?.removeEventListener("abort", onAbort);
     };
-    const onAbort = () => {
+    let stopping = false;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const stopped = () => {
+      clearTimeout(grace);
       finish();
       reject(signal!.reason);
+    };
+    const onAbort = () => {
+      if (!run.stop) return stopped();
+      // The worker's next check of the flag ends its work and its helpers;
+      // its answer (an AbortError) then ends it here.
+      stopping = true;
+      Atomics.store(run.stop, 0, 1);
+      grace = setTimeout(stopped, STOP_GRACE_MS);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     worker.onmessage = (e: MessageEvent<M | WorkerErrorMessage>) => {
       const m = e.data;
+      if (stopping) {
+        if (isWorkerError(m) || m.type === "done") stopped();
+        return;
+      }
       if (isWorkerError(m)) {
         finish();
         reject(reviveError(m));
@@ -294,7 +325,9 @@ export function runInWorker<M extends { type: string }, T>(
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
       finish();
-      reject(new Error(run.failure(e.message)));
+      clearTimeout(grace);
+      if (stopping) reject(signal!.reason);
+      else reject(new Error(run.failure(e.message)));
     };
     worker.postMessage(run.request.value, run.transfer);
     // Posting copied (or moved) it: let the request be collected while the
@@ -357,6 +390,7 @@ export function workerBagHelper(
   data: EncodedDataset,
   deadlineAt: number | null,
   cores: number = availableCores(),
+  stop?: Int32Array,
 ): { run: BagHelper; rows: RowHelper; close(): void } | null {
   if (cores < 2 || typeof Worker === "undefined") return null;
   let worker: Worker | null = null;
@@ -414,6 +448,7 @@ export function workerBagHelper(
           ...(first ? { data } : {}),
           task,
           deadlineAt,
+          stop,
         });
       });
     },
