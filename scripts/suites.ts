@@ -96,6 +96,7 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/local_faults_test.ts",
   "tests/local_headers_test.ts",
   "tests/jobs_attach_cancel_test.ts",
+  "tests/model_consistency_test.ts",
   // Child processes (the runner, the notebooks script, dnt builds, fmt).
   "tests/toolchain_runner_test.ts",
   "tests/toolchain_honesty_test.ts",
@@ -103,6 +104,7 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/notebooks_checks_test.ts",
   "tests/http_fast_paths_test.ts",
   "tests/client_options_test.ts",
+  "tests/batch_cancel_test.ts",
   // Long generated or real-table runs (accuracy with the defaults, the
   // model search, the whole workflow on real tables).
   "tests/local_fuzz_test.ts",
