@@ -9,6 +9,7 @@
  */
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { encodeDataset } from "../src/local/model/encoding.ts";
+import { fieldsOf } from "./_helpers/datasets.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { stopFlag, trainAsync } from "../src/local/model/train.ts";
 import {
@@ -18,30 +19,14 @@ import {
 } from "../src/local/model/worker.ts";
 
 const x = Array.from({ length: 400 }, (_, i) => (i * 7919) % 400);
-const data = encodeDataset({
-  x,
-  z: x.map((v) => (v * 31) % 17),
-  y: x.map((v, i) => (v + (i % 13) * 9 > 230 ? "hi" : "lo")),
-}, [
+const data = encodeDataset(
   {
-    name: "x",
-    data_type: { data_type: "NUMBER" },
-    designation: "FEATURE",
-    semantic_type: "CONTINUOUS",
+    x,
+    z: x.map((v) => (v * 31) % 17),
+    y: x.map((v, i) => (v + (i % 13) * 9 > 230 ? "hi" : "lo")),
   },
-  {
-    name: "z",
-    data_type: { data_type: "NUMBER" },
-    designation: "FEATURE",
-    semantic_type: "CONTINUOUS",
-  },
-  {
-    name: "y",
-    data_type: { data_type: "STRING" },
-    designation: "TARGET",
-    semantic_type: "CATEGORICAL",
-  },
-]);
+  fieldsOf(["x", "z", "y"], { file: "", target: "y", numeric: ["x", "z"] }),
+);
 // No validation rows, so no early stop: these fits would run for minutes.
 const endless = { max_rounds: 1_000_000, validation_size: 0 };
 
