@@ -26,7 +26,7 @@ import { trainAsync } from "./train.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import type { TrainingParams } from "./params.ts";
 import { type RowSetup, serveRows } from "./rows.ts";
-import { workerBagHelper, workerError } from "./worker.ts";
+import { availableCores, workerBagHelper, workerError } from "./worker.ts";
 
 /**
  * A helper's half of every histogram of one boosting stage (see
@@ -112,7 +112,7 @@ scope.onmessage = (e) => {
     maximumRuntimeSeconds === undefined
       ? null
       : Date.now() + maximumRuntimeSeconds * 1000,
-    undefined,
+    availableCores(),
     stop,
   );
   trainAsync(data, params, {
