@@ -15,7 +15,7 @@
  * - `strip_categories` (default true): trims leading/trailing whitespace of
  *   category values (and of target classes) before counting and at views time,
  *   so `" Yes"` and `"Yes"` are one category. A value that strips to `""` is missing.
- * - `one_hot_encoding_max_categories` (default 32): a categorical feature keeps at
+ * - `one_hot_encoding_max_categories` (default 254): a categorical feature keeps at
  *   most this many most-frequent categories as their own bins.
  * - `infrequency_threshold` (default 0.005): a category seen in fewer than this
  *   fraction of rows does not get its own bin either. Categories cut by either
