@@ -32,6 +32,7 @@ import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
 import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
+import type { Encoder } from "./encoder.ts";
 
 /** Predictions for a batch of rows. */
 export interface Prediction {
@@ -92,7 +93,7 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
       "query must be an object mapping each feature name to an array of values.",
     );
   }
-  const known = new Set(model.encoder.features.map((f) => f.name));
+  const known = featureNames(model);
   for (const name of Object.keys(columns)) {
     if (!known.has(name) && name !== model.target) {
       throw new ModelInputError(
@@ -105,8 +106,31 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
     }
   }
   const rows = encodeRows(model.encoder, columns);
-  const bins = model.features.map((b, j) => binColumn(b, rows.features[j]));
-  return { n: rows.nRows, cells: cellsOf(model.features, model.terms, bins) };
+  // Every feature's bins in one buffer (an allocation each cost more than
+  // binning a row).
+  const n = rows.nRows;
+  const all = new Uint16Array(n * model.features.length);
+  const bins = new Array<Uint8Array | Uint16Array>(model.features.length);
+  for (let j = 0; j < bins.length; j++) {
+    bins[j] = binColumn(
+      model.features[j],
+      rows.features[j],
+      new Uint16Array(all.buffer, 2 * n * j, n),
+    );
+  }
+  return { n, cells: cellsOf(model.features, model.terms, bins) };
+}
+
+/** The feature names per encoder (a trained model's encoder does not change). */
+const FEATURE_NAMES = new WeakMap<Encoder, ReadonlySet<string>>();
+
+function featureNames(model: EbmModel): ReadonlySet<string> {
+  let names = FEATURE_NAMES.get(model.encoder);
+  if (!names) {
+    names = new Set(model.encoder.features.map((f) => f.name));
+    FEATURE_NAMES.set(model.encoder, names);
+  }
+  return names;
 }
 
 /**
