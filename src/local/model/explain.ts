@@ -379,31 +379,46 @@ export function contributionTable(
     }
   }
   const e = explain(model, query, explainClass, offsets);
-  const t = model.target;
+  const columns = tableColumns(model);
+  const data: (string | number)[][] = [];
+  const index: number[] = [];
   if (e.values) {
-    const values = e.values;
-    const data = values.map((v, i) => [v, e.bias[i], ...e.contributions[i]]);
-    return {
-      columns: [
-        `prediction.${t}`,
-        "bias",
-        ...e.terms.map((name) => `contribution.${name}`),
-      ],
-      index: data.map((_, i) => i),
-      data,
-    };
+    for (let i = 0; i < e.values.length; i++) {
+      const row: (string | number)[] = [e.values[i], e.bias[i]];
+      for (const c of e.contributions[i]) row.push(c);
+      data.push(row);
+      index.push(i);
+    }
+    return { columns, index, data };
   }
-  const columns = [
-    `prediction.${t}`,
-    ...model.classes.map((c) => `probability.${t}.${c}`),
-    "bias",
-    ...e.terms.map((name) => `contribution.${name}`),
-  ];
-  const data = e.predicted.map((
-    pred,
-    i,
-  ) => [pred, ...e.probabilities[i], e.bias[i], ...e.contributions[i]]);
-  return { columns, index: data.map((_, i) => i), data };
+  for (let i = 0; i < e.predicted.length; i++) {
+    const row: (string | number)[] = [e.predicted[i]];
+    for (const p of e.probabilities[i]) row.push(p);
+    row.push(e.bias[i]);
+    for (const c of e.contributions[i]) row.push(c);
+    data.push(row);
+    index.push(i);
+  }
+  return { columns, index, data };
+}
+
+/** The RESULTS table's column names per model, built once (a copy each call). */
+const TABLE_COLUMNS = new WeakMap<EbmModel, readonly string[]>();
+
+function tableColumns(model: EbmModel): string[] {
+  let columns = TABLE_COLUMNS.get(model);
+  if (!columns) {
+    const t = model.target;
+    const terms = model.terms.map((term) => `contribution.${term.name}`);
+    columns = isRegression(model) ? [`prediction.${t}`, "bias", ...terms] : [
+      `prediction.${t}`,
+      ...model.classes.map((c) => `probability.${t}.${c}`),
+      "bias",
+      ...terms,
+    ];
+    TABLE_COLUMNS.set(model, columns);
+  }
+  return columns.slice();
 }
 
 /** One term of a {@link TermShapes}. */
