@@ -114,6 +114,20 @@ Deno.test("request path: a body is read alike with a declared size and streamed"
     );
     assertEquals(bad.status, 400);
     assert(/UTF-8/.test((await bad.json()).message));
+    // A replacement character sent as good UTF-8 is text like any other
+    // (bad bytes decode to one, so the fast decode checks again).
+    const replaced = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+        },
+        body: JSON.stringify({ name: "a\uFFFDb" }),
+      }),
+    );
+    assertEquals(replaced.status, 201);
+    assertEquals((await replaced.json()).name, "a\uFFFDb");
   } finally {
     await platform.close();
   }

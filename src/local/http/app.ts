@@ -44,13 +44,20 @@ function accepted(c: Context, operationId: string): Answer {
 }
 
 function respond(answer: Answer, requestId?: string): Response {
-  const headers = requestId === undefined
-    ? answer.headers
-    : { ...answer.headers, "X-Request-Id": requestId };
   if (answer.status === 204 || answer.body === undefined) {
+    const headers = requestId === undefined
+      ? answer.headers
+      : { ...answer.headers, "X-Request-Id": requestId };
     return new Response(null, { status: answer.status, headers });
   }
-  return Response.json(answer.body, { status: answer.status, headers });
+  // Headers set one by one after the response is built: given in its init,
+  // each is converted and checked through WebIDL's record conversion, about
+  // twice the cost (µs a call on the views path).
+  const response = Response.json(answer.body, { status: answer.status });
+  const headers = response.headers;
+  for (const name in answer.headers) headers.set(name, answer.headers[name]);
+  if (requestId !== undefined) headers.set("X-Request-Id", requestId);
+  return response;
 }
 
 /**
