@@ -9,7 +9,9 @@
  * by round; figures are medians (µs a call).
  *
  * `deno run -A bench/lib/server_cost.ts [--rounds 30]`; with `--profile
- * <case>` it runs that case alone in a loop, for `deno run --cpu-prof`.
+ * <case> [--calls 100000]` it runs that case alone in a loop, for `deno run
+ * --cpu-prof` or `perf stat` (instructions a call: the difference of two
+ * runs with different `--calls`, over the difference of calls).
  *
  * @module
  */
@@ -160,7 +162,8 @@ if (import.meta.main) {
   };
   const profile = at("--profile");
   const rounds = at("--rounds") ? Number(at("--rounds")) : undefined;
-  const cost = await serverCost({ profile, rounds });
+  const calls = at("--calls") ? Number(at("--calls")) : undefined;
+  const cost = await serverCost({ profile, rounds, calls });
   if (cost) {
     for (const [name, us] of Object.entries(cost)) {
       console.log(`${name.padEnd(6)} ${us.toFixed(1).padStart(6)} µs a call`);
