@@ -2,20 +2,25 @@
  * Floors for the load line's views server, served like the CLI server
  * (`Deno.serve` on a free loopback port, prints `listening on ...`):
  * `hono` is Hono's hello world; `post` reads a POST's JSON body, parses it
- * and answers a fixed JSON table with `Response.json` (any JSON endpoint's
- * least work); `hono-post` does the same behind a Hono route.
+ * and answers a fixed JSON value with `Response.json` (any JSON endpoint's
+ * least work); `hono-post` does the same behind a Hono route. The answer is
+ * read from the JSON file given second (load_floors.ts gives a real views
+ * answer: its size matters, since Deno.serve writes a body over about 400
+ * bytes in a second `send()`), else a small table.
  *
- * `deno run -A bench/lib/floor_server.ts post`
+ * `deno run -A bench/lib/floor_server.ts post [answer.json]`
  *
  * @module
  */
 import { Hono } from "hono";
 
-const ANSWER = {
-  columns: ["prediction.species", "probability.species.Adelie", "bias"],
-  index: [0],
-  data: [["Adelie", 0.9876543210987654, -1.2345678901234567]],
-};
+const ANSWER = Deno.args[1]
+  ? JSON.parse(await Deno.readTextFile(Deno.args[1]))
+  : {
+    columns: ["prediction.species", "probability.species.Adelie", "bias"],
+    index: [0],
+    data: [["Adelie", 0.9876543210987654, -1.2345678901234567]],
+  };
 
 const mode = Deno.args[0] ?? "hono";
 const app = new Hono();

@@ -2,7 +2,8 @@
  * The views server beside its floors under the same wrk load, interleaved
  * round by round: the CLI server answering one-row views, a bare
  * `Deno.serve` JSON POST endpoint and the same behind a Hono route
- * (`floor_server.ts`), and Hono's hello world. Prints, per server, the
+ * (`floor_server.ts`, both answering the views server's own answer), and
+ * Hono's hello world. Prints, per server, the
  * median requests a second, p99 and CPU µs a request (the process's user +
  * system time over the run, all threads, divided by the requests completed).
  *
@@ -10,7 +11,13 @@
  *
  * @module
  */
-import { httpTarget, rawToken, startServerProcess } from "../api_views.ts";
+import {
+  httpTarget,
+  postViews,
+  rawToken,
+  type ServerProcess,
+  startServerProcess,
+} from "../api_views.ts";
 import { parseWrk, type WrkRun } from "../lines/load.ts";
 import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
 import { cpuSeconds } from "./proc.ts";
@@ -48,21 +55,28 @@ if (import.meta.main) {
   const seconds = Number(at("--seconds") ?? 3);
   const connections = Number(at("--connections") ?? 64);
   const target = await httpTarget(BUCKETS);
-  const servers = {
-    hello: await startServerProcess(["bench/lib/floor_server.ts", "hono"]),
-    post: await startServerProcess(["bench/lib/floor_server.ts", "post"]),
-    "hono-post": await startServerProcess([
-      "bench/lib/floor_server.ts",
-      "hono-post",
-    ]),
-  };
   const script = await Deno.makeTempFile({ suffix: ".lua" });
+  const answer = await Deno.makeTempFile({ suffix: ".json" });
+  const servers: Record<string, ServerProcess> = {};
   try {
     const deployment = await deployPenguins(target, 64);
     const token = await rawToken(target);
     const body = JSON.stringify(
       deployment.query(await penguinsQuery(1)).body(),
     );
+    const path = `/deployed-models/${deployment.id}/views`;
+    // The floors answer the views server's own answer (its size matters).
+    const text = JSON.stringify(
+      await postViews(target.send, target.baseUrl, deployment.id, token, body),
+    );
+    await Deno.writeTextFile(answer, text);
+    for (const mode of ["hello", "post", "hono-post"]) {
+      servers[mode] = await startServerProcess([
+        "bench/lib/floor_server.ts",
+        mode === "hello" ? "hono" : mode,
+        answer,
+      ]);
+    }
     await Deno.writeTextFile(
       script,
       [
@@ -72,7 +86,6 @@ if (import.meta.main) {
         `wrk.headers["Authorization"] = "Bearer ${token}"`,
       ].join("\n"),
     );
-    const path = `/deployed-models/${deployment.id}/views`;
     const cases: Record<string, () => Promise<WrkRun>> = {
       views: () =>
         wrk(
@@ -112,7 +125,11 @@ if (import.meta.main) {
         runs[name].push(await cases[name]());
       }
     }
-    console.log(`load ${Deno.loadavg().join(" ")}`);
+    console.log(
+      `load ${Deno.loadavg().join(" ")}; the views answer: ${
+        new TextEncoder().encode(text).length
+      } bytes`,
+    );
     for (const name of names) {
       const m = (k: keyof WrkRun) => median(runs[name].map((x) => x[k] ?? NaN));
       const ratio = median(
@@ -130,6 +147,7 @@ if (import.meta.main) {
     }
   } finally {
     await Deno.remove(script).catch(() => {});
+    await Deno.remove(answer).catch(() => {});
     for (const s of Object.values(servers)) await s.stop();
     await target.close();
   }
