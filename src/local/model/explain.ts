@@ -109,15 +109,10 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
   // Every feature's bins in one buffer (an allocation each cost more than
   // binning a row).
   const n = rows.nRows;
-  const all = new Uint16Array(n * model.features.length);
-  const bins = new Array<Uint8Array | Uint16Array>(model.features.length);
-  for (let j = 0; j < bins.length; j++) {
-    bins[j] = binColumn(
-      model.features[j],
-      rows.features[j],
-      new Uint16Array(all.buffer, 2 * n * j, n),
-    );
-  }
+  const all = new ArrayBuffer(2 * n * model.features.length);
+  const bins = model.features.map((b, j) =>
+    binColumn(b, rows.features[j], new Uint16Array(all, 2 * n * j, n))
+  );
   return { n, cells: cellsOf(model.features, model.terms, bins) };
 }
 
@@ -379,27 +374,18 @@ export function contributionTable(
     }
   }
   const e = explain(model, query, explainClass, offsets);
-  const columns = tableColumns(model);
   const data: (string | number)[][] = [];
   const index: number[] = [];
-  if (e.values) {
-    for (let i = 0; i < e.values.length; i++) {
-      const row: (string | number)[] = [e.values[i], e.bias[i]];
-      for (const c of e.contributions[i]) row.push(c);
-      data.push(row);
-      index.push(i);
-    }
-    return { columns, index, data };
-  }
-  for (let i = 0; i < e.predicted.length; i++) {
-    const row: (string | number)[] = [e.predicted[i]];
-    for (const p of e.probabilities[i]) row.push(p);
+  for (let i = 0; i < (e.values ?? e.predicted).length; i++) {
+    // Regression: the value; else the class and its probabilities.
+    const row: (string | number)[] = [e.values ? e.values[i] : e.predicted[i]];
+    if (!e.values) { for (const p of e.probabilities[i]) row.push(p); }
     row.push(e.bias[i]);
     for (const c of e.contributions[i]) row.push(c);
     data.push(row);
     index.push(i);
   }
-  return { columns, index, data };
+  return { columns: tableColumns(model), index, data };
 }
 
 /** The RESULTS table's column names per model, built once (a copy each call). */
