@@ -147,6 +147,7 @@ export interface CliServer {
 export async function startCliServer(
   buckets: Record<string, string>,
   timeoutMs = 60_000,
+  denoFlags: string[] = [],
 ): Promise<CliServer> {
   const credentials = {
     clientId: `bench-${randomHex(6)}`,
@@ -154,6 +155,7 @@ export async function startCliServer(
   };
   const cli = new URL("../src/local/cli.ts", import.meta.url).pathname;
   const server = await startServerProcess([
+    ...denoFlags,
     cli,
     "--port",
     "0",

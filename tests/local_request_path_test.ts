@@ -3,10 +3,18 @@
  * carries an `X-Request-Id` (the caller's, or a new one), a remembered token
  * is still checked (a tampered copy of a good token is refused after the
  * good one was accepted), and a body is read the same way whether its size
- * is declared or streamed.
+ * is declared or streamed, and a views call taken past Hono's router (a
+ * plain URL) answers exactly as through it (any other form of the URL).
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { raw, setup, tokenFor } from "./_helpers/local_setup.ts";
+import {
+  deployPenguins,
+  penguinQuery,
+  raw,
+  setup,
+  tokenFor,
+  untilRunning,
+} from "./_helpers/local_setup.ts";
 
 Deno.test("request path: every answer carries X-Request-Id, the caller's echoed", async () => {
   const { platform } = await setup();
@@ -114,6 +122,81 @@ Deno.test("request path: a body is read alike with a declared size and streamed"
     );
     assertEquals(bad.status, 400);
     assert(/UTF-8/.test((await bad.json()).message));
+    // A replacement character sent as good UTF-8 is text like any other
+    // (bad bytes decode to one, so the fast decode checks again).
+    const replaced = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+        },
+        body: JSON.stringify({ name: "a\uFFFDb" }),
+      }),
+    );
+    assertEquals(replaced.status, 201);
+    assertEquals((await replaced.json()).name, "a\uFFFDb");
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("request path: a views call answers alike past Hono's router and through it", async () => {
+  const { platform, client } = await setup();
+  try {
+    const { dm } = await deployPenguins(client);
+    await untilRunning(client, dm.id);
+    const token = await tokenFor(platform);
+    const body = { query: penguinQuery(2) };
+    const path = `/deployed-models/${dm.id}/views`;
+    // Plain: the direct route. With a query string: through Hono.
+    const direct = await raw(platform, "POST", path, { token, body });
+    const routed = await raw(platform, "POST", `${path}?via=hono`, {
+      token,
+      body,
+    });
+    assertEquals(direct.status, 200);
+    assertEquals(routed.status, 200);
+    assertEquals(direct.body, routed.body);
+    for (const answer of [direct, routed]) {
+      assertMatch(String(answer.headers.get("X-Request-Id")), /^req_\w+$/);
+      assertEquals(answer.headers.get("Cache-Control"), "no-store");
+      assertEquals(answer.headers.get("Content-Type"), "application/json");
+    }
+    // The same errors either way: no token, a bad body, an unknown id.
+    for (const suffix of ["", "?via=hono"]) {
+      const unauthenticated = await raw(platform, "POST", path + suffix, {
+        body,
+      });
+      assertEquals(unauthenticated.status, 401);
+      const bad = await raw(platform, "POST", path + suffix, {
+        token,
+        body: { query: { island: [1, 2], nope: ["x"] } },
+      });
+      assertEquals(bad.status, 400);
+      const unknown = await raw(
+        platform,
+        "POST",
+        `/deployed-models/dm_none/views${suffix}`,
+        { token, body },
+      );
+      assertEquals(unknown.status, 404);
+      assertMatch(String(unknown.headers.get("X-Request-Id")), /^req_\w+$/);
+    }
+    // An encoded id is decoded by Hono's route, as before.
+    const encoded = await raw(
+      platform,
+      "POST",
+      `/deployed-models/${encodeURIComponent(dm.id).replace("_", "%5F")}/views`,
+      { token, body },
+    );
+    assertEquals(encoded.body, direct.body);
+    // Other methods and a trailing slash are Hono's: no such operation.
+    assertEquals((await raw(platform, "GET", path, { token })).status, 404);
+    assertEquals(
+      (await raw(platform, "POST", `${path}/`, { token, body })).status,
+      404,
+    );
   } finally {
     await platform.close();
   }

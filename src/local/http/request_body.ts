@@ -58,6 +58,7 @@ export function parseOr400<S extends z.ZodType>(
  */
 function isJsonType(type: string | null): boolean {
   if (!type) return false;
+  if (type === "application/json") return true; // the common case, at once
   const [mime, ...params] = type.split(";").map((p) => p.trim().toLowerCase());
   if (
     mime !== "application/json" && !/^application\/[\w.-]+\+json$/.test(mime)
@@ -112,9 +113,15 @@ async function bodyText(
 
 /** One decoder for every body: `fatal` makes bad UTF-8 throw, not replace. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/** The replacing decoder: several times faster than the fatal one. */
+const LOOSE = new TextDecoder("utf-8");
 
 /** `bytes` decoded from UTF-8, or a 400 saying the body is not UTF-8. */
 function utf8(bytes: Uint8Array): string {
+  // Bad UTF-8 decodes to U+FFFD: without one in the text the bytes were
+  // good, and the fatal decoder would have given the same text.
+  const text = LOOSE.decode(bytes);
+  if (!text.includes("\uFFFD")) return text;
   try {
     return UTF8.decode(bytes);
   } catch {

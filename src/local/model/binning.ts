@@ -260,7 +260,9 @@ function fmt(x: number): string {
 }
 
 /**
- * Maps an encoded column to bin indices (Uint8Array when they fit, else Uint16Array).
+ * Maps an encoded column to bin indices (Uint8Array when they fit, else
+ * Uint16Array), written into `out` when given (serving hands one buffer's
+ * views: an allocation per column costs more than binning one row).
  *
  * @example
  * ```ts
@@ -273,10 +275,12 @@ function fmt(x: number): string {
 export function binColumn(
   bins: FeatureBins,
   column: EncodedColumn,
+  into?: Uint16Array,
 ): Uint8Array | Uint16Array {
-  const out = bins.nBins <= 256
-    ? new Uint8Array(column.length)
-    : new Uint16Array(column.length);
+  const out = into ??
+    (bins.nBins <= 256
+      ? new Uint8Array(column.length)
+      : new Uint16Array(column.length));
   if (bins.kind === "categorical") {
     out.set(column);
     return out;

@@ -63,22 +63,36 @@ export function encodeRows(
     }
   }
   nRows = Math.max(nRows, 0);
-  const features = encoder.features.map((f): EncodedColumn => {
+  // Every column is a view of one buffer: numeric columns first (8-byte
+  // aligned), then the codes. A typed array of its own costs an allocation
+  // each (a few hundred ns), most of a one-row views call's encoding.
+  let numeric = 0;
+  for (const f of encoder.features) if (f.kind === "numeric") numeric++;
+  const buffer = new ArrayBuffer(
+    nRows * (8 * numeric + 2 * (encoder.features.length - numeric)),
+  );
+  let at8 = 0, at2 = 8 * nRows * numeric;
+  const features: EncodedColumn[] = new Array(encoder.features.length);
+  for (let j = 0; j < encoder.features.length; j++) {
+    const f = encoder.features[j];
     const v = columns[f.name];
     // Checked above: every feature is an array of nRows values.
     const raw: unknown[] = Array.isArray(v) ? v : [];
     if (f.kind === "numeric") {
-      const x = new Float64Array(nRows);
+      const x = new Float64Array(buffer, at8, nRows);
+      at8 += 8 * nRows;
       for (let i = 0; i < nRows; i++) {
         const v = f.date
           ? dateOf(raw[i], f.name, i, ModelInputError)
           : numberOf(raw[i], f.name, i, ModelInputError);
         x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
       }
-      return x;
+      features[j] = x;
+      continue;
     }
     const codeOf = categoryCoder(f);
-    const codes = new Uint16Array(nRows);
+    const codes = new Uint16Array(buffer, at2, nRows);
+    at2 += 2 * nRows;
     for (let i = 0; i < nRows; i++) {
       codes[i] = codeOf(
         categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
@@ -86,7 +100,7 @@ export function encodeRows(
         ModelInputError,
       );
     }
-    return codes;
-  });
+    features[j] = codes;
+  }
   return { nRows, features };
 }

@@ -32,6 +32,7 @@ import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
 import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
+import type { Encoder } from "./encoder.ts";
 
 /** Predictions for a batch of rows. */
 export interface Prediction {
@@ -92,7 +93,7 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
       "query must be an object mapping each feature name to an array of values.",
     );
   }
-  const known = new Set(model.encoder.features.map((f) => f.name));
+  const known = featureNames(model);
   for (const name of Object.keys(columns)) {
     if (!known.has(name) && name !== model.target) {
       throw new ModelInputError(
@@ -105,8 +106,26 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
     }
   }
   const rows = encodeRows(model.encoder, columns);
-  const bins = model.features.map((b, j) => binColumn(b, rows.features[j]));
-  return { n: rows.nRows, cells: cellsOf(model.features, model.terms, bins) };
+  // Every feature's bins in one buffer (an allocation each cost more than
+  // binning a row).
+  const n = rows.nRows;
+  const all = new ArrayBuffer(2 * n * model.features.length);
+  const bins = model.features.map((b, j) =>
+    binColumn(b, rows.features[j], new Uint16Array(all, 2 * n * j, n))
+  );
+  return { n, cells: cellsOf(model.features, model.terms, bins) };
+}
+
+/** The feature names per encoder (a trained model's encoder does not change). */
+const FEATURE_NAMES = new WeakMap<Encoder, ReadonlySet<string>>();
+
+function featureNames(model: EbmModel): ReadonlySet<string> {
+  let names = FEATURE_NAMES.get(model.encoder);
+  if (!names) {
+    names = new Set(model.encoder.features.map((f) => f.name));
+    FEATURE_NAMES.set(model.encoder, names);
+  }
+  return names;
 }
 
 /**
@@ -355,31 +374,37 @@ export function contributionTable(
     }
   }
   const e = explain(model, query, explainClass, offsets);
-  const t = model.target;
-  if (e.values) {
-    const values = e.values;
-    const data = values.map((v, i) => [v, e.bias[i], ...e.contributions[i]]);
-    return {
-      columns: [
-        `prediction.${t}`,
-        "bias",
-        ...e.terms.map((name) => `contribution.${name}`),
-      ],
-      index: data.map((_, i) => i),
-      data,
-    };
+  const data: (string | number)[][] = [];
+  const index: number[] = [];
+  for (let i = 0; i < (e.values ?? e.predicted).length; i++) {
+    // Regression: the value; else the class and its probabilities.
+    const row: (string | number)[] = [e.values ? e.values[i] : e.predicted[i]];
+    if (!e.values) { for (const p of e.probabilities[i]) row.push(p); }
+    row.push(e.bias[i]);
+    for (const c of e.contributions[i]) row.push(c);
+    data.push(row);
+    index.push(i);
   }
-  const columns = [
-    `prediction.${t}`,
-    ...model.classes.map((c) => `probability.${t}.${c}`),
-    "bias",
-    ...e.terms.map((name) => `contribution.${name}`),
-  ];
-  const data = e.predicted.map((
-    pred,
-    i,
-  ) => [pred, ...e.probabilities[i], e.bias[i], ...e.contributions[i]]);
-  return { columns, index: data.map((_, i) => i), data };
+  return { columns: tableColumns(model), index, data };
+}
+
+/** The RESULTS table's column names per model, built once (a copy each call). */
+const TABLE_COLUMNS = new WeakMap<EbmModel, readonly string[]>();
+
+function tableColumns(model: EbmModel): string[] {
+  let columns = TABLE_COLUMNS.get(model);
+  if (!columns) {
+    const t = model.target;
+    const terms = model.terms.map((term) => `contribution.${term.name}`);
+    columns = isRegression(model) ? [`prediction.${t}`, "bias", ...terms] : [
+      `prediction.${t}`,
+      ...model.classes.map((c) => `probability.${t}.${c}`),
+      "bias",
+      ...terms,
+    ];
+    TABLE_COLUMNS.set(model, columns);
+  }
+  return columns.slice();
 }
 
 /** One term of a {@link TermShapes}. */

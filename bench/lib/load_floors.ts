@@ -1,0 +1,154 @@
+/**
+ * The views server beside its floors under the same wrk load, interleaved
+ * round by round: the CLI server answering one-row views, a bare
+ * `Deno.serve` JSON POST endpoint and the same behind a Hono route
+ * (`floor_server.ts`, both answering the views server's own answer), and
+ * Hono's hello world. Prints, per server, the
+ * median requests a second, p99 and CPU µs a request (the process's user +
+ * system time over the run, all threads, divided by the requests completed).
+ *
+ * `deno run -A bench/lib/load_floors.ts [--rounds 5] [--seconds 3] [--connections 64]`
+ *
+ * @module
+ */
+import {
+  httpTarget,
+  postViews,
+  rawToken,
+  type ServerProcess,
+  startServerProcess,
+} from "../api_views.ts";
+import { parseWrk, type WrkRun } from "../lines/load.ts";
+import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
+import { cpuSeconds } from "./proc.ts";
+import { median } from "./stats.ts";
+
+async function wrk(
+  url: string,
+  connections: number,
+  seconds: number,
+  pid: number,
+  script?: string,
+): Promise<WrkRun> {
+  const args = [
+    "-t2",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--latency",
+    ...(script ? ["-s", script] : []),
+    url,
+  ];
+  const cpu0 = cpuSeconds(pid);
+  const out = await new Deno.Command("wrk", { args }).output();
+  const cpu = cpuSeconds(pid) - cpu0;
+  const run = parseWrk(new TextDecoder().decode(out.stdout));
+  run.cpuUs = cpu * 1e6 / run.requests;
+  return run;
+}
+
+if (import.meta.main) {
+  const at = (flag: string) => {
+    const i = Deno.args.indexOf(flag);
+    return i < 0 ? undefined : Deno.args[i + 1];
+  };
+  const rounds = Number(at("--rounds") ?? 5);
+  const seconds = Number(at("--seconds") ?? 3);
+  const connections = Number(at("--connections") ?? 64);
+  const target = await httpTarget(BUCKETS);
+  const script = await Deno.makeTempFile({ suffix: ".lua" });
+  const answer = await Deno.makeTempFile({ suffix: ".json" });
+  const servers: Record<string, ServerProcess> = {};
+  try {
+    const deployment = await deployPenguins(target, 64);
+    const token = await rawToken(target);
+    const body = JSON.stringify(
+      deployment.query(await penguinsQuery(1)).body(),
+    );
+    const path = `/deployed-models/${deployment.id}/views`;
+    // The floors answer the views server's own answer (its size matters).
+    const text = JSON.stringify(
+      await postViews(target.send, target.baseUrl, deployment.id, token, body),
+    );
+    await Deno.writeTextFile(answer, text);
+    for (const mode of ["hello", "post", "hono-post"]) {
+      servers[mode] = await startServerProcess([
+        "bench/lib/floor_server.ts",
+        mode === "hello" ? "hono" : mode,
+        answer,
+      ]);
+    }
+    await Deno.writeTextFile(
+      script,
+      [
+        `wrk.method = "POST"`,
+        `wrk.body = ${JSON.stringify(body)}`,
+        `wrk.headers["Content-Type"] = "application/json"`,
+        `wrk.headers["Authorization"] = "Bearer ${token}"`,
+      ].join("\n"),
+    );
+    const cases: Record<string, () => Promise<WrkRun>> = {
+      views: () =>
+        wrk(
+          `${target.baseUrl}${path}`,
+          connections,
+          seconds,
+          target.pid!,
+          script,
+        ),
+      post: () =>
+        wrk(
+          `${servers.post.baseUrl}${path}`,
+          connections,
+          seconds,
+          servers.post.pid,
+          script,
+        ),
+      "hono-post": () =>
+        wrk(
+          `${servers["hono-post"].baseUrl}${path}`,
+          connections,
+          seconds,
+          servers["hono-post"].pid,
+          script,
+        ),
+      hello: () =>
+        wrk(servers.hello.baseUrl, connections, seconds, servers.hello.pid),
+    };
+    const names = Object.keys(cases);
+    for (const name of names) await cases[name](); // warm-up
+    const runs: Record<string, WrkRun[]> = Object.fromEntries(
+      names.map((n) => [n, []]),
+    );
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(k + r) % names.length];
+        runs[name].push(await cases[name]());
+      }
+    }
+    console.log(
+      `load ${Deno.loadavg().join(" ")}; the views answer: ${
+        new TextEncoder().encode(text).length
+      } bytes`,
+    );
+    for (const name of names) {
+      const m = (k: keyof WrkRun) => median(runs[name].map((x) => x[k] ?? NaN));
+      const ratio = median(
+        runs[name].map((x, i) => x.rps / runs.hello[i].rps),
+      );
+      console.log(
+        `${name.padEnd(10)} ${
+          Math.round(m("rps")).toString().padStart(6)
+        } req/s (${ratio.toFixed(2)}x hello), p99 ${
+          m("p99").toFixed(2)
+        } ms, CPU ${m("cpuUs").toFixed(1)} µs a request${
+          runs[name].some((x) => x.errors) ? " (errors!)" : ""
+        }`,
+      );
+    }
+  } finally {
+    await Deno.remove(script).catch(() => {});
+    await Deno.remove(answer).catch(() => {});
+    for (const s of Object.values(servers)) await s.stop();
+    await target.close();
+  }
+}
