@@ -123,16 +123,16 @@ Deno.test("selection: what is searched, by rows, given parameters and target", (
     values(selectionAxes(p, {}, 1_000, 8, "regression")),
     "false|true,false,16|64,10|3|28|0",
   );
-  // Multi-class: the softmax linear start, never refined; three features:
-  // at most three pairs, or none.
+  // Multi-class: the softmax linear start, refined or not (as binary);
+  // three features: at most three pairs, or none.
   assertEquals(
     values(selectionAxes(p, {}, 1_000, 3, "multiclass")),
-    "false|true,false,16|64,3|0",
+    "false|true,false|true,16|64,3|0",
   );
   // Four features, six pairs: all six, the fewest three or none.
   assertEquals(
     values(selectionAxes(p, {}, 1_000, 4, "multiclass")),
-    `false|true,false,16|64,6|${FEWEST_PAIRS}|0`,
+    `false|true,false|true,16|64,6|${FEWEST_PAIRS}|0`,
   );
   // Given parameters are not varied; given bins are the linear start's too.
   const given = { bins: 32, max_interactions: 5 };

@@ -108,7 +108,7 @@ export const SELECTION_CELLS = 2_000_000;
 
 /**
  * The axes training searches by inner validation, one at a time from the
- * first values: whether to start from the linear fit, whether to keep it at {@link LINEAR_BINS} (binary only, when `bins`
+ * first values: whether to start from the linear fit, whether to keep it at {@link LINEAR_BINS} (classification only, when `bins`
  * is not given; tried only once the linear start is kept), smooth or fine
  * shapes ({@link SMOOTH_BINS} or `bins`), few, fewest, many or no pairs
  * ({@link FEW_PAIRS}, {@link FEWEST_PAIRS}, `max_interactions` or 0; fewer
@@ -171,7 +171,7 @@ export function selectionAxes(
     ]
     : [fewPairs];
   const linear = search && linearFits ? [false, true] : [false];
-  const refined = search && target === "binary" && input.bins === undefined
+  const refined = search && target !== "regression" && input.bins === undefined
     ? [false, true]
     : [false];
   return [
@@ -187,11 +187,13 @@ export function selectionAxes(
  * {@link selectionAxes}; the boosted steps stay at the candidate's bins):
  * the linear fit is a line in the feature's values, and the bins the shapes
  * are boosted on flatten it into steps, most in a skewed feature's wide tail
- * bins, where logistic regression keeps it whole. Binary targets only: for
- * a squared error the few rows in the tails rule, and there the coarse tail
- * bins, which cap the line at their mean, do better than the refined line
- * (a logistic score saturates in the tails instead). Figures: BENCHMARKS.md,
- * "Figures behind the model's constants".
+ * bins, where logistic regression keeps it whole. Classification targets
+ * only (binary, and since issue 22 multi-class: a softmax saturates in the
+ * tails as the logistic does): for a squared error the few rows in the
+ * tails rule, and there the coarse tail bins, which cap the line at their
+ * mean, do better than the refined line. Figures: BENCHMARKS.md, "Figures
+ * behind the model's constants" and "The refined linear start for
+ * multi-class targets".
  */
 export const LINEAR_BINS = 254;
 
