@@ -363,8 +363,8 @@ export function fitPair(
   reg: StepRegularisation = NO_REGULARISATION,
 ): number {
   // Marginal sums along each axis for each slice make every candidate cut O(1).
-  const a = bestTwoLevel(hist, K, k, P0, P1, false, minLeaf, lambda);
-  const b = bestTwoLevel(hist, K, k, P0, P1, true, minLeaf, lambda);
+  const a = bestTwoLevel(hist, K, k, P0, P1, false, minLeaf, lambda, TWO_A);
+  const b = bestTwoLevel(hist, K, k, P0, P1, true, minLeaf, lambda, TWO_B);
   const best = a.gain >= b.gain ? a : b;
   out.fill(0);
   if (best.gain <= Math.max(0, reg.minGain)) return 0;
@@ -381,14 +381,45 @@ export function fitPair(
   return best.gain;
 }
 
+/**
+ * The best two-level tree of one orientation: the cut along the first axis,
+ * the cut of each side along the second, and the four leaves' gradient and
+ * hessian sums.
+ */
 interface TwoLevel {
   gain: number;
   transposed: boolean;
   cut: number;
   cuts: [number, number];
-  g: number[];
-  h: number[];
+  g: [number, number, number, number];
+  h: [number, number, number, number];
 }
+
+const newTwoLevel = (): TwoLevel => ({
+  gain: 0,
+  transposed: false,
+  cut: 0,
+  cuts: [0, 0],
+  g: [0, 0, 0, 0],
+  h: [0, 0, 0, 0],
+});
+
+// One result per orientation, reused: a small table's pair stage calls
+// fitPair millions of times (pairs x classes x rounds x bags), and building
+// these objects and the cumulative sums anew each call was most of its time.
+const TWO_A = newTwoLevel(), TWO_B = newTwoLevel();
+let cumulative = new Float64Array(0);
+
+/** The best second-level cut of one side, written to {@link SECOND}. */
+const SECOND = {
+  found: false,
+  score: 0,
+  cut: 0,
+  gl: 0,
+  gr: 0,
+  hl: 0,
+  hr: 0,
+};
 
 function bestTwoLevel(
   { G, H, C }: Histogram,
@@ -399,31 +430,31 @@ function bestTwoLevel(
   transposed: boolean,
   minLeaf: number,
   lambda: number,
+  best: TwoLevel,
 ): TwoLevel {
   // Axis A is cut first, axis B second. Cell (x along A, z along B).
   const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
-  const cell = (x: number, z: number) => (transposed ? z * P1 + x : x * P1 + z);
-  // cumulative sums along A of the B-profile: lower[x][z] = sum over A < x.
-  const gCum = new Float64Array((nA + 1) * nB);
-  const hCum = new Float64Array((nA + 1) * nB);
-  const cCum = new Float64Array((nA + 1) * nB);
+  // cumulative sums along A of the B-profile: lower[x][z] = sum over A < x,
+  // for g, h and counts, one after the other in one scratch buffer.
+  const size = (nA + 1) * nB;
+  if (cumulative.length < 3 * size) cumulative = new Float64Array(3 * size);
+  const gCum = cumulative.subarray(0, size);
+  const hCum = cumulative.subarray(size, 2 * size);
+  const cCum = cumulative.subarray(2 * size, 3 * size);
+  gCum.fill(0, 0, nB), hCum.fill(0, 0, nB), cCum.fill(0, 0, nB);
   for (let x = 0; x < nA; x++) {
     for (let z = 0; z < nB; z++) {
-      const c = cell(x, z);
+      const c = transposed ? z * P1 + x : x * P1 + z;
       const o = (x + 1) * nB + z, p = x * nB + z;
       gCum[o] = gCum[p] + G[c * K + k];
       hCum[o] = hCum[p] + H[c * K + k];
       cCum[o] = cCum[p] + C[c];
     }
   }
-  let best: TwoLevel = {
-    gain: 0,
-    transposed,
-    cut: 0,
-    cuts: [0, 0],
-    g: [],
-    h: [],
-  };
+  best.gain = 0;
+  best.transposed = transposed;
+  best.cut = 0;
+  best.cuts[0] = best.cuts[1] = 0;
   let totalG = 0, totalH = 0;
   for (let z = 0; z < nB; z++) {
     totalG += gCum[nA * nB + z];
@@ -432,20 +463,21 @@ function bestTwoLevel(
   const parent = (totalG * totalG) / (totalH + lambda);
   for (let cut = 1; cut < nA; cut++) {
     // side 0: A in [0, cut); side 1: A in [cut, nA).
-    const lo = bestSecond(gCum, hCum, cCum, nB, 0, cut, minLeaf, lambda);
-    if (!lo) continue;
-    const hi = bestSecond(gCum, hCum, cCum, nB, cut, nA, minLeaf, lambda);
-    if (!hi) continue;
-    const gain = lo.score + hi.score - parent;
+    bestSecond(gCum, hCum, cCum, nB, 0, cut, minLeaf, lambda);
+    if (!SECOND.found) continue;
+    const lo = SECOND.score, loCut = SECOND.cut;
+    const lgl = SECOND.gl, lgr = SECOND.gr, lhl = SECOND.hl, lhr = SECOND.hr;
+    bestSecond(gCum, hCum, cCum, nB, cut, nA, minLeaf, lambda);
+    if (!SECOND.found) continue;
+    const gain = lo + SECOND.score - parent;
     if (gain > best.gain + 1e-12) {
-      best = {
-        gain,
-        transposed,
-        cut,
-        cuts: [lo.cut, hi.cut],
-        g: [...lo.g, ...hi.g],
-        h: [...lo.h, ...hi.h],
-      };
+      best.gain = gain;
+      best.cut = cut;
+      best.cuts[0] = loCut, best.cuts[1] = SECOND.cut;
+      best.g[0] = lgl, best.g[1] = lgr, best.g[2] = SECOND.gl;
+      best.g[3] = SECOND.gr;
+      best.h[0] = lhl, best.h[1] = lhr, best.h[2] = SECOND.hl;
+      best.h[3] = SECOND.hr;
     }
   }
   return best;
@@ -460,16 +492,15 @@ function bestSecond(
   to: number,
   minLeaf: number,
   lambda: number,
-): { score: number; cut: number; g: number[]; h: number[] } | null {
+): void {
+  SECOND.found = false;
   let gs = 0, hs = 0, cs = 0;
   for (let z = 0; z < nB; z++) {
     gs += gCum[to * nB + z] - gCum[from * nB + z];
     hs += hCum[to * nB + z] - hCum[from * nB + z];
     cs += cCum[to * nB + z] - cCum[from * nB + z];
   }
-  if (cs < 2 * minLeaf) return null;
-  let best: { score: number; cut: number; g: number[]; h: number[] } | null =
-    null;
+  if (cs < 2 * minLeaf) return;
   let gl = 0, hl = 0, cl = 0;
   for (let z = 0; z < nB - 1; z++) {
     gl += gCum[to * nB + z] - gCum[from * nB + z];
@@ -479,9 +510,11 @@ function bestSecond(
     if (cs - cl < minLeaf) break;
     const gr = gs - gl, hr = hs - hl;
     const score = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda);
-    if (!best || score > best.score) {
-      best = { score, cut: z + 1, g: [gl, gr], h: [hl, hr] };
+    if (!SECOND.found || score > SECOND.score) {
+      SECOND.found = true;
+      SECOND.score = score;
+      SECOND.cut = z + 1;
+      SECOND.gl = gl, SECOND.gr = gr, SECOND.hl = hl, SECOND.hr = hr;
     }
   }
-  return best;
 }
