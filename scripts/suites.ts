@@ -10,6 +10,7 @@
  */
 
 import { type Counts, parseDenoTest, parseNodeTest } from "./lib/counts.ts";
+import { runFastLoop } from "./lib/fast_loop.ts";
 import { runTee } from "./lib/run.ts";
 import { parseJunit, parseNodeSpec, type TestTime } from "./lib/timings.ts";
 import { parseNotebookTimes, parseSummary } from "./notebooks.ts";
@@ -135,6 +136,23 @@ export const denoSuite: Suite = {
     const givenPaths = passThrough.some((arg) =>
       !arg.startsWith("-") && /\.(ts|tsx|js|mjs|md)$|\/$/.test(arg)
     );
+    // The fast loop runs the doc examples a few hundred to an isolate
+    // (lib/fast_loop.ts); with paths given, deno test --doc runs them as is.
+    if (fast && !givenPaths && !hasFlag(passThrough, "--ignore")) {
+      const result = await runFastLoop({
+        root,
+        importMap,
+        paths,
+        ignore: FAST_IGNORE,
+        passThrough,
+        forward: forward ?? true,
+        serial: serial ?? false,
+      });
+      if (result) return result;
+      console.log(
+        "fast loop: deno's extraction log named no doc example; running deno test --doc as is",
+      );
+    }
     // The runner's own JUnit file, unless the caller asked for one.
     const junit = hasFlag(passThrough, "--junit-path")
       ? undefined
