@@ -6,7 +6,8 @@
  * 1. `deno test --doc --no-run --no-check` with deno's extraction log on:
  *    the module deno generates for each example;
  * 2. `deno test --doc --no-run`: deno type-checks the tests and every
- *    example exactly as the full command does (cached when nothing changed);
+ *    example exactly as the full command does (cached when nothing changed),
+ *    beside step 3 (a type error fails the suite, its errors printed last);
  * 3. `deno test -A --no-check --parallel` over the test files and a few
  *    harness modules that import the examples;
  * 4. an example that failed there is run again alone, in its own isolate as
@@ -181,20 +182,32 @@ export async function runFastLoop(
   }
   if (!extracted.examples.length) return undefined;
 
-  if (!hasFlag(options.passThrough, "--no-check")) {
-    const checked = await runTee(deno, [
+  // The type-check runs beside the tests (tsc takes one core for several
+  // seconds when a file changed); its output follows the tests' when it
+  // fails, and the suite fails with it.
+  const checking = hasFlag(options.passThrough, "--no-check")
+    ? undefined
+    : runTee(deno, [
       "test",
       "--doc",
       "--no-run",
       ...mapArgs,
       ...ignoreArgs,
       ...options.paths,
-    ], { cwd, forward: options.forward });
-    outputs.push(checked.output);
-    if (checked.code !== 0) {
-      return { code: checked.code, output: outputs.join(""), times: [] };
-    }
-  }
+    ], { cwd, forward: false });
+  const withCheck = async (
+    result: FastLoopResult,
+  ): Promise<FastLoopResult> => {
+    const checked = await checking;
+    if (!checked || checked.code === 0) return result;
+    const header = "\ntype-check (deno test --doc --no-run) failed:\n";
+    if (options.forward) await write(header + checked.output);
+    return {
+      ...result,
+      code: result.code || checked.code,
+      output: result.output + header + checked.output,
+    };
+  };
 
   const dir = await Deno.makeTempDir({ prefix: "mlplatform_doc_examples_" });
   const junit = `${dir}/junit.xml`;
@@ -271,7 +284,7 @@ export async function runFastLoop(
         code = 0;
       }
     }
-    return { code, counts, output: outputs.join(""), times };
+    return await withCheck({ code, counts, output: outputs.join(""), times });
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
