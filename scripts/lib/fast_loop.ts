@@ -238,8 +238,11 @@ export async function runFastLoop(
       ...mapArgs,
       ...(ownJunit ? [`--junit-path=${junit}`] : []),
       ...options.passThrough.filter((arg) => arg !== "--no-check"),
-      ...testPaths,
+      // deno starts the modules in this order, two at a time: the doc
+      // examples first, since they wait on timers and servers here and
+      // there, and would otherwise be the run's tail.
       ...harnesses,
+      ...testPaths,
     ], { cwd, forward: options.forward });
     outputs.push(run.output);
     const times = ownJunit
