@@ -10,6 +10,7 @@
  */
 
 import { type Counts, parseDenoTest, parseNodeTest } from "./lib/counts.ts";
+import { runFastLoop } from "./lib/fast_loop.ts";
 import { runTee } from "./lib/run.ts";
 import { parseJunit, parseNodeSpec, type TestTime } from "./lib/timings.ts";
 import { parseNotebookTimes, parseSummary } from "./notebooks.ts";
@@ -81,7 +82,9 @@ export const DENO_TEST_PATHS = [
  * Test files the fast loop (`deno task test:fast`) leaves out, relative to
  * the root: the ones that serve over the network (a real HTTP server or
  * `deno task local`), spawn `deno`/`node` processes, or train on a full
- * public table to check accuracy. The full command runs them all.
+ * public table to check accuracy. The full command runs them all. The fast
+ * loop also runs the doc examples a few hundred to an isolate rather than
+ * one each (scripts/lib/fast_loop.ts); the full command runs each alone.
  */
 export const FAST_IGNORE: readonly string[] = [
   // Node's tests of the built package (the node suite runs them): deno.json's
@@ -101,6 +104,7 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/toolchain_runner_test.ts",
   "tests/toolchain_honesty_test.ts",
   "tests/toolchain_npm_test.ts",
+  "tests/toolchain_fast_loop_test.ts",
   "tests/notebooks_checks_test.ts",
   "tests/http_fast_paths_test.ts",
   "tests/client_options_test.ts",
@@ -135,6 +139,23 @@ export const denoSuite: Suite = {
     const givenPaths = passThrough.some((arg) =>
       !arg.startsWith("-") && /\.(ts|tsx|js|mjs|md)$|\/$/.test(arg)
     );
+    // The fast loop runs the doc examples a few hundred to an isolate
+    // (lib/fast_loop.ts); with paths given, deno test --doc runs them as is.
+    if (fast && !givenPaths && !hasFlag(passThrough, "--ignore")) {
+      const result = await runFastLoop({
+        root,
+        importMap,
+        paths,
+        ignore: FAST_IGNORE,
+        passThrough,
+        forward: forward ?? true,
+        serial: serial ?? false,
+      });
+      if (result) return result;
+      console.log(
+        "fast loop: deno's extraction log named no doc example; running deno test --doc as is",
+      );
+    }
     // The runner's own JUnit file, unless the caller asked for one.
     const junit = hasFlag(passThrough, "--junit-path")
       ? undefined

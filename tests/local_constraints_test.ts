@@ -92,10 +92,14 @@ Deno.test("protected fields and model constraints: shapes, 400s, per-group metri
     );
     // Two bags, the fewest that are averaged (monotone shapes must stay
     // monotone through the average): the subject is the constraints, not
-    // the accuracy, and two bags are a quarter of the default's CPU.
+    // the accuracy, and two bags are a quarter of the default's CPU. Bins
+    // and pairs given: no inner search for either of the two models the
+    // constraint cost trains (the search is model_selection_test's).
     const config = await ml.trainingConfiguration("constrained", {
       randomSeed: 3,
       estimators: 2,
+      bins: 64,
+      maxInteractions: 3,
     });
     const compute = await ml.compute("trainer", { computeType: "TRAINING" });
     const workspace = await ml.workspace("constraints");

@@ -4,13 +4,42 @@
  * once. Kept apart from model_ebm_test.ts so the fast loop
  * (`deno task test:fast`) can leave the long trainings out.
  */
-import { assert, assertEquals, assertGreater } from "@std/assert";
-import { train } from "../src/local/model/ebm.ts";
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertGreater,
+} from "@std/assert";
+import { rSquared, train } from "../src/local/model/ebm.ts";
+import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
+import { explain, predict } from "../src/local/model/explain.ts";
 import { DEFAULT_PARAMS } from "../src/local/model/params.ts";
-import { CHURN, loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
+import { createRng, shuffle } from "../src/local/model/rng.ts";
+import {
+  CHURN,
+  CONCRETE,
+  fieldsOf,
+  loadDataset,
+  loadEncoded,
+  PENGUINS,
+} from "./_helpers/datasets.ts";
 
 const churn = await loadEncoded(CHURN);
 const penguins = await loadEncoded(PENGUINS);
+const concrete = await loadDataset(CONCRETE);
+
+/** Seeded 80/20 split of a dataset's columns into train and test columns. */
+function split(columns: RawColumns, seed: number) {
+  const n = Object.values(columns)[0].length;
+  const rows = Array.from({ length: n }, (_, i) => i);
+  shuffle(rows, createRng(seed));
+  const cut = Math.round(n * 0.8);
+  const pick = (idx: number[]) =>
+    Object.fromEntries(
+      Object.entries(columns).map(([k, v]) => [k, idx.map((i) => v[i])]),
+    );
+  return { train: pick(rows.slice(0, cut)), test: pick(rows.slice(cut)) };
+}
 
 Deno.test("ebm: churn with defaults learns a useful binary model; given pairs are named pair terms", () => {
   const m = train(churn.data);
@@ -38,4 +67,36 @@ Deno.test("ebm: penguins gives a 3-class softmax model", () => {
   assertEquals(m.intercept.length, 3);
   assertGreater(m.metrics.validationAccuracy!, 0.9);
   for (const t of m.terms) assertEquals(t.scores.length, t.counts.length * 3);
+});
+
+Deno.test("regression: concrete with defaults is exact, R² sound on a seeded 80/20 split", () => {
+  const { train: tr, test } = split(concrete.columns, 0);
+  const data = encodeDataset(tr, fieldsOf(Object.keys(tr), CONCRETE), {
+    targets: [CONCRETE.target],
+    prediction_type: "REGRESSION",
+  });
+  const model = train(data);
+  assertEquals(model.task, "regression");
+  assertEquals(model.classes, []);
+  assertEquals(model.scoreColumns, 1);
+  assertEquals(model.metrics.validationAuc, null);
+  assertEquals(model.metrics.trainLogLoss, null);
+  assert(model.metrics.validationR2! > 0.8, `${model.metrics.validationR2}`);
+  assert(model.metrics.validationRmse! > 0);
+  assert(model.metrics.validationMae! <= model.metrics.validationRmse!);
+  const query = Object.fromEntries(
+    Object.entries(test).filter(([k]) => k !== CONCRETE.target),
+  );
+  const p = predict(model, query);
+  assertEquals(p.predicted, []);
+  const y = Float64Array.from(test[CONCRETE.target] as number[]);
+  const r2 = rSquared(Float64Array.from(p.values!), y);
+  // A sanity bound far below the HGB/XGBoost anchors (0.94), not a benchmark.
+  assert(r2 > 0.85, `test R² ${r2}`);
+  const e = explain(model, query);
+  e.values!.forEach((v, i) => {
+    const sum = e.bias[i] + e.contributions[i].reduce((a, b) => a + b, 0);
+    assertAlmostEquals(sum, v, 1e-9);
+    assertEquals(v, p.values![i]);
+  });
 });

@@ -39,8 +39,14 @@ Deno.test("ebm: training is deterministic for a seed, and the seed matters with 
 
 Deno.test("ebm: the model survives a JSON round trip unchanged in its predictions", () => {
   // Two bags: a bagged model (with its spread) round-trips, at a quarter
-  // of the default eight bags' CPU.
-  const m = train(penguins.data, { max_rounds: 30, estimators: 2 });
+  // of the default eight bags' CPU. Bins and pairs given: no inner search,
+  // and pair terms in what must round-trip.
+  const m = train(penguins.data, {
+    max_rounds: 30,
+    estimators: 2,
+    bins: 64,
+    max_interactions: 3,
+  });
   const back = JSON.parse(JSON.stringify(m));
   assertEquals(predict(back, penguins.columns), predict(m, penguins.columns));
 });

@@ -21,11 +21,17 @@ import {
   PENGUINS,
 } from "./_helpers/datasets.ts";
 
-// Two bags: explanations adding up and the known drivers do not depend on
-// the bag count (the accuracy of the defaults is model_ebm_test's).
+// Two bags, 64 bins and three pairs given: explanations adding up and the
+// known drivers do not depend on the bag count or on the inner search that
+// would otherwise compare bins and pair counts (model_selection_test's
+// subject; the accuracy of the defaults is model_accuracy_test's). Given
+// pairs also put pair terms in the explanations that must add up.
 async function load(spec: DatasetSpec) {
   const { features, data } = await loadEncoded(spec);
-  return { features, model: train(data, { estimators: 2 }) };
+  return {
+    features,
+    model: train(data, { estimators: 2, bins: 64, max_interactions: 3 }),
+  };
 }
 
 const churn = await load(CHURN);

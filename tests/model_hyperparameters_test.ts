@@ -15,7 +15,7 @@ import { train } from "../src/local/model/ebm.ts";
 import { explain, globalExplanation } from "../src/local/model/explain.ts";
 import type { TrainingParams } from "../src/local/model/params.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
-import { CHURN, CONCRETE, loadEncoded } from "./_helpers/datasets.ts";
+import { CHURN, CONCRETE, everyNth, loadEncoded } from "./_helpers/datasets.ts";
 
 const churn = await loadEncoded(CHURN);
 const concrete = await loadEncoded(CONCRETE);
@@ -35,23 +35,28 @@ const zeroCells = (m: EbmModel) =>
 const distinctSteps = (m: EbmModel) =>
   mains(m).reduce((a, t) => a + new Set(t.scores).size, 0);
 
+// Bagging's effects do not depend on the row count: every 4th churn row
+// (1,761) for the tests that fit four or five bags.
+const small = everyNth(churn, 4);
+
 Deno.test("hyperparameters: estimators bag the model, max_samples draws rows, spread is reported", () => {
-  const bagged = fit({ estimators: 4 });
+  const one = fit({}, small.data);
+  const bagged = fit({ estimators: 4 }, small.data);
   assertEquals(bagged.metrics.estimators, 4);
   assert(bagged.terms.every((t) => t.spread?.length === t.scores.length));
   assert(bagged.terms.some((t) => t.spread!.some((s) => s > 0)));
-  assertEquals(base.metrics.estimators, 1);
-  assert(base.terms.every((t) => t.spread === undefined));
+  assertEquals(one.metrics.estimators, 1);
+  assert(one.terms.every((t) => t.spread === undefined));
   const g = globalExplanation(bagged);
   assert(g.terms.every((t) => t.spread?.length === t.scores.length));
-  const drawn = fit({ max_samples: 0.5 });
-  assertNotEquals(JSON.stringify(drawn.terms), JSON.stringify(base.terms));
+  const drawn = fit({ max_samples: 0.5 }, small.data);
+  assertNotEquals(JSON.stringify(drawn.terms), JSON.stringify(one.terms));
   // A count above 1 is a number of rows.
-  const counted = fit({ max_samples: 1000 });
+  const counted = fit({ max_samples: 1000 }, small.data);
   assertNotEquals(JSON.stringify(counted.terms), JSON.stringify(drawn.terms));
   // Explanations stay exact with bagging.
-  const e = explain(bagged, churn.features, "Yes");
-  const p = explain(bagged, churn.features).probabilities;
+  const e = explain(bagged, small.features, "Yes");
+  const p = explain(bagged, small.features).probabilities;
   e.bias.forEach((b, i) => {
     const sum = b + e.contributions[i].reduce((a, x) => a + x, 0);
     assertAlmostEquals(sum, Math.log(p[i][1] / p[i][0]), 1e-9);
@@ -59,8 +64,11 @@ Deno.test("hyperparameters: estimators bag the model, max_samples draws rows, sp
 });
 
 Deno.test("hyperparameters: estimators_winsorize_level clips the bags before averaging", () => {
-  const mean = fit({ estimators: 5 });
-  const clipped = fit({ estimators: 5, estimators_winsorize_level: 0.2 });
+  const mean = fit({ estimators: 5 }, small.data);
+  const clipped = fit(
+    { estimators: 5, estimators_winsorize_level: 0.2 },
+    small.data,
+  );
   assertNotEquals(JSON.stringify(clipped.terms), JSON.stringify(mean.terms));
   // Same bags, same spread: only the average differs.
   assertEquals(clipped.terms[0].spread, mean.terms[0].spread);

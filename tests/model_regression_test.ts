@@ -4,7 +4,7 @@ import {
   assertEquals,
   assertThrows,
 } from "@std/assert";
-import { rSquared, train } from "../src/local/model/ebm.ts";
+import { train } from "../src/local/model/ebm.ts";
 import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
 import { ModelDataError, ModelInputError } from "../src/local/model/errors.ts";
 import {
@@ -84,15 +84,23 @@ Deno.test("regression: a non-numeric target is refused naming the column", () =>
   assert(e.message.includes("NUMBER"));
 });
 
-Deno.test("regression: concrete model is exact, R² sound on a seeded 80/20 split", () => {
+// The same model with the defaults, and its R² on the test rows, is
+// model_accuracy_test's (full-table accuracy, left out of the fast loop);
+// here the properties that hold for any fit: two bags, bins and three pairs
+// given (no inner search), so the explanations cover pair terms too.
+Deno.test("regression: concrete model is exact on a seeded 80/20 split", () => {
   const { train: tr, test } = split(concrete.columns, 0);
-  const { model } = fit(tr);
+  const { model } = fit(tr, CONCRETE, {
+    estimators: 2,
+    bins: 64,
+    max_interactions: 3,
+  });
   assertEquals(model.task, "regression");
   assertEquals(model.classes, []);
   assertEquals(model.scoreColumns, 1);
   assertEquals(model.metrics.validationAuc, null);
   assertEquals(model.metrics.trainLogLoss, null);
-  assert(model.metrics.validationR2! > 0.8, `${model.metrics.validationR2}`);
+  assert(Number.isFinite(model.metrics.validationR2));
   assert(model.metrics.validationRmse! > 0);
   assert(model.metrics.validationMae! <= model.metrics.validationRmse!);
   const query = Object.fromEntries(
@@ -100,10 +108,7 @@ Deno.test("regression: concrete model is exact, R² sound on a seeded 80/20 spli
   );
   const p = predict(model, query);
   assertEquals(p.predicted, []);
-  const y = Float64Array.from(test[CONCRETE.target] as number[]);
-  const r2 = rSquared(Float64Array.from(p.values!), y);
-  // A sanity bound far below the HGB/XGBoost anchors (0.94), not a benchmark.
-  assert(r2 > 0.85, `test R² ${r2}`);
+  assertEquals(p.values!.length, test[CONCRETE.target].length);
   const e = explain(model, query);
   e.values!.forEach((v, i) => {
     const sum = e.bias[i] + e.contributions[i].reduce((a, b) => a + b, 0);

@@ -15,7 +15,15 @@ import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
 
 const { data } = await loadEncoded(PENGUINS);
 // Four bags: the helper thread still fits some of them (the same model).
-const params = { max_rounds: 60, subsample: 0.8, estimators: 4 };
+// Bins and pairs given: no inner search (model_identity_test trains the
+// defaults, search included, in one thread and with the helper).
+const params = {
+  max_rounds: 60,
+  subsample: 0.8,
+  estimators: 4,
+  bins: 64,
+  max_interactions: 3,
+};
 
 Deno.test("worker: the worker, the in-thread fallback and sync training give the same model", async () => {
   assert(
@@ -70,11 +78,15 @@ Deno.test("worker: the fallback lets timers run while it trains", async () => {
   const timer = setInterval(() => ticks++, 1);
   try {
     // A training that ran without yielding would leave no tick however
-    // long it ran: a hundred rounds (hundreds of milliseconds) suffice.
+    // long it ran: three hundred rounds (a few hundred milliseconds, many
+    // times the ~10 ms between yields) suffice. Bins and pairs given: the
+    // boosting alone, without an inner search.
     await trainInBackground(data, {
-      max_rounds: 100,
-      early_stopping_patience: 100,
+      max_rounds: 300,
+      early_stopping_patience: 300,
       estimators: 1,
+      bins: 64,
+      max_interactions: 0,
     }, { useWorker: false });
   } finally {
     clearInterval(timer);

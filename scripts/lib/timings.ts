@@ -19,6 +19,8 @@ export interface TestTime {
   name: string;
   /** Seconds it took. */
   seconds: number;
+  /** True when the report marks it failed (JUnit `<failure>`). */
+  failed?: boolean;
 }
 
 const ENTITIES: Record<string, string> = {
@@ -49,7 +51,7 @@ function attribute(tag: string, name: string): string | undefined {
 
 /**
  * Reads every `<testcase>` of a JUnit report (as `deno test --junit-path`
- * writes it) with its `time`.
+ * writes it) with its `time`, and whether it failed.
  *
  * @param xml The report's text.
  * @param suite The suite name to give each test.
@@ -61,17 +63,20 @@ function attribute(tag: string, name: string): string | undefined {
  *
  * const xml = `<testsuites><testsuite name="./a_test.ts">
  *   <testcase name="adds &amp; rounds" classname="./a_test.ts" time="1.5" line="3" col="6"></testcase>
+ *   <testcase name="breaks" classname="./a_test.ts" time="0.1"><failure message="x">x</failure></testcase>
  * </testsuite></testsuites>`;
- * const [t] = parseJunit(xml, "deno");
- * if (t.name !== "adds & rounds" || t.seconds !== 1.5 || t.file !== "./a_test.ts") {
+ * const [t, broken] = parseJunit(xml, "deno");
+ * if (t.name !== "adds & rounds" || t.seconds !== 1.5 || t.file !== "./a_test.ts" || t.failed) {
  *   throw new Error(JSON.stringify(t));
  * }
+ * if (broken.name !== "breaks" || !broken.failed) throw new Error(JSON.stringify(broken));
  * ```
  */
 export function parseJunit(xml: string, suite: string): TestTime[] {
   const times: TestTime[] = [];
-  for (const match of xml.matchAll(/<testcase\b[^>]*>/g)) {
-    const tag = match[0];
+  const cases = /<testcase\b[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g;
+  for (const match of xml.matchAll(cases)) {
+    const tag = match[0].slice(0, match[0].indexOf(">") + 1);
     const seconds = Number(attribute(tag, "time"));
     if (!Number.isFinite(seconds)) continue;
     times.push({
@@ -79,6 +84,7 @@ export function parseJunit(xml: string, suite: string): TestTime[] {
       file: attribute(tag, "classname") ?? "",
       name: attribute(tag, "name") ?? "",
       seconds,
+      failed: /<failure\b/.test(match[1] ?? ""),
     });
   }
   return times;
