@@ -108,7 +108,12 @@ export function registerRenderer(
  * @example
  * ```ts
  * import { renderAs } from "./display.ts";
- * const bundle = renderAs("page", { data: [] });
+ * // A page as the list operations answer it (the notebook module, when it is
+ * // loaded, renders it as a table; without it, as its JSON).
+ * const bundle = renderAs("page", {
+ *   data: [],
+ *   pagination: { total_items: 0, items_per_page: 10, current_page: 1, total_pages: 0 },
+ * });
  * if (typeof bundle["text/plain"] !== "string") throw new Error();
  * ```
  */
