@@ -146,14 +146,19 @@ export function rowProbabilities(
     const p1 = 1 / (1 + Math.exp(-scores[i]));
     p = [1 - p1, p1];
   } else {
+    // Plain loops, not Array.from/reduce/map: this runs once a row on the
+    // views path. The sums are in the same order, so the figures are too.
+    const o = i * K;
     let m = -Infinity;
-    for (let k = 0; k < K; k++) m = Math.max(m, scores[i * K + k]);
-    const e = Array.from(
-      { length: K },
-      (_, k) => Math.exp(scores[i * K + k] - m),
-    );
-    const z = e.reduce((a, b) => a + b, 0);
-    p = e.map((v) => v / z);
+    for (let k = 0; k < K; k++) m = Math.max(m, scores[o + k]);
+    p = [];
+    let z = 0;
+    for (let k = 0; k < K; k++) {
+      const e = Math.exp(scores[o + k] - m);
+      p.push(e);
+      z += e;
+    }
+    for (let k = 0; k < K; k++) p[k] /= z;
   }
   let best = 0;
   for (let k = 1; k < p.length; k++) if (p[k] > p[best]) best = k;
