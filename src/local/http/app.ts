@@ -118,8 +118,16 @@ function lostAnswer(fault: "lost-500" | "lost-drop"): Response {
   });
 }
 
-/** A views URL without query or fragment, its id plain (nothing to decode). */
-const VIEWS_URL = /^https?:\/\/[^/?#]+\/deployed-models\/([\w-]+)\/views$/;
+/**
+ * A views URL without query or fragment, its id plain (nothing to decode):
+ * the route table's path with `{id}` as the one captured group.
+ */
+const VIEWS_URL = new RegExp(
+  `^https?://[^/?#]+${
+    routes.deployedModels.views.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace("{id}", "([\\w-]+)")
+  }$`,
+);
 
 /** A views call taken past Hono, as the operations read it. */
 function directCall(request: Request, id: string): Call {
