@@ -11,10 +11,9 @@ import {
   assertGreater,
 } from "@std/assert";
 import { rSquared, train } from "../src/local/model/ebm.ts";
-import { encodeDataset, type RawColumns } from "../src/local/model/encoding.ts";
+import { encodeDataset } from "../src/local/model/encoding.ts";
 import { explain, predict } from "../src/local/model/explain.ts";
 import { DEFAULT_PARAMS } from "../src/local/model/params.ts";
-import { createRng, shuffle } from "../src/local/model/rng.ts";
 import {
   CHURN,
   CONCRETE,
@@ -22,24 +21,12 @@ import {
   loadDataset,
   loadEncoded,
   PENGUINS,
+  splitColumns,
 } from "./_helpers/datasets.ts";
 
 const churn = await loadEncoded(CHURN);
 const penguins = await loadEncoded(PENGUINS);
 const concrete = await loadDataset(CONCRETE);
-
-/** Seeded 80/20 split of a dataset's columns into train and test columns. */
-function split(columns: RawColumns, seed: number) {
-  const n = Object.values(columns)[0].length;
-  const rows = Array.from({ length: n }, (_, i) => i);
-  shuffle(rows, createRng(seed));
-  const cut = Math.round(n * 0.8);
-  const pick = (idx: number[]) =>
-    Object.fromEntries(
-      Object.entries(columns).map(([k, v]) => [k, idx.map((i) => v[i])]),
-    );
-  return { train: pick(rows.slice(0, cut)), test: pick(rows.slice(cut)) };
-}
 
 Deno.test("ebm: churn with defaults learns a useful binary model; given pairs are named pair terms", () => {
   const m = train(churn.data);
@@ -70,7 +57,7 @@ Deno.test("ebm: penguins gives a 3-class softmax model", () => {
 });
 
 Deno.test("regression: concrete with defaults is exact, R² sound on a seeded 80/20 split", () => {
-  const { train: tr, test } = split(concrete.columns, 0);
+  const { train: tr, test } = splitColumns(concrete.columns, 0);
   const data = encodeDataset(tr, fieldsOf(Object.keys(tr), CONCRETE), {
     targets: [CONCRETE.target],
     prediction_type: "REGRESSION",

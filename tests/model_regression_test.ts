@@ -12,30 +12,17 @@ import {
   explain,
   predict,
 } from "../src/local/model/explain.ts";
-import { createRng, shuffle } from "../src/local/model/rng.ts";
 import {
   CONCRETE,
   everyNth,
   fieldsOf,
   loadDataset,
   SACRAMENTO,
+  splitColumns,
 } from "./_helpers/datasets.ts";
 
 const concrete = await loadDataset(CONCRETE);
 const sacramento = await loadDataset(SACRAMENTO);
-
-/** Seeded 80/20 split of a dataset's columns into train and test columns. */
-function split(columns: RawColumns, seed: number) {
-  const n = Object.values(columns)[0].length;
-  const rows = Array.from({ length: n }, (_, i) => i);
-  shuffle(rows, createRng(seed));
-  const cut = Math.round(n * 0.8);
-  const pick = (idx: number[]) =>
-    Object.fromEntries(
-      Object.entries(columns).map(([k, v]) => [k, idx.map((i) => v[i])]),
-    );
-  return { train: pick(rows.slice(0, cut)), test: pick(rows.slice(cut)) };
-}
 
 function fit(columns: RawColumns, spec = CONCRETE, params = {}) {
   const data = encodeDataset(columns, fieldsOf(Object.keys(columns), spec), {
@@ -89,7 +76,7 @@ Deno.test("regression: a non-numeric target is refused naming the column", () =>
 // here the properties that hold for any fit: two bags, bins and three pairs
 // given (no inner search), so the explanations cover pair terms too.
 Deno.test("regression: concrete model is exact on a seeded 80/20 split", () => {
-  const { train: tr, test } = split(concrete.columns, 0);
+  const { train: tr, test } = splitColumns(concrete.columns, 0);
   const { model } = fit(tr, CONCRETE, {
     estimators: 2,
     bins: 64,

@@ -8,6 +8,7 @@
  */
 import { type CsvTable, parseCsv } from "../../src/csv.ts";
 import { columnsFromCsv } from "../../src/local/model/datasource.ts";
+import { createRng, shuffle } from "../../src/local/model/rng.ts";
 import {
   encodeDataset,
   type EncodedDataset,
@@ -223,6 +224,25 @@ export async function loadEncoded(
       prediction_type: spec.predictionType,
     }),
   };
+}
+
+/**
+ * Seeded 80/20 split of a dataset's columns into train and test columns
+ * (the accuracy and regression tests' held-out rows).
+ */
+export function splitColumns(
+  columns: RawColumns,
+  seed: number,
+): { train: RawColumns; test: RawColumns } {
+  const n = Object.values(columns)[0].length;
+  const rows = Array.from({ length: n }, (_, i) => i);
+  shuffle(rows, createRng(seed));
+  const cut = Math.round(n * 0.8);
+  const pick = (idx: number[]) =>
+    Object.fromEntries(
+      Object.entries(columns).map(([k, v]) => [k, idx.map((i) => v[i])]),
+    );
+  return { train: pick(rows.slice(0, cut)), test: pick(rows.slice(cut)) };
 }
 
 /**
