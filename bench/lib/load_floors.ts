@@ -18,7 +18,7 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../api_views.ts";
-import { parseWrk, type WrkRun } from "../lines/load.ts";
+import { parseWrk, wrkPostScript, type WrkRun } from "../lines/load.ts";
 import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
 import { cpuSeconds } from "./proc.ts";
 import { median } from "./stats.ts";
@@ -77,15 +77,7 @@ if (import.meta.main) {
         answer,
       ]);
     }
-    await Deno.writeTextFile(
-      script,
-      [
-        `wrk.method = "POST"`,
-        `wrk.body = ${JSON.stringify(body)}`,
-        `wrk.headers["Content-Type"] = "application/json"`,
-        `wrk.headers["Authorization"] = "Bearer ${token}"`,
-      ].join("\n"),
-    );
+    await wrkPostScript(body, token, script);
     const cases: Record<string, () => Promise<WrkRun>> = {
       views: () =>
         wrk(

@@ -13,6 +13,7 @@
  */
 import { connect } from "../../mod.ts";
 import { rawToken, startCliServer, type ViewsTarget } from "../api_views.ts";
+import { wrkPostScript } from "../lines/load.ts";
 import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
 import { cpuSeconds } from "./proc.ts";
 
@@ -113,16 +114,7 @@ if (import.meta.main) {
   const deployment = await deployPenguins(target, 64);
   const token = await rawToken(target);
   const body = JSON.stringify(deployment.query(await penguinsQuery(1)).body());
-  const script = await Deno.makeTempFile({ suffix: ".lua" });
-  await Deno.writeTextFile(
-    script,
-    [
-      `wrk.method = "POST"`,
-      `wrk.body = ${JSON.stringify(body)}`,
-      `wrk.headers["Content-Type"] = "application/json"`,
-      `wrk.headers["Authorization"] = "Bearer ${token}"`,
-    ].join("\n"),
-  );
+  const script = await wrkPostScript(body, token);
   const url = `${target.baseUrl}/deployed-models/${deployment.id}/views`;
   await wrk(["-t2", "-c8", "-d2s", "-s", script, url]); // warm-up
   const t0 = performance.now();

@@ -43,6 +43,38 @@ function ms(text: string): number {
 }
 
 /**
+ * Writes the wrk script that POSTs `body` as JSON with a bearer `token` (a
+ * one-row views call) to `file`, or to a new temporary file, and returns its
+ * path: the load line, its floors and the views profile send that request.
+ *
+ * @example
+ * ```ts
+ * import { wrkPostScript } from "./load.ts";
+ * const file = await wrkPostScript('{"a":1}', "t0k");
+ * const lua = await Deno.readTextFile(file);
+ * await Deno.remove(file);
+ * if (!lua.includes('wrk.body = "{\\"a\\":1}"') || !lua.includes("Bearer t0k")) throw new Error(lua);
+ * ```
+ */
+export async function wrkPostScript(
+  body: string,
+  token: string,
+  file?: string,
+): Promise<string> {
+  const path = file ?? await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    path,
+    [
+      `wrk.method = "POST"`,
+      `wrk.body = ${JSON.stringify(body)}`,
+      `wrk.headers["Content-Type"] = "application/json"`,
+      `wrk.headers["Authorization"] = "Bearer ${token}"`,
+    ].join("\n"),
+  );
+  return path;
+}
+
+/**
  * Reads wrk's `--latency` report.
  *
  * @example
@@ -120,15 +152,7 @@ export async function loadLine(options: LoadOptions = {}): Promise<LineResult> {
     const body = JSON.stringify(
       deployment.query(await penguinsQuery(1)).body(),
     );
-    await Deno.writeTextFile(
-      script,
-      [
-        `wrk.method = "POST"`,
-        `wrk.body = ${JSON.stringify(body)}`,
-        `wrk.headers["Content-Type"] = "application/json"`,
-        `wrk.headers["Authorization"] = "Bearer ${token}"`,
-      ].join("\n"),
-    );
+    await wrkPostScript(body, token, script);
     const viewsUrl = `${target.baseUrl}/deployed-models/${deployment.id}/views`;
     const seconds = options.seconds ?? 2;
     await wrk(viewsUrl, 8, 1, script); // warm-up
