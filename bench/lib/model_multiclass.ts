@@ -58,6 +58,20 @@ function weights(rng: () => number, K: number, F: number, scale: number) {
 const named = (X: number[][]) =>
   Object.fromEntries(X.map((x, j) => [`x${j}`, x]));
 
+/** Each row's class drawn from the softmax of linear scores `W` of `X`. */
+function linearClasses(
+  r: () => number,
+  W: number[][],
+  X: number[][],
+  n: number,
+): string[] {
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      "c" + draw(r, W.map((w) => w.reduce((a, b, j) => a + b * X[j][i], 0))),
+  );
+}
+
 /** The kinds of table and their row counts (see the module's notes). */
 export const KINDS: Record<
   string,
@@ -69,12 +83,7 @@ export const KINDS: Record<
       const r = createRng(seed), g = normal(r);
       const W = weights(r, 3, 6, 3);
       const X = Array.from({ length: 6 }, () => Array.from({ length: n }, g));
-      const y = Array.from(
-        { length: n },
-        (_, i) =>
-          "c" +
-          draw(r, W.map((w) => w.reduce((a, b, j) => a + b * X[j][i], 0))),
-      );
+      const y = linearClasses(r, W, X, n);
       return { numeric: named(X), categorical: {}, y };
     },
   },
@@ -87,12 +96,7 @@ export const KINDS: Record<
         { length: 5 },
         () => Array.from({ length: n }, () => Math.exp(g())),
       );
-      const y = Array.from(
-        { length: n },
-        (_, i) =>
-          "c" +
-          draw(r, W.map((w) => w.reduce((a, b, j) => a + b * X[j][i], 0))),
-      );
+      const y = linearClasses(r, W, X, n);
       return { numeric: named(X), categorical: {}, y };
     },
   },
