@@ -33,13 +33,15 @@ import { fitAndScore, run } from "./model_bench.ts";
 
 /**
  * A generated table: numeric feature columns, categorical ones and the 0/1
- * label, or for a regression table the target's `values` instead.
+ * label, or for a regression table the target's `values` instead, or for a
+ * multi-class table its `classes` (bench/lib/model_multiclass.ts).
  */
 export interface SyntheticTable {
   numeric: Record<string, number[]>;
   categorical: Record<string, string[]>;
   label: number[];
   values?: number[];
+  classes?: string[];
 }
 
 /** Standard normal draws from a uniform PRNG (Box-Muller). */
@@ -188,7 +190,8 @@ export const GENERATORS: Record<
 
 /**
  * The table as CSV text (numbers with 6 significant digits, the label as
- * "yes"/"no" in column `y`, or a regression table's values), with its
+ * "yes"/"no" in column `y`, or a regression table's values, or the
+ * classes), with its
  * schema fields and raw columns as ingestion would give them.
  *
  * @example
@@ -214,7 +217,7 @@ export function tableFiles(t: SyntheticTable): {
   const regression = t.values !== undefined;
   columns.y = regression
     ? t.values!.map((v) => Number(v.toPrecision(6)))
-    : t.label.map((v) => (v ? "yes" : "no"));
+    : t.classes ?? t.label.map((v) => (v ? "yes" : "no"));
   const lines = [names.join(",")];
   for (let i = 0; i < columns.y.length; i++) {
     lines.push(names.map((c) => String(columns[c][i])).join(","));

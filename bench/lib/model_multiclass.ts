@@ -26,7 +26,7 @@ import type {
   SchemaField,
 } from "../../src/local/model/encoding.ts";
 import { fitAndScore, run } from "../model_bench.ts";
-import { normal } from "../model_interactions.ts";
+import { normal, tableFiles } from "../model_interactions.ts";
 
 /** A generated multi-class table: numeric columns, categorical ones and the class of every row. */
 export interface MulticlassTable {
@@ -156,28 +156,7 @@ export function multiclassFiles(t: MulticlassTable): {
   columns: RawColumns;
   numeric: string[];
 } {
-  const numeric = Object.keys(t.numeric);
-  const names = [...numeric, ...Object.keys(t.categorical), "y"];
-  const columns: RawColumns = {};
-  for (const c of numeric) {
-    columns[c] = t.numeric[c].map((v) => Number(v.toPrecision(6)));
-  }
-  for (const [c, v] of Object.entries(t.categorical)) columns[c] = v;
-  columns.y = t.y;
-  const lines = [names.join(",")];
-  for (let i = 0; i < t.y.length; i++) {
-    lines.push(names.map((c) => String(columns[c][i])).join(","));
-  }
-  const fields: SchemaField[] = names.map((name) => {
-    const isNumber = numeric.includes(name);
-    return {
-      name,
-      data_type: { data_type: isNumber ? "NUMBER" : "STRING", format: null },
-      designation: name === "y" ? "TARGET" : "FEATURE",
-      semantic_type: isNumber ? "CONTINUOUS" : "CATEGORICAL",
-    };
-  });
-  return { csv: lines.join("\n") + "\n", fields, columns, numeric };
+  return tableFiles({ ...t, label: [], classes: t.y });
 }
 
 if (import.meta.main) {
