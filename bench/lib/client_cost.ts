@@ -14,12 +14,11 @@
  *
  * @module
  */
-import process from "node:process";
 import { MLPlatform } from "../../mod.ts";
 import { Deployment } from "../../src/builders/deployment.ts";
 import { inProcessTarget, rawToken } from "../api_views.ts";
 import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
-import { median } from "./stats.ts";
+import { measureCases } from "./proc.ts";
 
 /** A recorded answer. */
 interface Recorded {
@@ -156,24 +155,10 @@ export async function clientCost(
     console.error(`calls of ${options.profile}: end`);
     return undefined;
   }
-  const names = Object.keys(cases);
-  const cpu: Record<string, number[]> = Object.fromEntries(
-    names.map((n) => [n, []]),
-  );
-  const batch = 400;
-  const rounds = options.rounds ?? 30;
-  for (let round = -3; round < rounds; round++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + round + 3) % names.length];
-      const c0 = process.cpuUsage();
-      for (let i = 0; i < batch; i++) await cases[name]();
-      const c = process.cpuUsage(c0);
-      if (round >= 0) cpu[name].push((c.user + c.system) / batch);
-    }
-  }
+  const cpu = await measureCases(cases, options.rounds ?? 30);
   const out: Record<string, ClientCost> = {};
   for (const op of ["get", "create", "list", "views"]) {
-    out[op] = { sdk: median(cpu[`${op}.sdk`]), raw: median(cpu[`${op}.raw`]) };
+    out[op] = { sdk: cpu[`${op}.sdk`], raw: cpu[`${op}.raw`] };
   }
   return out;
 }

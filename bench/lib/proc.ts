@@ -5,6 +5,8 @@
  *
  * @module
  */
+import process from "node:process";
+import { median } from "./stats.ts";
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -114,4 +116,36 @@ export async function watch<T>(
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * Median CPU µs a call of each case, interleaved round by round over
+ * `rounds` rounds of 400 calls each.
+ *
+ * @example
+ * ```ts
+ * import { measureCases } from "./proc.ts";
+ * const cost = await measureCases({ a: () => 1, b: () => [1, 2] }, 2);
+ * if (!(cost.a >= 0 && cost.b >= 0)) throw new Error(JSON.stringify(cost));
+ * ```
+ */
+export async function measureCases(
+  cases: Record<string, () => unknown>,
+  rounds = 30,
+): Promise<Record<string, number>> {
+  const names = Object.keys(cases);
+  const cpu: Record<string, number[]> = Object.fromEntries(
+    names.map((n) => [n, []]),
+  );
+  const batch = 400;
+  for (let round = -3; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + round + 3) % names.length];
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < batch; i++) await cases[name]();
+      const c = process.cpuUsage(c0);
+      if (round >= 0) cpu[name].push((c.user + c.system) / batch);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(cpu[n])]));
 }
