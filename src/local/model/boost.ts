@@ -39,6 +39,16 @@ export {
  * are already those of these rows and cells (the same rows every round), so
  * they are not counted again.
  *
+ * `cache` (classification; null = none) keeps each row's exponentials
+ * between the terms of a round: a call without a pending update fills it
+ * from the scores (`exp(-s)` a row for the logistic loss, `exp(s_k - max)`
+ * a row and class for the softmax), and a call with one multiplies it by the
+ * `exp` of the update, computed once a cell, where the rows are many and the
+ * cells few: one `Math.exp` a cell instead of one a row (a round's first
+ * term refills it, so rounding does not build up beyond a round's terms).
+ * The caller keeps it in step: every call with a pending update must follow
+ * one on the same rows and scores, with nothing else changing the scores.
+ *
  * @example
  * ```ts
  * import { gradientHistogram, newHistogram } from "./boost.ts";
@@ -62,6 +72,7 @@ export function gradientHistogram(
   pendingCells: ArrayLike<number> | null,
   pendingUpdate: Float64Array | null,
   counted = false,
+  cache: Float64Array | null = null,
 ): void {
   const { G, H, C } = hist;
   G.fill(0), H.fill(0);
@@ -70,6 +81,29 @@ export function gradientHistogram(
     for (let i = 0; i < n; i++) C[cells[i]]++;
   }
   const pc = pendingCells, pu = pendingUpdate;
+  if (loss === "logistic" && cache !== null) {
+    if (pc === null) {
+      for (let i = 0; i < n; i++) {
+        const e = cache[i] = Math.exp(-s[i]);
+        const p = 1 / (1 + e);
+        const q = cells[i];
+        G[q] += p - y[i];
+        H[q] += p * (1 - p) + 1e-16;
+      }
+      return;
+    }
+    const f = cellFactors(pu!, -1);
+    for (let i = 0; i < n; i++) {
+      const c = pc[i];
+      s[i] += pu![c];
+      const e = cache[i] *= f[c];
+      const p = 1 / (1 + e);
+      const q = cells[i];
+      G[q] += p - y[i];
+      H[q] += p * (1 - p) + 1e-16;
+    }
+    return;
+  }
   if (loss === "logistic") {
     for (let i = 0; i < n; i++) {
       let si = s[i];
@@ -91,6 +125,9 @@ export function gradientHistogram(
     }
     return;
   }
+  if (cache !== null) {
+    return softmaxCached(K, s, y, cells, n, G, H, pc, pu, cache);
+  }
   const e = new Float64Array(K);
   for (let i = 0; i < n; i++) {
     const o = i * K;
@@ -106,6 +143,54 @@ export function gradientHistogram(
     for (let k = 0; k < K; k++) {
       const p = e[k] / z;
       G[qo + k] += p - (y[i] === k ? 1 : 0);
+      H[qo + k] += p * (1 - p) + 1e-16;
+    }
+  }
+}
+
+/** Scratch for {@link cellFactors}, grown as needed (one per thread). */
+let factors = new Float64Array(256);
+
+/** `exp(sign * update[c])` for every cell `c` of an update, in a scratch array. */
+function cellFactors(update: Float64Array, sign: 1 | -1): Float64Array {
+  if (factors.length < update.length) factors = new Float64Array(update.length);
+  const f = factors;
+  for (let c = 0; c < update.length; c++) f[c] = Math.exp(sign * update[c]);
+  return f;
+}
+
+/** The softmax branch of {@link gradientHistogram} with a row cache. */
+function softmaxCached(
+  K: number,
+  s: Float64Array,
+  y: Int32Array,
+  cells: ArrayLike<number>,
+  n: number,
+  G: Float64Array,
+  H: Float64Array,
+  pc: ArrayLike<number> | null,
+  pu: Float64Array | null,
+  cache: Float64Array,
+): void {
+  const f = pc === null ? null : cellFactors(pu!, 1);
+  for (let i = 0; i < n; i++) {
+    const o = i * K;
+    let z = 0;
+    if (pc === null) {
+      let m = -Infinity;
+      for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
+      for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
+    } else {
+      const u = pc[i] * K;
+      for (let k = 0; k < K; k++) {
+        s[o + k] += pu![u + k];
+        z += cache[o + k] *= f![u + k];
+      }
+    }
+    const qo = cells[i] * K, yi = y[i];
+    for (let k = 0; k < K; k++) {
+      const p = cache[o + k] / z;
+      G[qo + k] += p - (yi === k ? 1 : 0);
       H[qo + k] += p * (1 - p) + 1e-16;
     }
   }

@@ -99,6 +99,8 @@ export interface RowSetup {
   /** Cells of each term's table. */
   cellCounts: number[];
   pu: Float64Array;
+  /** Each row's exponentials between a round's terms (classification; else empty): see {@link gradientHistogram}. */
+  ex: Float64Array;
   /** The chunks' partial histograms: chunk `c` at `c * maxCells`. */
   G: Float64Array;
   H: Float64Array;
@@ -165,6 +167,7 @@ export function rowSetup(
     cells: cells(),
     cellCounts: terms.map((t) => t.cells),
     pu: shared(Float64Array, Math.max(maxCells, 1)),
+    ex: shared(Float64Array, loss === "squared" ? 0 : rows * K),
     G: shared(Float64Array, ROW_CHUNKS * Math.max(maxCells, 1)),
     H: shared(Float64Array, ROW_CHUNKS * Math.max(maxCells, 1)),
     C: shared(Float64Array, ROW_CHUNKS * Math.max(maxCells, 1)),
@@ -244,8 +247,9 @@ function runChunk(setup: RowSetup, c: number): void {
       C: setup.C.subarray(at, at + cc),
     },
     pending >= 0 ? setup.cells[pending].subarray(lo, hi) : null,
-    pending >= 0 ? setup.pu : null,
+    pending >= 0 ? setup.pu.subarray(0, setup.cellCounts[pending] * K) : null,
     ctrl[COUNTED] === 1,
+    setup.ex.length ? setup.ex.subarray(lo * K, hi * K) : null,
   );
 }
 

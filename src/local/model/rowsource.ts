@@ -175,6 +175,11 @@ export function stageRows(o: StageRowsInput): RowSource {
       o.helper,
     )
     : null;
+  // Each row's exponentials between a round's terms (see gradientHistogram):
+  // the split keeps them on its shared rows instead.
+  const cache = o.loss === "squared" || split
+    ? null
+    : new Float64Array(bag.nTrain * K);
   const from = split?.setup.from;
   if (from) {
     cellsTr.forEach((c, j) => from.cells[j].set(c));
@@ -237,6 +242,7 @@ export function stageRows(o: StageRowsInput): RowSource {
           pending >= 0 ? r.cells[pending] : null,
           update,
           counted,
+          cache,
         );
       }
     },

@@ -94,6 +94,8 @@ export function* boostStage(
   early.observe(hasValidation ? objective.scaled(sVa) : 0, tables);
   const maxCells = Math.max(1, ...tables.map((t) => t.length));
   const updates = terms.map(() => new Float64Array(maxCells));
+  // Each term's update cut to its table's cells (what the rows' cells index).
+  const pendingUpdates = updates.map((u, j) => u.subarray(0, tables[j].length));
   const source = stageRows({
     loss: objective.loss,
     regression: objective.regression,
@@ -135,7 +137,7 @@ export function* boostStage(
           r,
           j,
           pending,
-          pending >= 0 ? updates[pending] : null,
+          pending >= 0 ? pendingUpdates[pending] : null,
           counted,
           t.hist,
         );

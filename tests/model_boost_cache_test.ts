@@ -1,0 +1,89 @@
+// The row cache of gradientHistogram (each row's exponentials kept between
+// a round's terms) gives the histograms of the plain computation: bit for
+// bit on a round's first term, to rounding on the terms after it, over a
+// whole round of terms, for the logistic and the softmax loss.
+import { assert, assertEquals } from "@std/assert";
+import { gradientHistogram, newHistogram } from "../src/local/model/boost.ts";
+import { createRng } from "../src/local/model/rng.ts";
+
+/** A round of `terms` terms over `n` rows, with and without the cache. */
+function round(loss: "logistic" | "softmax", K: number, seed: number) {
+  const rng = createRng(seed);
+  const n = 500, terms = 6, cellsPer = 9;
+  const y = Int32Array.from({ length: n }, () => Math.floor(rng() * K));
+  const cells = Array.from(
+    { length: terms },
+    () => Uint8Array.from({ length: n }, () => Math.floor(rng() * cellsPer)),
+  );
+  // Scores up to ±12 (saturated probabilities included).
+  const s0 = Float64Array.from({ length: n * K }, () => (rng() - 0.5) * 24);
+  const updates = cells.map(() =>
+    Float64Array.from({ length: cellsPer * K }, () => (rng() - 0.5) * 2)
+  );
+  const plain = s0.slice(), cached = s0.slice();
+  const cache = new Float64Array(n * K);
+  const out: { plain: number[][]; cached: number[][] } = {
+    plain: [],
+    cached: [],
+  };
+  for (let j = 0; j < terms; j++) {
+    const pc = j > 0 ? cells[j - 1] : null;
+    const pu = j > 0 ? updates[j - 1] : null;
+    const a = newHistogram(cellsPer, K), b = newHistogram(cellsPer, K);
+    gradientHistogram(
+      loss,
+      K,
+      plain,
+      y,
+      new Float64Array(0),
+      cells[j],
+      n,
+      a,
+      pc,
+      pu,
+    );
+    gradientHistogram(
+      loss,
+      K,
+      cached,
+      y,
+      new Float64Array(0),
+      cells[j],
+      n,
+      b,
+      pc,
+      pu,
+      false,
+      cache,
+    );
+    // The scores themselves are updated the same way.
+    assertEquals(cached, plain);
+    assertEquals(b.C, a.C);
+    out.plain.push([...a.G, ...a.H]);
+    out.cached.push([...b.G, ...b.H]);
+  }
+  return out;
+}
+
+for (
+  const [loss, K] of [["logistic", 1], ["softmax", 3], ["softmax", 7]] as const
+) {
+  Deno.test(`gradientHistogram's row cache: ${loss}, K = ${K}`, () => {
+    for (const seed of [1, 2, 3]) {
+      const { plain, cached } = round(loss, K, seed);
+      // First term: filled from the scores, the same arithmetic.
+      assertEquals(cached[0], plain[0]);
+      for (let j = 1; j < plain.length; j++) {
+        for (let q = 0; q < plain[j].length; q++) {
+          const d = Math.abs(cached[j][q] - plain[j][q]);
+          assert(
+            d <= 1e-12 * Math.max(1, Math.abs(plain[j][q])),
+            `term ${j}, entry ${q}: ${cached[j][q]} vs ${plain[j][q]}`,
+          );
+        }
+        // And it is a real update, not the first term's sums again.
+        assert(plain[j].some((x, q) => x !== plain[0][q]));
+      }
+    }
+  });
+}
