@@ -273,16 +273,34 @@ function softmaxFit(
   }
   const betas = Array.from({ length: K }, () => new Float64Array(P));
   const g = new Float64Array(P), dz = new Float64Array(n);
+  // Each row's exponentials of its scores against its largest score at the
+  // sweep's start (`E`, `M`): a class's step moves one score a row, so its
+  // probability, curvature and line search need one `exp` a row, not K.
+  const E = new Float64Array(n * K), M = new Float64Array(n);
+  // The class's probability at each row, and the sum of the other classes'.
+  const pk = new Float64Array(n), rest = new Float64Array(n);
   const sweeps = Math.min(
     SOFTMAX_SWEEPS,
     Math.max(10, Math.floor(SOFTMAX_WORK / (n * nnz * K))),
   );
   for (let sweep = 0; sweep < sweeps; sweep++) {
     let change = 0;
+    for (let i = 0; i < n; i++) {
+      const o = i * K;
+      let max = -Infinity;
+      for (let c = 0; c < K; c++) max = Math.max(max, eta[o + c]);
+      M[i] = max;
+      for (let c = 0; c < K; c++) E[o + c] = Math.exp(eta[o + c] - max);
+    }
     for (let k = 0; k < K; k++) {
       g.fill(0);
       for (let i = 0; i < n; i++) {
-        const r = (labels[i] === k ? 1 : 0) - classProbability(eta, i, K, k);
+        const o = i * K;
+        let others = 0;
+        for (let c = 0; c < K; c++) if (c !== k) others += E[o + c];
+        rest[i] = others;
+        const p = pk[i] = E[o + k] / (others + E[o + k]);
+        const r = (labels[i] === k ? 1 : 0) - p;
         const off = i * nnz;
         for (let a = 0; a < nnz; a++) g[rc[off + a]] += rv[off + a] * r;
       }
@@ -299,72 +317,59 @@ function softmaxFit(
         let d = 0;
         for (let a = 0; a < nnz; a++) d += step[rc[off + a]] * rv[off + a];
         dz[i] = d;
-        const p = classProbability(eta, i, K, k);
+        const p = pk[i];
         curve += p * (1 - p) * d * d;
       }
       let t = 1;
       const newton = curve > 0 ? slope / curve : 1;
+      const along = { eta, E, M, rest, dz, labels, n, K, k, beta, step };
       if (newton > 1) {
         const stretched = Math.min(newton, 20);
-        if (
-          lossAlong(eta, dz, labels, n, K, k, beta, step, stretched) <
-            lossAlong(eta, dz, labels, n, K, k, beta, step, 1)
-        ) t = stretched;
+        if (lossAlong(along, stretched) < lossAlong(along, 1)) t = stretched;
       }
       for (let c = 0; c < P; c++) {
         beta[c] += t * step[c];
         change = Math.max(change, Math.abs(t * step[c]));
       }
-      for (let i = 0; i < n; i++) eta[i * K + k] += t * dz[i];
+      for (let i = 0; i < n; i++) {
+        const o = i * K;
+        eta[o + k] += t * dz[i];
+        E[o + k] = Math.exp(eta[o + k] - M[i]);
+      }
     }
     if (change < 1e-5) break;
   }
   return betas;
 }
 
-/** Row `i`'s softmax probability of class `k` under scores `eta`. */
-function classProbability(
-  eta: Float64Array,
-  i: number,
-  K: number,
-  k: number,
-): number {
-  const o = i * K;
-  let max = -Infinity;
-  for (let c = 0; c < K; c++) max = Math.max(max, eta[o + c]);
-  let sum = 0;
-  for (let c = 0; c < K; c++) sum += Math.exp(eta[o + c] - max);
-  return Math.exp(eta[o + k] - max) / sum;
-}
-
 /**
  * The penalised multinomial loss with class `k`'s scores moved by `t dz`
- * (its coefficients by `t step`).
+ * (its coefficients by `t step`), from the rows' exponentials `E` against
+ * `M` and the sum `rest` of the other classes' (one `exp` a row).
  */
 function lossAlong(
-  eta: Float64Array,
-  dz: Float64Array,
-  labels: Int32Array,
-  n: number,
-  K: number,
-  k: number,
-  beta: Float64Array,
-  step: Float64Array,
+  o: {
+    eta: Float64Array;
+    E: Float64Array;
+    M: Float64Array;
+    rest: Float64Array;
+    dz: Float64Array;
+    labels: Int32Array;
+    n: number;
+    K: number;
+    k: number;
+    beta: Float64Array;
+    step: Float64Array;
+  },
   t: number,
 ): number {
+  const { eta, E, M, rest, dz, labels, n, K, k, beta, step } = o;
   let loss = 0;
   for (let i = 0; i < n; i++) {
-    const o = i * K;
-    let max = -Infinity;
-    for (let c = 0; c < K; c++) {
-      max = Math.max(max, eta[o + c] + (c === k ? t * dz[i] : 0));
-    }
-    let sum = 0;
-    for (let c = 0; c < K; c++) {
-      sum += Math.exp(eta[o + c] + (c === k ? t * dz[i] : 0) - max);
-    }
+    const moved = t * dz[i];
+    const sum = rest[i] + E[i * K + k] * Math.exp(moved);
     const y = labels[i];
-    loss += Math.log(sum) + max - eta[o + y] - (y === k ? t * dz[i] : 0);
+    loss += Math.log(sum) + M[i] - eta[i * K + y] - (y === k ? moved : 0);
   }
   for (let c = 1; c < beta.length; c++) {
     loss += (LINEAR_ALPHA / 2) * (beta[c] + t * step[c]) ** 2;
