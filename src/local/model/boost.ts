@@ -119,10 +119,11 @@ export function gradientHistogram(
     for (let i = 0; i < n; i++) {
       let si = s[i];
       if (pc !== null) s[i] = si += pu![pc[i]];
-      const q = cells[i];
-      G[q] += si - v[i];
-      H[q] += 1;
+      G[cells[i]] += si - v[i];
     }
+    // A squared error's hessian is 1 a row: a cell's sum is its count (a
+    // counted call's `C` is the caller's; see RowSplit.build for the split).
+    H.set(C);
     return;
   }
   if (cache !== null) {

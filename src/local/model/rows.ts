@@ -361,6 +361,9 @@ export class RowSplit {
         for (let q = 0; q < C.length; q++) C[q] += setup.C[at + q];
       }
     }
+    // A squared error's hessians are the counts (a counted chunk's partial
+    // counts are not kept, so its partial hessians are not either).
+    if (setup.loss === "squared") H.set(C);
   }
 
   /**
