@@ -17,6 +17,7 @@ import {
   type SchemaField,
 } from "../model/encoding.ts";
 import { asDatasource } from "../model/datasource.ts";
+import { inputColumns } from "../model/encoder.ts";
 import type { Store } from "../store/store.ts";
 import { datasourceBlobKey } from "./ingest.ts";
 import { macrotask } from "./yield.ts";
@@ -146,7 +147,7 @@ export function onboardWork(
     onDone({
       rows: data.nRows,
       droppedRows: data.droppedRows,
-      features: data.encoder.features.map((f) => f.name),
+      features: inputColumns(data.encoder),
       target: data.encoder.target.name,
       classes: data.encoder.target.classes,
     });
