@@ -306,6 +306,14 @@ Deno.test("date parts: over HTTP as in-process, the model record names the deriv
       { name: "date:hour", column: "date", part: "hour" },
     ]);
     assert(model.terms!.includes("date:weekday"));
+    // Its shape over HTTP as in-process: the levels by name.
+    const shapes = [
+      await ml.models.explanation(model.id),
+      await http.models.explanation(model.id),
+    ].map((g) => g.terms.find((t) => t.name === "date:hour")!);
+    assertEquals(shapes[1], shapes[0]);
+    assertEquals(shapes[0].features, ["date:hour"]);
+    assertEquals(shapes[0].labels, [["missing", ...PART_LEVELS.hour, "other"]]);
     const live = await ml.deploy(model);
     const rows = model.validation!.row_indices!;
     const query = queryAt(table, rows);
