@@ -329,6 +329,29 @@ Deno.test("date parts: over HTTP as in-process, the model record names the deriv
     const sse = y.reduce((a, v, i) => a + (v - pred[i]) ** 2, 0);
     const sst = y.reduce((a, v) => a + (v - mean) ** 2, 0);
     assertAlmostEquals(model.metrics!.validation_r2!, 1 - sse / sst, 1e-9);
+    // Batch scoring reads the same file's date column alike; a bad date is
+    // refused naming the column.
+    const file = lines.slice(0, 1).concat(rows.map((r) => lines[r + 1]));
+    file[3] = `next week,0,1`;
+    await Deno.writeTextFile(`${dir}/score.csv`, file.join("\n") + "\n");
+    const batch = await live.batch({
+      bucket: "data",
+      path: "score.csv",
+      output: "scored.csv",
+      onError: "NULL_PREDICTION",
+      progress: false,
+    });
+    const scored = await batch.rows({ itemsPerPage: 1000 });
+    assertEquals(batch.rowsWithErrors, 1);
+    assert(String(scored[2].error).includes("'date'"), String(scored[2].error));
+    for (const [i, row] of scored.entries()) {
+      if (i === 2) continue;
+      assertEquals(
+        row["contribution.date:weekday"],
+        data[i][at("contribution.date:weekday")],
+      );
+      assertEquals(row["prediction.y"], data[i][at("prediction.y")]);
+    }
     for (const row of data) {
       const sum = columns.reduce(
         (a, c, j) => c.startsWith("contribution.") ? a + (row[j] as number) : a,
