@@ -25,6 +25,7 @@ import {
 } from "../src/local/model/encoding.ts";
 import { ModelInputError } from "../src/local/model/errors.ts";
 import {
+  anchorOffsets,
   explain,
   globalExplanation,
   predict,
@@ -254,6 +255,10 @@ Deno.test("date parts: views take the date column, refuse a derived name and a b
   );
   assertEquals(derived.column, "date:weekday");
   assert(derived.message.includes("the features are date, x"), derived.message);
+  // A row as its own anchor: the date fixes its parts too, nothing differs.
+  const row = { date: ["2019-03-09"], x: [0.5] };
+  const anchored = explain(model, row, undefined, anchorOffsets(model, row));
+  for (const c of anchored.contributions[0]) assertAlmostEquals(c, 0, 1e-12);
   // A missing date is the missing level of every part.
   const e = explain(model, { date: [null], x: [0] });
   assertEquals(e.terms.length, e.contributions[0].length);
