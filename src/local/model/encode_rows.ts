@@ -83,8 +83,9 @@ export function encodeRows(
   let at8 = 0, at2 = 8 * nRows * numeric;
   const features: EncodedColumn[] = new Array(encoder.features.length);
   // Each date column's day numbers (filled as training filled them), which
-  // its derived parts are coded from, as at training.
-  const days = new Map<string, Float64Array>();
+  // its derived parts are coded from, as at training (made only when there
+  // is a date: a one-row views call counts its allocations).
+  let days: Map<string, Float64Array> | null = null;
   for (let j = 0; j < encoder.features.length; j++) {
     const f = encoder.features[j];
     const v = columns[inputOf(f)];
@@ -99,7 +100,7 @@ export function encodeRows(
           : numberOf(raw[i], f.name, i, ModelInputError);
         x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
       }
-      if (f.date) days.set(f.name, x);
+      if (f.date) (days ??= new Map()).set(f.name, x);
       features[j] = x;
       continue;
     }
@@ -108,7 +109,7 @@ export function encodeRows(
     features[j] = codes;
     if (f.derived) {
       const column = f.derived.column;
-      const x = days.get(column) ??
+      const x = days?.get(column) ??
         Float64Array.from(raw, (v, i) => dateOf(v, column, i, ModelInputError));
       for (let i = 0; i < nRows; i++) codes[i] = partCode(f, x[i]);
       continue;
