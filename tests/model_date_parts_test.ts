@@ -14,6 +14,9 @@ import {
   assertThrows,
 } from "@std/assert";
 import { local, type LocalMLPlatform } from "../local.ts";
+import { datasourceBlobKey } from "../src/local/jobs/ingest.ts";
+import { datasetBlobs, loadEncoded } from "../src/local/jobs/onboard.ts";
+import { MemoryStore } from "../src/local/store/store.ts";
 import { connect, type MLPlatform } from "../src/platform.ts";
 import { constrainDataset } from "../src/local/model/constraints.ts";
 import { PART_LEVELS } from "../src/local/model/dates.ts";
@@ -369,4 +372,31 @@ Deno.test("date parts: over HTTP as in-process, the model record names the deriv
     await ml.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("date parts: a dataset stored before dates had parts trains with them; a changed date column is still refused", () => {
+  const table = dateTable(300, 6, 400);
+  const options = { ...regression, seed: 0 };
+  const now = encodeDataset(table.columns, table.fields, options);
+  assertEquals(now.encoder.features.map((f) => f.name), [
+    "date",
+    "date:weekday",
+    "x",
+  ]);
+  const store = new MemoryStore();
+  store.putBlob(datasourceBlobKey("ds"), table.columns);
+  datasetBlobs.write(store, "before", {
+    datasourceId: "ds",
+    fields: table.fields,
+    options,
+    encoder: withoutParts(now).encoder,
+  });
+  assertEquals(
+    loadEncoded(store, "before").encoder.features.map((f) => f.name),
+    ["date", "date:weekday", "x"],
+  );
+  // The date column itself changed (here: no longer a date): refused.
+  const changed = { ...table.columns, date: table.columns.date.map(() => "?") };
+  store.putBlob(datasourceBlobKey("ds"), changed);
+  assertThrows(() => loadEncoded(store, "before"), Error, "onboard it again");
 });

@@ -81,11 +81,19 @@ export function loadEncoded(store: Store, datasetId: string) {
   return data;
 }
 
-/** An encoder as comparable text (encoders stored before regression have no `target.kind`). */
+/**
+ * An encoder as comparable text (encoders stored before regression have no
+ * `target.kind`). A date column's derived parts (model/dates.ts) are left
+ * out: they follow from the column, which is compared, so a dataset
+ * onboarded before they were derived trains with them.
+ */
 function encoderKey(e: Encoder): string {
   const { name, classes, strip } = e.target;
   const kind = e.target.kind ?? "categorical";
-  return JSON.stringify([e.features, name, kind, classes, strip]);
+  const features = e.features.filter((f) =>
+    !(f.kind === "categorical" && f.derived)
+  );
+  return JSON.stringify([features, name, kind, classes, strip]);
 }
 
 /**
