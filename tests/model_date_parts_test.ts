@@ -11,6 +11,7 @@ import {
   assert,
   assertAlmostEquals,
   assertEquals,
+  assertRejects,
   assertThrows,
 } from "@std/assert";
 import { local, type LocalMLPlatform } from "../local.ts";
@@ -326,8 +327,14 @@ Deno.test("date parts: over HTTP as in-process, the model record names the deriv
     const rows = model.validation!.row_indices!;
     const query = queryAt(table, rows);
     const local_ = await live.views(query);
-    const remote = await (await http.deployment(live.id)).views(query);
+    const deployment = await http.deployment(live.id);
+    const remote = await deployment.views(query);
     assertEquals(remote.table, local_.table);
+    // A derived name is no view input, over HTTP either.
+    const refused = await assertRejects(() =>
+      deployment.views({ ...query, "date:weekday": query.x.map(() => "Mon") })
+    );
+    assert(String(refused).includes("date:weekday"), String(refused));
     const { columns, data } = local_.table;
     assert(columns.includes("contribution.date:weekday"), columns.join());
     const at = (c: string) => columns.indexOf(c);
