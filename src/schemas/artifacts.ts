@@ -96,6 +96,19 @@ export const DroppedFeatureSchema = z.looseObject({
 }).meta({ id: "DroppedFeature" });
 
 /**
+ * A feature the model derived from a date column (our extension,
+ * docs/contract.md#model-validation-rows): its name (`<column>:<part>`, the
+ * name of its term in views and explanations), the input column it reads
+ * and the part: `weekday` (Mon..Sun), `month` (Jan..Dec) or `hour` (0..23,
+ * UTC).
+ */
+export const DerivedFeatureSchema = z.looseObject({
+  name: z.string(),
+  column: z.string(),
+  part: z.string(),
+}).meta({ id: "DerivedFeature" });
+
+/**
  * One class's validation metrics (our extension, docs/contract.md#model-validation-rows):
  * its one-vs-rest ROC AUC on its probability, null when
  * the validation rows lack the class.
@@ -122,6 +135,8 @@ export const ModelSchema = z.looseObject({
   class_metrics: z.array(ClassMetricsSchema).optional(),
   /** Schema features left out of the model, with why (our extension). */
   dropped_features: z.array(DroppedFeatureSchema).optional(),
+  /** Features derived from a date column, with the column (our extension). */
+  derived_features: z.array(DerivedFeatureSchema).optional(),
   /** The rows `metrics` validated on (our extension). */
   validation: ValidationSplitSchema.optional(),
   /** The loss per logged round of the training that made it (our extension). */

@@ -21,6 +21,7 @@ import { updateRecord } from "../store/records.ts";
 import type { Store } from "../store/store.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
+import { inputColumns } from "../model/encoder.ts";
 import { messageOf } from "../error_message.ts";
 
 interface Slot {
@@ -95,7 +96,9 @@ export class Serving {
         // Warm-up: one all-missing row exercises binning and scoring once.
         contributionTable(
           model,
-          Object.fromEntries(model.features.map((f) => [f.name, [null]])),
+          Object.fromEntries(
+            inputColumns(model.encoder).map((name) => [name, [null]]),
+          ),
         );
         this.#models.set(id, model);
         updateRecord(this.#store, "deployedModels", id, {

@@ -17,6 +17,8 @@ import { conflict, invalidField } from "../errors.ts";
 import type { JobOutcome, JobWork } from "../jobs/runner.ts";
 import { ingestWork } from "../jobs/ingest.ts";
 import { onboardWork } from "../jobs/onboard.ts";
+import { derivedFeatures } from "../model/dates.ts";
+import { inputColumns } from "../model/encoder.ts";
 import { trainWork } from "../jobs/train.ts";
 import { constraintFields, resolveConstraints } from "./constraints.ts";
 import { readDataBytes, resolveDataPath } from "../store/buckets.ts";
@@ -430,7 +432,8 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
         measureCost: constraints.measureCost,
       }, (m, curve, extras) =>
         done({
-          features: m.features.map((f) => f.name),
+          // The input columns a view gives (a date column once).
+          features: inputColumns(m.encoder),
           targets: [m.target],
           classes: { [m.target]: m.classes },
           terms: m.terms.map((t) => t.name),
@@ -464,6 +467,10 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
                 reason: d.reason,
               })),
             }
+            : {}),
+          // Features the model derived from a date column (dates.ts).
+          ...(derivedFeatures(m.encoder).length
+            ? { derived_features: derivedFeatures(m.encoder) }
             : {}),
           stop_reason: m.metrics.stopReason,
           // Which rows `metrics` validated on:

@@ -19,6 +19,7 @@ import type { PlatformContext } from "../context.ts";
 import { conflict, invalidField } from "../errors.ts";
 import { macrotask } from "../jobs/yield.ts";
 import { modelBlobs } from "../store/blobs.ts";
+import { inputColumns } from "../model/encoder.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
   type AnchorOffsets,
@@ -109,7 +110,7 @@ function featureNames(model: EbmModel): ReadonlySet<string> {
   if (!names) {
     FEATURE_NAMES.set(
       model,
-      names = new Set(model.features.map((f) => f.name)),
+      names = new Set(inputColumns(model.encoder)),
     );
   }
   return names;

@@ -17,6 +17,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { realpathSync, rmSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { inputColumns } from "../model/encoder.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
 import { CsvError } from "../../csv.ts";
@@ -108,7 +109,7 @@ export function batchLayout(
  */
 export function viewColumnsOf(model: EbmModel): string[] {
   const empty: Record<string, unknown[]> = Object.create(null);
-  for (const f of model.features) empty[f.name] = [];
+  for (const name of inputColumns(model.encoder)) empty[name] = [];
   return contributionTable(model, empty).columns;
 }
 

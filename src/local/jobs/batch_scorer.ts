@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { inputColumns } from "../model/encoder.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
 import { ModelInputError } from "../model/errors.ts";
@@ -103,9 +104,9 @@ export class ChunkScorer {
     header.forEach((name, i) => {
       if (!where.has(name)) where.set(name, i);
     });
-    const missing = model.features.map((f) => f.name).filter((n) =>
-      !where.has(n)
-    );
+    // The input columns (a date column once, whatever parts it gives).
+    const inputs = inputColumns(model.encoder);
+    const missing = inputs.filter((n) => !where.has(n));
     const keepMissing = input.shape.keep.filter((n) => !where.has(n));
     if (missing.length || keepMissing.length) {
       const parts = [
@@ -130,10 +131,7 @@ export class ChunkScorer {
         } (empty cells are missing values) or fix the configuration.`,
       );
     }
-    this.#features = model.features.map((f) => ({
-      name: f.name,
-      at: where.get(f.name)!,
-    }));
+    this.#features = inputs.map((name) => ({ name, at: where.get(name)! }));
     this.#keepAt = input.shape.keep.map((n) => where.get(n)!);
     this.#nViews = layout.viewIndex.length;
     const jsonLines = input.format === "JSON_LINES";

@@ -10,7 +10,7 @@
 import type { ConstraintCost } from "../../schemas/constraints.ts";
 import type { RawValue } from "../model/columns.ts";
 import { asDatasource, isDatasource } from "../model/datasource.ts";
-import type { EncodedDataset } from "../model/encoder.ts";
+import { type EncodedDataset, inputColumns } from "../model/encoder.ts";
 import {
   type FieldGroupMetrics,
   groupCuts,
@@ -82,7 +82,7 @@ export function validationGroupMetrics(
   const source = asDatasource(blob);
   const columns: Record<string, RawValue[]> = Object.create(null);
   for (
-    const name of [...model.encoder.features.map((f) => f.name), ...fields]
+    const name of [...inputColumns(model.encoder), ...fields]
   ) {
     columns[name] = valuesAt(source, name, rows);
   }

@@ -17,6 +17,7 @@ import {
   type SchemaField,
 } from "../model/encoding.ts";
 import { asDatasource } from "../model/datasource.ts";
+import { inputColumns } from "../model/encoder.ts";
 import type { Store } from "../store/store.ts";
 import { datasourceBlobKey } from "./ingest.ts";
 import { macrotask } from "./yield.ts";
@@ -80,11 +81,19 @@ export function loadEncoded(store: Store, datasetId: string) {
   return data;
 }
 
-/** An encoder as comparable text (encoders stored before regression have no `target.kind`). */
+/**
+ * An encoder as comparable text (encoders stored before regression have no
+ * `target.kind`). A date column's derived parts (model/dates.ts) are left
+ * out: they follow from the column, which is compared, so a dataset
+ * onboarded before they were derived trains with them.
+ */
 function encoderKey(e: Encoder): string {
   const { name, classes, strip } = e.target;
   const kind = e.target.kind ?? "categorical";
-  return JSON.stringify([e.features, name, kind, classes, strip]);
+  const features = e.features.filter((f) =>
+    !(f.kind === "categorical" && f.derived)
+  );
+  return JSON.stringify([features, name, kind, classes, strip]);
 }
 
 /**
@@ -146,7 +155,7 @@ export function onboardWork(
     onDone({
       rows: data.nRows,
       droppedRows: data.droppedRows,
-      features: data.encoder.features.map((f) => f.name),
+      features: inputColumns(data.encoder),
       target: data.encoder.target.name,
       classes: data.encoder.target.classes,
     });

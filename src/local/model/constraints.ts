@@ -18,7 +18,7 @@
  * @module
  */
 
-import type { EncodedDataset } from "./encoder.ts";
+import { type EncodedDataset, inputOf } from "./encoder.ts";
 import { ModelParamError } from "./errors.ts";
 import type { FeatureBins, ModelConstraints } from "./types.ts";
 
@@ -88,8 +88,11 @@ export function constrainDataset(
       );
     }
   }
-  const keep = data.encoder.features.map((f) => !gone.has(f.name));
-  const dropped = data.encoder.features.filter((_, j) => !keep[j]).map((f) => ({
+  // A date column's derived parts go with it (and are not listed apart).
+  const keep = data.encoder.features.map((f) => !gone.has(inputOf(f)));
+  const dropped = data.encoder.features.filter((f, j) =>
+    !keep[j] && inputOf(f) === f.name
+  ).map((f) => ({
     name: f.name,
     reason: constraints.protected.includes(f.name)
       ? "a protected field (data protection)"
@@ -142,8 +145,12 @@ export function pairAllowed(
   const groups = constraintsOf(data)?.groups;
   if (!groups) return () => true;
   const sets = groups.map((g) => new Set(g));
-  return (a, c) =>
-    sets.some((s) => s.has(features[a].name) && s.has(features[c].name));
+  // A part derived from a date column is in its column's groups.
+  const inputs = new Map(
+    data.encoder.features.map((f) => [f.name, inputOf(f)]),
+  );
+  const input = features.map((f) => inputs.get(f.name) ?? f.name);
+  return (a, c) => sets.some((s) => s.has(input[a]) && s.has(input[c]));
 }
 
 /**

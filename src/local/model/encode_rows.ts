@@ -5,15 +5,23 @@
  */
 
 import { categoryCoder, categoryOf, dateOf, numberOf } from "./cells.ts";
-import type { EncodedColumn, EncodedRows, Encoder } from "./encoder.ts";
+import { partCode } from "./dates.ts";
+import {
+  type EncodedColumn,
+  type EncodedRows,
+  type Encoder,
+  inputOf,
+} from "./encoder.ts";
 import { ModelInputError } from "./errors.ts";
 
 /**
  * Encodes new rows (views time) exactly as the training data was encoded.
  *
- * Every encoder feature must be present, all arrays of one length. Columns not
- * used by the encoder (for example the target itself) are ignored by this
- * function; the views layer decides whether extra columns are an error.
+ * Every input column of the encoder must be present (a date column once,
+ * whatever parts are derived from it: dates.ts), all arrays of one length.
+ * Columns not used by the encoder (for example the target itself) are
+ * ignored by this function; the views layer decides whether extra columns
+ * are an error.
  *
  * @throws {ModelInputError} Naming the column: a missing feature, arrays of
  *   different lengths, a value of the wrong type, or an unseen category when
@@ -41,24 +49,25 @@ export function encodeRows(
   let nRows = -1;
   let first = "";
   for (const f of encoder.features) {
-    const v = columns[f.name];
+    const name = inputOf(f);
+    const v = columns[name];
     if (!Array.isArray(v)) {
       throw new ModelInputError(
-        f.name,
+        name,
         v === undefined ? "FEATURE_MISSING" : "BAD_TYPE",
         v === undefined
-          ? `feature '${f.name}' is missing; give one value per row (null for a missing value).`
-          : `feature '${f.name}' must be an array with one value per row.`,
+          ? `feature '${name}' is missing; give one value per row (null for a missing value).`
+          : `feature '${name}' must be an array with one value per row.`,
       );
     }
     if (nRows < 0) {
       nRows = v.length;
-      first = f.name;
+      first = name;
     } else if (v.length !== nRows) {
       throw new ModelInputError(
-        f.name,
+        name,
         "LENGTH_MISMATCH",
-        `feature '${f.name}' has ${v.length} values but '${first}' has ${nRows}; every feature needs one value per row.`,
+        `feature '${name}' has ${v.length} values but '${first}' has ${nRows}; every feature needs one value per row.`,
       );
     }
   }
@@ -73,9 +82,13 @@ export function encodeRows(
   );
   let at8 = 0, at2 = 8 * nRows * numeric;
   const features: EncodedColumn[] = new Array(encoder.features.length);
+  // Each date column's day numbers (filled as training filled them), which
+  // its derived parts are coded from, as at training (made only when there
+  // is a date: a one-row views call counts its allocations).
+  let days: Map<string, Float64Array> | null = null;
   for (let j = 0; j < encoder.features.length; j++) {
     const f = encoder.features[j];
-    const v = columns[f.name];
+    const v = columns[inputOf(f)];
     // Checked above: every feature is an array of nRows values.
     const raw: unknown[] = Array.isArray(v) ? v : [];
     if (f.kind === "numeric") {
@@ -87,12 +100,21 @@ export function encodeRows(
           : numberOf(raw[i], f.name, i, ModelInputError);
         x[i] = Number.isNaN(v) && f.fill !== null ? f.fill : v;
       }
+      if (f.date) (days ??= new Map()).set(f.name, x);
       features[j] = x;
       continue;
     }
-    const codeOf = categoryCoder(f);
     const codes = new Uint16Array(buffer, at2, nRows);
     at2 += 2 * nRows;
+    features[j] = codes;
+    if (f.derived) {
+      const column = f.derived.column;
+      const x = days?.get(column) ??
+        Float64Array.from(raw, (v, i) => dateOf(v, column, i, ModelInputError));
+      for (let i = 0; i < nRows; i++) codes[i] = partCode(f, x[i]);
+      continue;
+    }
+    const codeOf = categoryCoder(f);
     for (let i = 0; i < nRows; i++) {
       codes[i] = codeOf(
         categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
@@ -100,7 +122,6 @@ export function encodeRows(
         ModelInputError,
       );
     }
-    features[j] = codes;
   }
   return { nRows, features };
 }

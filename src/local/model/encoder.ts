@@ -14,8 +14,9 @@ export interface NumericEncoding {
   /**
    * True when the column holds ISO dates as text (a STRING column whose every
    * present value is one): each value is read as its day number, days since
-   * 1970-01-01 UTC (see `dayNumber` in cells.ts), at training and at views.
-   * Absent: plain numbers.
+   * 1970-01-01 UTC (see `dayNumber` in cells.ts), at training and at views;
+   * the features after it may be parts derived from it (dates.ts, `derived`
+   * on a categorical encoding). Absent: plain numbers.
    */
   date?: true;
 }
@@ -33,10 +34,54 @@ export interface CategoricalEncoding {
   strip: boolean;
   /** Whether an unseen category maps to "other" (true) or is an error (false). */
   handleUnseen: boolean;
+  /**
+   * A part derived from a date column (dates.ts): the column it reads (its
+   * `name` is `<column>:<part>`, a name no view gives) and the part, whose
+   * levels are the categories. Absent: the feature is the column `name`.
+   */
+  derived?: { column: string; part: DatePart };
 }
+
+/** A periodic part of a date column (dates.ts): its day of the week, month or hour. */
+export type DatePart = "weekday" | "month" | "hour";
 
 /** Encoding of one feature. */
 export type FeatureEncoding = NumericEncoding | CategoricalEncoding;
+
+/**
+ * The input column a feature reads: its own name, or for a part derived
+ * from a date column, that column.
+ *
+ * @example
+ * ```ts
+ * import { inputOf } from "./encoder.ts";
+ *
+ * const weekday = { name: "d:weekday", kind: "categorical" as const, categories: [], rare: [], fill: null, strip: true, handleUnseen: true, derived: { column: "d", part: "weekday" as const } };
+ * if (inputOf(weekday) !== "d" || inputOf({ name: "x", kind: "numeric", fill: null }) !== "x") throw new Error("example failed");
+ * ```
+ */
+export function inputOf(f: FeatureEncoding): string {
+  return f.kind === "categorical" && f.derived ? f.derived.column : f.name;
+}
+
+/**
+ * The input columns an encoder reads, once each, in feature order: what a
+ * view gives (a date column once, whatever parts the model derives from it).
+ *
+ * @example
+ * ```ts
+ * import { inputColumns } from "./encoder.ts";
+ *
+ * const features = [
+ *   { name: "d", kind: "numeric" as const, fill: null, date: true as const },
+ *   { name: "d:weekday", kind: "categorical" as const, categories: [], rare: [], fill: null, strip: true, handleUnseen: true, derived: { column: "d", part: "weekday" as const } },
+ * ];
+ * if (inputColumns({ features, target: { name: "y", classes: [], strip: true } }).join() !== "d") throw new Error("example failed");
+ * ```
+ */
+export function inputColumns(encoder: Encoder): string[] {
+  return [...new Set(encoder.features.map(inputOf))];
+}
 
 /**
  * The encoded target. `kind` is `"categorical"` for classification (the

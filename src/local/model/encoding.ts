@@ -64,6 +64,7 @@ import {
   type RawOrTyped,
 } from "./cells.ts";
 import type { RawColumns, SchemaField } from "./columns.ts";
+import { deriveDateParts } from "./dates.ts";
 import { type Datasource, isDatasource } from "./datasource.ts";
 import type {
   CategoricalEncoding,
@@ -79,12 +80,15 @@ import { createRng, shuffle } from "./rng.ts";
 export type { RawColumns, RawValue, SchemaField } from "./columns.ts";
 export {
   type CategoricalEncoding,
+  type DatePart,
   type DroppedFeature,
   type EncodedColumn,
   type EncodedDataset,
   type EncodedRows,
   type Encoder,
   type FeatureEncoding,
+  inputColumns,
+  inputOf,
   isRegressionTarget,
   type NumericEncoding,
   type TargetEncoding,
@@ -338,6 +342,7 @@ export function encodeDataset(
     );
   }
 
+  const schemaNames = new Set(fields.map((f) => f.name));
   const encFeatures: FeatureEncoding[] = [];
   const encoded: EncodedColumn[] = [];
   const dropped: DroppedFeature[] = [];
@@ -394,6 +399,10 @@ export function encodeDataset(
       }
       encFeatures.push(enc);
       encoded.push(x);
+      // Its weekday, month, hour (dates.ts), when the dates span their cycles.
+      const parts = deriveDateParts(f.name, x, enc.fill, schemaNames);
+      encFeatures.push(...parts.encodings);
+      encoded.push(...parts.columns);
       continue;
     }
     const reason = categoryUnusable(counts, n);

@@ -32,7 +32,7 @@ import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
 import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
-import type { Encoder } from "./encoder.ts";
+import { type Encoder, inputColumns, inputOf } from "./encoder.ts";
 
 /** Predictions for a batch of rows. */
 export interface Prediction {
@@ -122,7 +122,7 @@ const FEATURE_NAMES = new WeakMap<Encoder, ReadonlySet<string>>();
 function featureNames(model: EbmModel): ReadonlySet<string> {
   let names = FEATURE_NAMES.get(model.encoder);
   if (!names) {
-    names = new Set(model.encoder.features.map((f) => f.name));
+    names = new Set(inputColumns(model.encoder));
     FEATURE_NAMES.set(model.encoder, names);
   }
   return names;
@@ -558,16 +558,16 @@ export function anchorOffsets(
   }
   // Features the anchor leaves out are binned as missing, then averaged out.
   const full: Record<string, unknown> = Object.create(null);
-  for (const f of model.encoder.features) {
-    full[f.name] = given.has(f.name)
-      ? anchor[f.name]
-      : new Array(rows).fill(null);
+  for (const f of inputColumns(model.encoder)) {
+    full[f] = given.has(f) ? anchor[f] : new Array(rows).fill(null);
   }
   for (const name of given) if (!(name in full)) full[name] = anchor[name];
   const { cells } = binRows(model, full);
   const K = model.scoreColumns;
   const terms = model.terms.map((t, j) => {
-    const known = t.features.map((f) => given.has(model.features[f].name));
+    const known = t.features.map((f) =>
+      given.has(inputOf(model.encoder.features[f]))
+    );
     const width = t.features.length === 2
       ? model.features[t.features[1]].pairBins
       : 1;

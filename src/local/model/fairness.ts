@@ -11,6 +11,7 @@
  */
 
 import type { RawValue } from "./columns.ts";
+import { inputColumns } from "./encoder.ts";
 import { predict } from "./explain.ts";
 import type { EbmModel } from "./types.ts";
 
@@ -235,8 +236,8 @@ export function groupMetrics(
   const features: Record<string, ReadonlyArray<RawValue>> = Object.create(
     null,
   );
-  for (const f of model.encoder.features) {
-    if (Object.hasOwn(columns, f.name)) features[f.name] = columns[f.name];
+  for (const name of inputColumns(model.encoder)) {
+    if (Object.hasOwn(columns, name)) features[name] = columns[name];
   }
   const pred = predict(model, features);
   const strip = model.encoder.target.strip;
