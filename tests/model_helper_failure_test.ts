@@ -9,7 +9,7 @@
 import { assert, assertRejects, assertStringIncludes } from "@std/assert";
 import { trainAsync } from "../src/local/model/ebm.ts";
 import { encodeDataset } from "../src/local/model/encoding.ts";
-import { newHistogram } from "../src/local/model/boost.ts";
+import { newHistogram } from "../src/local/model/histogram.ts";
 import {
   ROW_CHUNKS,
   ROW_CONTROL,

@@ -5,7 +5,8 @@
  * trains with progress to the end, leaving out the columns it cannot use.
  */
 import { assert, assertEquals } from "@std/assert";
-import { fitPair, newHistogram } from "../src/local/model/boost.ts";
+import { fitPair } from "../src/local/model/boost.ts";
+import { newHistogram } from "../src/local/model/histogram.ts";
 import {
   encodeDataset,
   type SchemaField,

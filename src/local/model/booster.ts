@@ -10,9 +10,9 @@ import {
   fitCells,
   fitOrderedBins,
   fitPair,
-  newHistogram,
   type StepRegularisation,
 } from "./boost.ts";
+import { newHistogram } from "./histogram.ts";
 import {
   directionsOf,
   pairAllowed,

@@ -1,6 +1,6 @@
 /**
- * The periodic parts a model derives from a date column (docs/contract.md,
- * "Model validation rows", on dates): besides the day number (`dayNumber`
+ * The periodic parts a model derives from a date column
+ * (docs/contract.md#model-validation-rows, on dates): besides the day number (`dayNumber`
  * in cells.ts), the day of the week, the month and the hour of day, each a
  * categorical feature of its own named `<column>:<part>` (`date:weekday`),
  * so a model term says which input column it reads. An additive model

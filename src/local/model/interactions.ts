@@ -5,7 +5,7 @@
  * @module
  */
 
-import { gradientHistogram, newHistogram } from "./boost.ts";
+import { gradientHistogram, newHistogram } from "./histogram.ts";
 import type { Bag, RawTerm } from "./prepared.ts";
 import { cellsOf, scoreTerms } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";

@@ -13,7 +13,7 @@
  *
  * @example
  * ```ts
- * import { gradientHistogram, newHistogram } from "./boost.ts";
+ * import { gradientHistogram, newHistogram } from "./histogram.ts";
  * import { RowSplit, rowSetup } from "./rows.ts";
  *
  * const n = 6;
@@ -34,7 +34,8 @@
  * @module
  */
 
-import { gradientHistogram, type Histogram, type LossKind } from "./boost.ts";
+import { gradientHistogram, type Histogram } from "./histogram.ts";
+import type { LossKind } from "./loss.ts";
 
 /**
  * Training rows (per round) from which a fit with one bag splits its

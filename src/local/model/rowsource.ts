@@ -7,7 +7,8 @@
  * @module
  */
 
-import { gradientHistogram, type Histogram, type LossKind } from "./boost.ts";
+import { gradientHistogram, type Histogram } from "./histogram.ts";
+import type { LossKind } from "./loss.ts";
 import { addScores, type Bins } from "./predictor.ts";
 import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Histogram } from "./boost.ts";
+import type { Histogram } from "./histogram.ts";
 import { importanceOf } from "./metrics.ts";
 import type { Bag } from "./prepared.ts";
 import { addScores, type Bins } from "./predictor.ts";

@@ -3,7 +3,10 @@
 // bit on a round's first term, to rounding on the terms after it, over a
 // whole round of terms, for the logistic and the softmax loss.
 import { assert, assertEquals } from "@std/assert";
-import { gradientHistogram, newHistogram } from "../src/local/model/boost.ts";
+import {
+  gradientHistogram,
+  newHistogram,
+} from "../src/local/model/histogram.ts";
 import { createRng } from "../src/local/model/rng.ts";
 
 /** A round of `terms` terms over `n` rows, with and without the cache. */

@@ -1,0 +1,257 @@
+/**
+ * The gradient histograms of a term's cells: per cell and score column, the
+ * sums of the rows' gradients and hessians under the loss, and the row
+ * count, which each boosting step fits its small tree on ({@link ./boost.ts}).
+ * The fused {@link gradientHistogram} is the training's hottest loop: it
+ * applies the previous term's update, computes the gradients and adds them
+ * up in one pass over the rows, and keeps each row's exponentials between a
+ * round's terms so the logistic and softmax losses need one `exp` a cell,
+ * not one a row.
+ *
+ * @example
+ * ```ts
+ * import { gradientHistogram, newHistogram } from "./histogram.ts";
+ *
+ * // Logistic loss at score 0: probability 1/2, gradient p - y, hessian 1/4.
+ * const hist = newHistogram(1, 1);
+ * gradientHistogram("logistic", 1, new Float64Array(2), Int32Array.of(1, 0), new Float64Array(0), Uint8Array.of(0, 0), 2, hist, null, null);
+ * if (!(hist.G[0] === 0 && hist.H[0] === 0.5 + 2e-16 && hist.C[0] === 2)) throw new Error("example failed");
+ * ```
+ *
+ * @module
+ */
+
+import type { LossKind } from "./loss.ts";
+
+/**
+ * The fused step of a boosting round: for the first `n` rows, first adds the
+ * previous term's pending update (`pendingCells`/`pendingUpdate`, K values per
+ * cell; null = none) to the row's scores, then computes the row's gradient and
+ * hessian under `loss` and adds them to `hist` (zeroed first) at the row's
+ * cell. One pass over the rows instead of three (update, gradients,
+ * histogram), and no gradient arrays. `counted`: the row counts `hist.C`
+ * are already those of these rows and cells (the same rows every round), so
+ * they are not counted again.
+ *
+ * `cache` (classification; null = none) keeps each row's exponentials
+ * between the terms of a round: a call without a pending update fills it
+ * from the scores (`exp(-s)` a row for the logistic loss, `exp(s_k - max)`
+ * a row and class for the softmax), and a call with one multiplies it by the
+ * `exp` of the update, computed once a cell, where the rows are many and the
+ * cells few: one `Math.exp` a cell instead of one a row (a round's first
+ * term refills it, so rounding does not build up beyond a round's terms).
+ * The caller keeps it in step: every call with a pending update must follow
+ * one on the same rows and scores, with nothing else changing the scores.
+ *
+ * @example
+ * ```ts
+ * import { gradientHistogram, newHistogram } from "./histogram.ts";
+ *
+ * const hist = newHistogram(2, 1);
+ * const s = Float64Array.of(0, 0, 0);
+ * gradientHistogram("squared", 1, s, new Int32Array(0), Float64Array.of(1, 2, 3), Uint8Array.of(0, 1, 1), 3, hist, Uint8Array.of(0, 0, 0), Float64Array.of(1));
+ * // Scores become 1; gradients s - y: 0 | -1, -2.
+ * if (!(s[2] === 1 && hist.G[0] === 0 && hist.G[1] === -3 && hist.C[1] === 2)) throw new Error("example failed");
+ * ```
+ */
+export function gradientHistogram(
+  loss: LossKind,
+  K: number,
+  s: Float64Array,
+  y: Int32Array,
+  v: Float64Array,
+  cells: ArrayLike<number>,
+  n: number,
+  hist: Histogram,
+  pendingCells: ArrayLike<number> | null,
+  pendingUpdate: Float64Array | null,
+  counted = false,
+  cache: Float64Array | null = null,
+): void {
+  const { G, H, C } = hist;
+  G.fill(0), H.fill(0);
+  if (!counted) {
+    C.fill(0);
+    for (let i = 0; i < n; i++) C[cells[i]]++;
+  }
+  const pc = pendingCells, pu = pendingUpdate;
+  if (loss === "logistic" && cache !== null) {
+    if (pc === null) {
+      for (let i = 0; i < n; i++) {
+        const e = cache[i] = Math.exp(-s[i]);
+        const p = 1 / (1 + e);
+        const q = cells[i];
+        G[q] += p - y[i];
+        H[q] += p * (1 - p) + 1e-16;
+      }
+      return;
+    }
+    const f = cellFactors(pu!, -1);
+    for (let i = 0; i < n; i++) {
+      const c = pc[i];
+      s[i] += pu![c];
+      const e = cache[i] *= f[c];
+      const p = 1 / (1 + e);
+      const q = cells[i];
+      G[q] += p - y[i];
+      H[q] += p * (1 - p) + 1e-16;
+    }
+    return;
+  }
+  if (loss === "logistic") {
+    for (let i = 0; i < n; i++) {
+      let si = s[i];
+      if (pc !== null) s[i] = si += pu![pc[i]];
+      const p = 1 / (1 + Math.exp(-si));
+      const q = cells[i];
+      G[q] += p - y[i];
+      H[q] += p * (1 - p) + 1e-16;
+    }
+    return;
+  }
+  if (loss === "squared") {
+    for (let i = 0; i < n; i++) {
+      let si = s[i];
+      if (pc !== null) s[i] = si += pu![pc[i]];
+      G[cells[i]] += si - v[i];
+    }
+    // A squared error's hessian is 1 a row: a cell's sum is its count (a
+    // counted call's `C` is the caller's; see RowSplit.build for the split).
+    H.set(C);
+    return;
+  }
+  if (cache !== null) {
+    return softmaxCached(K, s, y, cells, n, G, H, pc, pu, cache);
+  }
+  const e = new Float64Array(K);
+  for (let i = 0; i < n; i++) {
+    const o = i * K;
+    if (pc !== null) {
+      const u = pc[i] * K;
+      for (let k = 0; k < K; k++) s[o + k] += pu![u + k];
+    }
+    let m = -Infinity;
+    for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
+    let z = 0;
+    for (let k = 0; k < K; k++) z += e[k] = Math.exp(s[o + k] - m);
+    const q = cells[i], qo = q * K;
+    for (let k = 0; k < K; k++) {
+      const p = e[k] / z;
+      G[qo + k] += p - (y[i] === k ? 1 : 0);
+      H[qo + k] += p * (1 - p) + 1e-16;
+    }
+  }
+}
+
+/** Scratch for {@link cellFactors}, grown as needed (one per thread). */
+let factors = new Float64Array(256);
+
+/** `exp(sign * update[c])` for every cell `c` of an update, in a scratch array. */
+function cellFactors(update: Float64Array, sign: 1 | -1): Float64Array {
+  if (factors.length < update.length) factors = new Float64Array(update.length);
+  const f = factors;
+  for (let c = 0; c < update.length; c++) f[c] = Math.exp(sign * update[c]);
+  return f;
+}
+
+/** The softmax branch of {@link gradientHistogram} with a row cache. */
+function softmaxCached(
+  K: number,
+  s: Float64Array,
+  y: Int32Array,
+  cells: ArrayLike<number>,
+  n: number,
+  G: Float64Array,
+  H: Float64Array,
+  pc: ArrayLike<number> | null,
+  pu: Float64Array | null,
+  cache: Float64Array,
+): void {
+  const f = pc === null ? null : cellFactors(pu!, 1);
+  for (let i = 0; i < n; i++) {
+    const o = i * K;
+    let z = 0;
+    if (pc === null) {
+      let m = -Infinity;
+      for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
+      for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
+    } else {
+      const u = pc[i] * K;
+      for (let k = 0; k < K; k++) {
+        s[o + k] += pu![u + k];
+        z += cache[o + k] *= f![u + k];
+      }
+    }
+    const qo = cells[i] * K, yi = y[i];
+    for (let k = 0; k < K; k++) {
+      const p = cache[o + k] / z;
+      G[qo + k] += p - (yi === k ? 1 : 0);
+      H[qo + k] += p * (1 - p) + 1e-16;
+    }
+  }
+}
+
+/**
+ * Gradient histogram of a term: per cell (a main term's bin or a pair term's
+ * cell) and score column `k`, the sums `G[cell * K + k]` of gradients and
+ * `H[cell * K + k]` of hessians, and the row count `C[cell]`.
+ */
+export interface Histogram {
+  G: Float64Array;
+  H: Float64Array;
+  C: Float64Array;
+}
+
+/**
+ * An all-zero {@link Histogram} of `cells` cells and `K` score columns.
+ *
+ * @example
+ * ```ts
+ * import { newHistogram } from "./histogram.ts";
+ *
+ * const h = newHistogram(4, 3);
+ * if (!(h.G.length === 12 && h.C.length === 4)) throw new Error("example failed");
+ * ```
+ */
+export function newHistogram(cells: number, K: number): Histogram {
+  return {
+    G: new Float64Array(cells * K),
+    H: new Float64Array(cells * K),
+    C: new Float64Array(cells),
+  };
+}
+
+/**
+ * Fills `hist` (zeroed first) from the rows' gradients and hessians, row `i`
+ * going to cell `cells[i]`; rows with `inSample[i] === 0` are skipped (null =
+ * every row).
+ *
+ * @example
+ * ```ts
+ * import { accumulate, newHistogram } from "./histogram.ts";
+ *
+ * const h = newHistogram(2, 1);
+ * accumulate(h, Uint8Array.of(1, 1, 0), Float64Array.of(1, 2, 4), Float64Array.of(1, 1, 1), 1, null);
+ * if (!(h.G[1] === 3 && h.C[0] === 1)) throw new Error("example failed");
+ * ```
+ */
+export function accumulate(
+  hist: Histogram,
+  cells: ArrayLike<number>,
+  g: Float64Array,
+  h: Float64Array,
+  K: number,
+  inSample: Uint8Array | null,
+): void {
+  const { G, H, C } = hist;
+  G.fill(0), H.fill(0), C.fill(0);
+  for (let i = 0; i < cells.length; i++) {
+    if (inSample && !inSample[i]) continue;
+    const q = cells[i];
+    C[q]++;
+    for (let k = 0; k < K; k++) {
+      G[q * K + k] += g[i * K + k];
+      H[q * K + k] += h[i * K + k];
+    }
+  }
+}
