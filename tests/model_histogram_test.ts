@@ -10,9 +10,15 @@ import {
 import { createRng } from "../src/local/model/rng.ts";
 
 /** A round of `terms` terms over `n` rows, with and without the cache. */
-function round(loss: "logistic" | "softmax", K: number, seed: number) {
+function round(
+  loss: "logistic" | "softmax",
+  K: number,
+  seed: number,
+  n = 500,
+  cellsPer = 9,
+) {
   const rng = createRng(seed);
-  const n = 500, terms = 6, cellsPer = 9;
+  const terms = 6;
   const y = Int32Array.from({ length: n }, () => Math.floor(rng() * K));
   const cells = Array.from(
     { length: terms },
@@ -87,6 +93,15 @@ for (
         // And it is a real update, not the first term's sums again.
         assert(plain[j].some((x, q) => x !== plain[0][q]));
       }
+    }
+  });
+
+  Deno.test(`gradientHistogram's row cache: ${loss}, K = ${K}, more cells than rows`, () => {
+    // An update with more cells than rows refills the cache from the
+    // updated scores: the plain computation's arithmetic, bit for bit.
+    for (const seed of [1, 2, 3]) {
+      const { plain, cached } = round(loss, K, seed, 6, 9);
+      assertEquals(cached, plain);
     }
   });
 }

@@ -39,7 +39,8 @@ import type { LossKind } from "./loss.ts";
  * a row and class for the softmax), and a call with one multiplies it by the
  * `exp` of the update, computed once a cell, where the rows are many and the
  * cells few: one `Math.exp` a cell instead of one a row (a round's first
- * term refills it, so rounding does not build up beyond a round's terms).
+ * term refills it, so rounding does not build up beyond a round's terms; an
+ * update with more cells than there are rows refills it too).
  * The caller keeps it in step: every call with a pending update must follow
  * one on the same rows and scores, with nothing else changing the scores.
  *
@@ -76,9 +77,12 @@ export function gradientHistogram(
   }
   const pc = pendingCells, pu = pendingUpdate;
   if (loss === "logistic" && cache !== null) {
-    if (pc === null) {
+    // An update with more cells than there are rows: one exp a row is less.
+    if (pc === null || pu!.length > n) {
       for (let i = 0; i < n; i++) {
-        const e = cache[i] = Math.exp(-s[i]);
+        let si = s[i];
+        if (pc !== null) s[i] = si += pu![pc[i]];
+        const e = cache[i] = Math.exp(-si);
         const p = 1 / (1 + e);
         const q = cells[i];
         G[q] += p - y[i];
@@ -167,16 +171,21 @@ function softmaxCached(
   pu: Float64Array | null,
   cache: Float64Array,
 ): void {
-  const f = pc === null ? null : cellFactors(pu!, 1);
+  // An update with more cells than there are rows: one exp a row is less.
+  const f = pc === null || pu!.length > n * K ? null : cellFactors(pu!, 1);
   for (let i = 0; i < n; i++) {
     const o = i * K;
     let z = 0;
-    if (pc === null) {
+    if (f === null) {
+      if (pc !== null) {
+        const u = pc[i] * K;
+        for (let k = 0; k < K; k++) s[o + k] += pu![u + k];
+      }
       let m = -Infinity;
       for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
       for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
     } else {
-      const u = pc[i] * K;
+      const u = pc![i] * K;
       for (let k = 0; k < K; k++) {
         s[o + k] += pu![u + k];
         z += cache[o + k] *= f![u + k];
