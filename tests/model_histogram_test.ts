@@ -2,7 +2,13 @@
 // a round's terms) gives the histograms of the plain computation: bit for
 // bit on a round's first term, to rounding on the terms after it, over a
 // whole round of terms, for the logistic and the softmax loss.
-import { assert, assertEquals } from "@std/assert";
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertThrows,
+} from "@std/assert";
+import { stageRows } from "../src/local/model/rowsource.ts";
 import {
   gradientHistogram,
   newHistogram,
@@ -105,3 +111,44 @@ for (
     }
   });
 }
+
+Deno.test("a stage's rows refuse a pending update first in a round (the row cache would be stale)", () => {
+  const n = 8;
+  const source = stageRows({
+    loss: "logistic",
+    regression: false,
+    K: 1,
+    bag: {
+      nTrain: n,
+      yTr: Int32Array.from({ length: n }, (_, i) => i % 2),
+      vTr: new Float64Array(0),
+    },
+    cellsTr: [
+      new Uint8Array(n),
+      Uint8Array.from({ length: n }, (_, i) => i % 2),
+    ],
+    tables: [new Float64Array(1), new Float64Array(2)],
+    cellCounts: [1, 2],
+    maxCells: 2,
+    baseTr: new Float64Array(n),
+    rate: 1,
+    rng: createRng(1),
+    helper: null,
+  });
+  const hist = newHistogram(2, 1);
+  const update = Float64Array.of(0.5);
+  let rows = source.next([new Float64Array(1), new Float64Array(2)]);
+  assertThrows(
+    () => source.histogram(rows, 1, 0, update, false, hist),
+    Error,
+    "pending update",
+  );
+  // In order: the first term fills, the second follows.
+  rows = source.next([new Float64Array(1), new Float64Array(2)]);
+  source.histogram(rows, 0, -1, null, false, newHistogram(1, 1));
+  source.histogram(rows, 1, 0, update, false, hist);
+  // Every score moved by the update: p = 1 / (1 + e^-0.5) a row.
+  const p = 1 / (1 + Math.exp(-0.5));
+  assertAlmostEquals(hist.G[0] + hist.G[1], n * p - n / 2, 1e-12);
+  source.close();
+});

@@ -109,7 +109,9 @@ export interface RowSource {
   next(tables: Float64Array[]): RoundRows;
   /**
    * Builds term `j`'s histogram over the round's rows, after adding the
-   * pending term's update (`update`, null for none) to their scores.
+   * pending term's update (`update`, null for none) to their scores. A
+   * round's first histogram has none (it fills the rows' cache of
+   * exponentials, see histogram.ts); one that has is refused.
    */
   histogram(
     rows: RoundRows,
@@ -181,6 +183,7 @@ export function stageRows(o: StageRowsInput): RowSource {
   const cache = o.loss === "squared" || split
     ? null
     : new Float64Array(bag.nTrain * K);
+  let filled = false;
   const from = split?.setup.from;
   if (from) {
     cellsTr.forEach((c, j) => from.cells[j].set(c));
@@ -199,6 +202,7 @@ export function stageRows(o: StageRowsInput): RowSource {
   return {
     all: sAll !== null,
     next(tables) {
+      filled = false;
       const rows = sAll
         ? null
         : sampleRows(bag.nTrain, rate, o.rng, from?.rows);
@@ -229,6 +233,15 @@ export function stageRows(o: StageRowsInput): RowSource {
       };
     },
     histogram(r, j, pending, update, counted, hist) {
+      // The rows' cache of exponentials is filled by a round's first term
+      // (no pending update) and only updated after it: a pending update
+      // first in a round would read a cache of other rows.
+      if (pending < 0) filled = true;
+      else if (!filled) {
+        throw new Error(
+          "internal: a round's first histogram came with a pending update (the row cache would be stale)",
+        );
+      }
       if (split) split.build(j, pending, update, r.m, counted, hist);
       else {
         gradientHistogram(
