@@ -12,7 +12,7 @@
 import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import fc from "fast-check";
 import { local, type LocalMLPlatform } from "../local.ts";
-import { connect } from "../src/platform.ts";
+import { overHttp } from "./_helpers/local_setup.ts";
 import type { MLPlatform } from "../src/platform.ts";
 import type { FieldType } from "../src/builders/fields.ts";
 import { createRng } from "../src/local/model/rng.ts";
@@ -36,16 +36,8 @@ const ml: LocalMLPlatform = await local({
   buckets: { data: dir },
   progress: false,
 });
-const server = Deno.serve(
-  { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-  (request) => ml.platform.fetch(request),
-);
-const http: MLPlatform = connect({
-  baseUrl: `http://127.0.0.1:${server.addr.port}`,
-  ...ml.platform.credentials,
-  maxRetries: 0,
-  pollInterval: 10,
-});
+const served = overHttp(ml);
+const http: MLPlatform = served.http;
 const storage = await ml.storageConnector("data");
 
 function csvCell(v: Cell): string {
@@ -348,7 +340,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    await server.shutdown();
+    await served.close();
     await ml.close();
     await Deno.remove(dir, { recursive: true });
   },

@@ -18,7 +18,8 @@ import { local, type LocalMLPlatform } from "../local.ts";
 import { datasourceBlobKey } from "../src/local/jobs/ingest.ts";
 import { datasetBlobs, loadEncoded } from "../src/local/jobs/onboard.ts";
 import { MemoryStore } from "../src/local/store/store.ts";
-import { connect, type MLPlatform } from "../src/platform.ts";
+import type { MLPlatform } from "../src/platform.ts";
+import { overHttp } from "./_helpers/local_setup.ts";
 import { constrainDataset } from "../src/local/model/constraints.ts";
 import { PART_LEVELS } from "../src/local/model/dates.ts";
 import {
@@ -283,17 +284,9 @@ Deno.test("date parts: over HTTP as in-process, the model record names the deriv
     buckets: { data: dir },
     progress: false,
   });
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (request) => ml.platform.fetch(request),
-  );
+  const served = overHttp(ml);
   try {
-    const http: MLPlatform = connect({
-      baseUrl: `http://127.0.0.1:${server.addr.port}`,
-      ...ml.platform.credentials,
-      maxRetries: 0,
-      pollInterval: 10,
-    });
+    const http: MLPlatform = served.http;
     const table = dateTable(500, 5, 800, { withTime: true });
     const lines = ["date,x,y"];
     for (let i = 0; i < 500; i++) {
@@ -375,7 +368,7 @@ Deno.test("date parts: over HTTP as in-process, the model record names the deriv
       assertAlmostEquals(sum, row[at("prediction.y")] as number, 1e-9);
     }
   } finally {
-    await server.shutdown();
+    await served.close();
     await ml.close();
     await Deno.remove(dir, { recursive: true });
   }

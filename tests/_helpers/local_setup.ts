@@ -10,6 +10,8 @@ import {
   type LocalPlatform,
 } from "../../src/local/local_platform.ts";
 import type { LocalPlatformOptions } from "../../src/local/options.ts";
+import type { LocalMLPlatform } from "../../local.ts";
+import { connect, type MLPlatform } from "../../src/platform.ts";
 
 /** Folder of the shared datasets. */
 export const DATASETS = new URL("../../datasets/", import.meta.url).pathname;
@@ -265,4 +267,25 @@ export function penguinQuery(n: number) {
       Array.from({ length: n }, (_, i) => rows[i % 3][c]),
     ]),
   ) as Record<string, (string | number | null)[]>;
+}
+
+/**
+ * A local platform served over HTTP on a free port, and a client on it
+ * (retries off, short polls): tests that hold the in-process and the HTTP
+ * answers equal. `close` stops the server (not the platform).
+ */
+export function overHttp(
+  ml: LocalMLPlatform,
+): { http: MLPlatform; close: () => Promise<void> } {
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (request) => ml.platform.fetch(request),
+  );
+  const http = connect({
+    baseUrl: `http://127.0.0.1:${server.addr.port}`,
+    ...ml.platform.credentials,
+    maxRetries: 0,
+    pollInterval: 10,
+  });
+  return { http, close: () => server.shutdown() };
 }
