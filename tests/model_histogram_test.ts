@@ -152,3 +152,49 @@ Deno.test("a stage's rows refuse a pending update first in a round (the row cach
   assertAlmostEquals(hist.G[0] + hist.G[1], n * p - n / 2, 1e-12);
   source.close();
 });
+
+Deno.test("gradientHistogram's row cache: a step too large for a row's exponentials refills that row from its scores", () => {
+  // Two rows, three classes; the second term's update lifts class 2 of the
+  // second row by 800 (its exp would overflow a double).
+  const K = 3, n = 2;
+  const y = Int32Array.of(0, 2);
+  const cells = Uint8Array.of(0, 1);
+  const update = Float64Array.of(0, 0, 0, 0, 0, 800);
+  const plain = new Float64Array(n * K), cached = plain.slice();
+  const cache = new Float64Array(n * K);
+  const a = newHistogram(2, K), b = newHistogram(2, K);
+  const none = new Float64Array(0);
+  for (const [s, hist, c] of [[plain, a, null], [cached, b, cache]] as const) {
+    gradientHistogram(
+      "softmax",
+      K,
+      s,
+      y,
+      none,
+      cells,
+      n,
+      hist,
+      null,
+      null,
+      false,
+      c,
+    );
+    gradientHistogram(
+      "softmax",
+      K,
+      s,
+      y,
+      none,
+      cells,
+      n,
+      hist,
+      cells,
+      update,
+      false,
+      c,
+    );
+  }
+  assert(b.G.every(Number.isFinite), `finite gradients: ${b.G.join()}`);
+  assertEquals(b.G, a.G);
+  assertEquals(b.H, a.H);
+});

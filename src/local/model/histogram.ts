@@ -176,20 +176,24 @@ function softmaxCached(
   for (let i = 0; i < n; i++) {
     const o = i * K;
     let z = 0;
-    if (f === null) {
-      if (pc !== null) {
-        const u = pc[i] * K;
-        for (let k = 0; k < K; k++) s[o + k] += pu![u + k];
-      }
-      let m = -Infinity;
-      for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
-      for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
-    } else {
+    if (f !== null) {
       const u = pc![i] * K;
       for (let k = 0; k < K; k++) {
         s[o + k] += pu![u + k];
-        z += cache[o + k] *= f![u + k];
+        z += cache[o + k] *= f[u + k];
       }
+    } else if (pc !== null) {
+      const u = pc[i] * K;
+      for (let k = 0; k < K; k++) s[o + k] += pu![u + k];
+    }
+    // Filled here from the scores: a round's first term, an update with
+    // more cells than rows, or a row whose exponentials left the range of
+    // a double by a huge step (the sum 0 or infinite).
+    if (f === null || !(z > 0 && z < Infinity)) {
+      let m = -Infinity;
+      z = 0;
+      for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
+      for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
     }
     const qo = cells[i] * K, yi = y[i];
     for (let k = 0; k < K; k++) {
