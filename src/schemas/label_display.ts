@@ -93,6 +93,47 @@ export function fieldLabelsOf(schema: LabelledSchema): FieldLabels {
 }
 
 /**
+ * `labels` with an entry for each feature a model derived from a labelled
+ * column (docs/contract.md#model-validation-rows: a date's `weekday`,
+ * `month`, `hour`), shown as the column's friendly name (or raw name) with
+ * the part in parentheses; `labels` itself when there is none to add.
+ *
+ * @example
+ * ```ts
+ * import { withDerivedLabels } from "./label_display.ts";
+ * const labels = { day: { label: "Ride date", friendly_name: "Ride date", unit: null, dimension: null, categories: {} } };
+ * const out = withDerivedLabels(labels, [{ name: "day:weekday", column: "day", part: "weekday" }]);
+ * if (out["day:weekday"].label !== "Ride date (weekday)" || out.day.label !== "Ride date") throw new Error();
+ * if (withDerivedLabels(labels, []) !== labels) throw new Error();
+ * ```
+ */
+export function withDerivedLabels(
+  labels: FieldLabels,
+  derived:
+    | ReadonlyArray<{ name: string; column: string; part: string }>
+    | undefined,
+): FieldLabels {
+  const parts = (derived ?? []).filter((d) =>
+    Object.hasOwn(labels, d.column) && !Object.hasOwn(labels, d.name)
+  );
+  if (!parts.length) return labels;
+  const out: FieldLabels = Object.assign(Object.create(null), labels);
+  for (const d of parts) {
+    const friendly = `${
+      labels[d.column].friendly_name || d.column
+    } (${d.part})`;
+    out[d.name] = {
+      label: friendly,
+      friendly_name: friendly,
+      unit: null,
+      dimension: null,
+      categories: Object.create(null),
+    };
+  }
+  return out;
+}
+
+/**
  * A field's display text, or its raw name when it has no label.
  *
  * @example

@@ -20,6 +20,7 @@ import {
   labelIssues,
   type Model,
   type SchemaField,
+  withDerivedLabels,
 } from "../../schemas/mod.ts";
 import type { LABEL_ROUTES } from "../../schemas/label_routes.ts";
 import type { Caller } from "../http/auth.ts";
@@ -309,7 +310,7 @@ export function readSchema(
   anchorId: string | null | undefined,
   field: string,
 ): SchemaReading {
-  const { labels, anchors } = cachedReading(ctx, modelId);
+  const { labels, anchors } = modelReading(ctx, modelId);
   const out: SchemaReading = {};
   if (labels) out.field_labels = labels;
   if (anchorId === null) return out;
@@ -337,12 +338,35 @@ export function readSchema(
  * the hot path, and labels change only through this module's creates and
  * deletes, which drop the entry.
  */
-const READINGS = new Map<
-  string,
-  { labels?: FieldLabels; anchors: DataAnchor[] }
->();
+const READINGS = new Map<string, Reading>();
 
-function cachedReading(ctx: PlatformContext, modelId: string) {
+/** What views read of a schema: its labels (absent: none) and its anchors. */
+interface Reading {
+  labels?: FieldLabels;
+  anchors: DataAnchor[];
+}
+
+/**
+ * A model's reading: its schema's, with labels for the features the model
+ * derived from a labelled column (a date's weekday: `withDerivedLabels`),
+ * kept per model while its schema's reading stands.
+ */
+function modelReading(ctx: PlatformContext, modelId: string): Reading {
+  const reading = cachedReading(ctx, modelId);
+  if (!reading.labels) return reading;
+  const kept = MODEL_READINGS.get(modelId);
+  if (kept?.from === reading) return kept.reading;
+  const derived = ctx.store.get("models", modelId)?.body.derived_features;
+  const labels = withDerivedLabels(reading.labels, derived);
+  const own = labels === reading.labels ? reading : { ...reading, labels };
+  MODEL_READINGS.set(modelId, { from: reading, reading: own });
+  return own;
+}
+
+/** Each model's reading, and the schema reading it was made from. */
+const MODEL_READINGS = new Map<string, { from: Reading; reading: Reading }>();
+
+function cachedReading(ctx: PlatformContext, modelId: string): Reading {
   const known = SCHEMA_OF.get(modelId);
   const cached = known !== undefined ? READINGS.get(known) : undefined;
   if (cached) return cached;
@@ -392,7 +416,8 @@ export function labelledModel(
   return (input) => {
     const { body } = get(input);
     const schema = schemaOfModel(input.ctx, body.id)?.body;
-    const labels = schema && fieldLabelsOf(schema);
+    const labels = schema &&
+      withDerivedLabels(fieldLabelsOf(schema), body.derived_features);
     return {
       body: labels && Object.keys(labels).length
         ? { ...body, field_labels: labels }
