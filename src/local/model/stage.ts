@@ -13,7 +13,7 @@ import type { Bag } from "./prepared.ts";
 import { addScores, type Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";
-import { stageRows } from "./rowsource.ts";
+import { type RoundRows, stageRows } from "./rowsource.ts";
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
 export interface StageTerm {
@@ -52,6 +52,11 @@ export interface Booster {
   checkStop: () => boolean;
   /** A helper thread that builds half of each histogram (a fit with one bag), or null. */
   rows: RowHelper | null;
+  /**
+   * Terms stepped a round by gain (greedy rounds, see {@link boostStage});
+   * 0, or at least the stage's terms: cyclic rounds, every term a step.
+   */
+  greedy: number;
 }
 
 /**
@@ -112,12 +117,33 @@ export function* boostStage(
   });
   const below = new Int32Array(terms.length);
   const frozen = new Uint8Array(terms.length);
+  const greedy = b.greedy > 0 && b.greedy < terms.length;
+  const gains = new Float64Array(terms.length);
+  const order = terms.map((_, j) => j);
   let lr = b.lr;
   let rounds = 0;
   try {
     return yield* boostRounds();
   } finally {
     source.close();
+  }
+
+  // A greedy round: every active term's histogram and step at the round's
+  // scores (no step taken yet, so no pending update), and the `b.greedy`
+  // terms whose steps promise the largest loss decrease, best first (ties
+  // to the lower index: deterministic).
+  function bestTerms(r: RoundRows, round: number, counted: boolean): number[] {
+    const active: number[] = [];
+    for (let j = 0; j < terms.length; j++) {
+      if (frozen[j]) continue;
+      const t = terms[j], u = updates[j];
+      source.histogram(r, j, -1, null, counted, t.hist);
+      for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+      gains[j] = stepGain(t.hist, u, t.hist.C.length * K);
+      active.push(j);
+    }
+    active.sort((x, y) => gains[y] - gains[x] || x - y);
+    return active.slice(0, b.greedy);
   }
 
   function* boostRounds(): Generator<
@@ -127,22 +153,28 @@ export function* boostStage(
   > {
     for (let round = 0; round < b.maxRounds; round++) {
       const r = source.next(tables);
+      // Every row every round: the counts of the first round stay right.
+      const counted = source.all && round > 0;
       let pending = -1;
-      for (let j = 0; j < terms.length; j++) {
+      const stepped = greedy ? bestTerms(r, round, counted) : order;
+      for (let s = 0; s < stepped.length; s++) {
+        const j = stepped[s];
         if (frozen[j]) continue;
         const t = terms[j];
-        // Every row every round: the counts of the first round stay right.
-        const counted = source.all && round > 0;
-        source.histogram(
-          r,
-          j,
-          pending,
-          pending >= 0 ? pendingUpdates[pending] : null,
-          counted,
-          t.hist,
-        );
         const u = updates[j];
-        for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+        // A greedy round's first term steps on the histogram its gain came
+        // from (nothing has changed the scores since).
+        if (!greedy || s > 0) {
+          source.histogram(
+            r,
+            j,
+            pending,
+            pending >= 0 ? pendingUpdates[pending] : null,
+            counted,
+            t.hist,
+          );
+          for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+        }
         addInto(t.table, u);
         addScores(sVa, t.cellsVa, u, K);
         pending = j;
@@ -191,6 +223,27 @@ export function* boostStage(
     frozen.forEach((f, j) => f && tables[j].fill(0));
     return { rounds, stop };
   }
+}
+
+/**
+ * The decrease of the training loss a step promises to second order: for
+ * every cell and score column, `-(G u + H u² / 2)` summed over the first
+ * `n` values of the step `u` (the gain a greedy round ranks terms by).
+ *
+ * @example
+ * ```ts
+ * import { stepGain } from "./stage.ts";
+ *
+ * // Newton's step -G/H at full rate: G²/(2H).
+ * const hist = { G: Float64Array.of(-2), H: Float64Array.of(4), C: Float64Array.of(8) };
+ * if (stepGain(hist, Float64Array.of(0.5), 1) !== 0.5) throw new Error("example failed");
+ * ```
+ */
+export function stepGain(hist: Histogram, u: Float64Array, n: number): number {
+  const { G, H } = hist;
+  let gain = 0;
+  for (let q = 0; q < n; q++) gain -= u[q] * (G[q] + 0.5 * H[q] * u[q]);
+  return gain;
 }
 
 /** Adds `update` to `table` (the update may be longer: only the table's cells count). */
