@@ -19,11 +19,11 @@ import { train } from "../src/local/model/train.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 
-const F = 200, SIGNAL = 5;
+const F = 200;
 
 /**
  * `n` rows of `F` uniform numeric columns (seeded) and a binary target
- * whose log-odds are a sum over the first {@link SIGNAL} columns (a line, a
+ * whose log-odds are a sum over the first 5 columns (a line, a
  * step, a bump); the other columns are noise.
  */
 function wideBinary(n: number, seed: number) {
