@@ -1,5 +1,5 @@
 /**
- * One boosting stage: cyclic gradient boosting of a set of terms (the main
+ * One boosting stage: cyclic (or greedy) gradient boosting of a set of terms (the main
  * terms, or the pairs on top of them) with early stopping on the validation
  * rows, every round on all rows, a seeded sample, or rows split with a helper
  * thread (see ./rows.ts).
@@ -68,6 +68,14 @@ export interface Booster {
  * place. The learning rate decays on plateaus (`lrDecay` after `lrPatience`
  * rounds without a new best); with `prunePatience`, a term whose importance
  * stays under `pruneThreshold` that many rounds stops being boosted.
+ *
+ * Greedy rounds (`b.greedy` terms, fewer than the stage's): a round first
+ * builds every active term's histogram and step at the round's scores and
+ * ranks the terms by the loss decrease their steps promise
+ * ({@link stepGain}), then steps the best `b.greedy` of them, best first,
+ * each on the gradients after the previous one's step, as a cyclic round
+ * steps all of them. Early stopping and the learning-rate schedule count
+ * rounds the same way.
  */
 export function* boostStage(
   b: Booster,
