@@ -127,6 +127,10 @@ export function* boostStage(
   const frozen = new Uint8Array(terms.length);
   const greedy = b.greedy > 0 && b.greedy < terms.length;
   const gains = new Float64Array(terms.length);
+  // Terms whose histogram and step are at the round's scores.
+  const fresh = new Uint8Array(terms.length);
+  // The terms a greedy round stepped, ranked again the next round.
+  let last: number[] = [];
   const order = terms.map((_, j) => j);
   let lr = b.lr;
   let rounds = 0;
@@ -136,22 +140,27 @@ export function* boostStage(
     source.close();
   }
 
-  // A greedy round: every active term's histogram and step at the round's
-  // scores (no step taken yet, so no pending update), and the `b.greedy`
-  // terms whose steps promise the largest loss decrease, best first (ties
-  // to the lower index: deterministic).
+  // A greedy round ranks the active terms by the loss decrease their steps
+  // promise and returns the best `b.greedy`, best first (ties to the lower
+  // index: deterministic). Every GREEDY_SWEEP rounds (and every round on
+  // sampled rows) each term's histogram and step are built at the round's
+  // scores (no step taken yet, so no pending update); in between, only the
+  // terms stepped last round are, the others keep their gains.
   function bestTerms(r: RoundRows, round: number, counted: boolean): number[] {
+    fresh.fill(0);
+    const sweep = round % GREEDY_SWEEP === 0 || !source.all;
     const active: number[] = [];
-    for (let j = 0; j < terms.length; j++) {
+    for (let j = 0; j < terms.length; j++) if (!frozen[j]) active.push(j);
+    for (const j of sweep ? active : last) {
       if (frozen[j]) continue;
       const t = terms[j], u = updates[j];
       source.histogram(r, j, -1, null, counted, t.hist);
       for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
       gains[j] = stepGain(t.hist, u, t.hist.C.length * K);
-      active.push(j);
+      fresh[j] = 1;
     }
     active.sort((x, y) => gains[y] - gains[x] || x - y);
-    return active.slice(0, b.greedy);
+    return last = active.slice(0, b.greedy);
   }
 
   function* boostRounds(): Generator<
@@ -171,8 +180,8 @@ export function* boostStage(
         const t = terms[j];
         const u = updates[j];
         // A greedy round's first term steps on the histogram its gain came
-        // from (nothing has changed the scores since).
-        if (!greedy || s > 0) {
+        // from, when built this round (nothing has changed the scores since).
+        if (!greedy || s > 0 || !fresh[j]) {
           source.histogram(
             r,
             j,
@@ -232,6 +241,15 @@ export function* boostStage(
     return { rounds, stop };
   }
 }
+
+/**
+ * Rounds between greedy rounds that rank every term on fresh histograms
+ * (see {@link boostStage}); in between only the terms stepped the round
+ * before are ranked again, the others keep their last gains (a step
+ * changes the other terms' gradients little), so a greedy round costs a
+ * few histograms, not one a feature.
+ */
+export const GREEDY_SWEEP = 10;
 
 /**
  * The decrease of the training loss a step promises to second order: for
