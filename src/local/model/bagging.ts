@@ -34,9 +34,10 @@ export function* fitOnce(
   shouldStop: () => boolean,
   helper: BagHelper | null,
   rows: RowHelper | null,
+  greedy = 0,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
-    prepare(data, p, withLinearStart, linearBins, judged, rows),
+    prepare(data, p, withLinearStart, linearBins, judged, rows, greedy),
   );
   const stop = fitStop(shouldStop);
   const { bags } = prep;
@@ -60,6 +61,7 @@ export function* fitOnce(
       judged,
       bags,
       claims,
+      ...(greedy > 0 ? { greedy } : {}),
     })
     : null;
   const results: BagResult[] = [];
@@ -120,6 +122,8 @@ export interface BagTask {
   judged: boolean;
   /** The configuration's bag count. */
   bags: number;
+  /** Main terms stepped a round by gain (absent or 0: cyclic rounds; see `Booster.greedy`). */
+  greedy?: number;
   /**
    * On a SharedArrayBuffer: `claims[0]`, the next bag not yet taken;
    * `claims[1]`, 0 until the helper takes the task (it sets 1) or the
@@ -178,6 +182,8 @@ export function fitBags(
       task.linear,
       task.linearBins,
       task.judged,
+      null,
+      task.greedy ?? 0,
     );
     const stop = fitStop(shouldStop);
     let shared: [number, number][] | null = null;

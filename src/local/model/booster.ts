@@ -164,6 +164,7 @@ function boosterOf(prep: Prepared, stop: FitStop, b: number): Booster {
     logInterval: p.log_interval,
     checkStop: stop.check,
     rows: prep.bags === 1 ? prep.rows : null,
+    greedy: prep.greedy,
   };
 }
 
@@ -369,8 +370,10 @@ export function* fitBag(
       };
     });
     if (stage.length > 0) {
+      // Pairs are few: every one a step a round (greedy rounds are the
+      // main terms').
       const done = yield* boostStage(
-        booster,
+        { ...booster, greedy: 0 },
         bag,
         rate(bag.nTrain),
         stage,

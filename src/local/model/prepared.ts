@@ -67,6 +67,8 @@ export interface Prepared {
   pairsWanted: number;
   /** A helper thread for a fit with one bag's histograms, or null. */
   rows: RowHelper | null;
+  /** Main terms stepped a boosting round by gain (0: cyclic rounds; see `Booster.greedy`). */
+  greedy: number;
 }
 
 /**
@@ -81,6 +83,7 @@ export function* prepare(
   linearBins: number,
   judged: boolean,
   rows: RowHelper | null = null,
+  greedy = 0,
 ): Generator<TrainProgress, Prepared, void> {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
@@ -178,6 +181,7 @@ export function* prepare(
       ? p.max_interactions
       : 0,
     rows,
+    greedy,
   };
   const overall = bagOf(prepared, trRows, pool.subarray(nTrain));
   prepared.overall = overall;

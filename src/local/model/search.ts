@@ -73,6 +73,8 @@ export interface Candidate {
   refined: boolean;
   /** False: the linear start alone, no boosting rounds (judged like no pairs). */
   boosted: boolean;
+  /** Main terms stepped a round by gain; 0: cyclic rounds (see {@link GREEDY_TERMS}). */
+  greedy: number;
 }
 
 /**
@@ -81,7 +83,7 @@ export interface Candidate {
  * model.
  */
 export type SelectionAxis =
-  | { name: "bins" | "max_interactions"; values: number[] }
+  | { name: "bins" | "max_interactions" | "greedy"; values: number[] }
   | { name: "linear" | "refined"; values: boolean[] };
 
 function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
@@ -116,7 +118,10 @@ export const SELECTION_CELLS = 2_000_000;
  * {@link improves}; no pairs is judged on rows that did not stop the fits
  * early, see `BagTask.judged`, and the pairs must beat it significantly
  * there; with the linear start kept, the linear fit alone, no rounds and no
- * pairs, is judged there too and wins by any margin). A parameter given in
+ * pairs, is judged there too and wins by any margin). On a wide table
+ * (at most {@link WIDE_RATIO} training rows a feature) greedy rounds are
+ * tried first ({@link GREEDY_TERMS} main terms a round by gain), judged as
+ * the linear start is, by any margin. A parameter given in
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
  * {@link SELECTION_CELLS} training cells, or
  * without validation rows, there is one candidate: no linear start, `bins`,
@@ -136,6 +141,9 @@ export const SELECTION_CELLS = 2_000_000;
  * if (given.map((a) => a.values.length).join() !== "2,1,1,4") throw new Error("example failed");
  * const large = selectionAxes(p, {}, 500_000, 8, "binary");
  * if (large.map((a) => a.values.join("|")).join() !== "false,false,64,10") throw new Error("example failed");
+ * // 200 training rows of 100 features: greedy rounds are tried first.
+ * const wide = selectionAxes(p, {}, 200, 100, "binary");
+ * if (wide.map((a) => a.name).join() !== "greedy,linear,refined,bins,max_interactions" || wide[0].values.join("|") !== "0|1") throw new Error("example failed");
  * ```
  */
 export function selectionAxes(
@@ -174,7 +182,9 @@ export function selectionAxes(
   const refined = search && target !== "regression" && input.bins === undefined
     ? [false, true]
     : [false];
+  const wide = search && nFeatures * WIDE_RATIO >= nTrain;
   return [
+    ...(wide ? [{ name: "greedy" as const, values: [0, GREEDY_TERMS] }] : []),
     { name: "linear", values: linear },
     { name: "refined", values: refined },
     { name: "bins", values: bins },
@@ -196,6 +206,27 @@ export function selectionAxes(
  * multi-class targets".
  */
 export const LINEAR_BINS = 254;
+
+/**
+ * Training rows per feature at or under which a table is wide and the
+ * search also tries greedy rounds ({@link GREEDY_TERMS}): at 3, a cyclic
+ * round's steps (one a feature) number at least a third of the training
+ * rows, and twice the rows the bag's validation holds out (15% of the
+ * rows) to stop it. Every table of the benchmark but ad_data (1.7 training
+ * rows a feature) and pd_speech (0.3) has more than 4 (scat 4.2, wine and
+ * oils about 11, the rest over 20), and keeps its candidates and model.
+ */
+export const WIDE_RATIO = 3;
+
+/**
+ * Main terms a greedy round steps (see `Booster.greedy`): the one whose
+ * step promises the largest decrease of the training loss, as a tree
+ * learner picks its best split, instead of every feature a step. On a wide
+ * table most features carry noise, and a cyclic round fits every one of
+ * them before the validation loss can say so. Figures: BENCHMARKS.md,
+ * "Greedy rounds on wide tables".
+ */
+export const GREEDY_TERMS = 1;
 
 /** Numeric bins of the smooth-shape candidate of {@link selectionAxes}. */
 export const SMOOTH_BINS = 16;
@@ -261,6 +292,7 @@ export function* searchSteps(
     linear: false,
     refined: false,
     boosted: true,
+    greedy: 0,
   };
   for (const axis of axes) chosen = withAxis(chosen, axis, 0);
   // Inner validation, one axis at a time from the first values: every
@@ -308,6 +340,7 @@ export function* searchSteps(
       () => (stopped ||= shouldStop()),
       helper,
       rows,
+      candidate.greedy,
     );
     let r = steps.next();
     while (!r.done) {

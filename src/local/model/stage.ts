@@ -1,5 +1,5 @@
 /**
- * One boosting stage: cyclic gradient boosting of a set of terms (the main
+ * One boosting stage: cyclic (or greedy) gradient boosting of a set of terms (the main
  * terms, or the pairs on top of them) with early stopping on the validation
  * rows, every round on all rows, a seeded sample, or rows split with a helper
  * thread (see ./rows.ts).
@@ -13,7 +13,7 @@ import type { Bag } from "./prepared.ts";
 import { addScores, type Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";
-import { stageRows } from "./rowsource.ts";
+import { type RoundRows, stageRows } from "./rowsource.ts";
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
 export interface StageTerm {
@@ -52,6 +52,11 @@ export interface Booster {
   checkStop: () => boolean;
   /** A helper thread that builds half of each histogram (a fit with one bag), or null. */
   rows: RowHelper | null;
+  /**
+   * Terms stepped a round by gain (greedy rounds, see {@link boostStage});
+   * 0, or at least the stage's terms: cyclic rounds, every term a step.
+   */
+  greedy: number;
 }
 
 /**
@@ -63,6 +68,14 @@ export interface Booster {
  * place. The learning rate decays on plateaus (`lrDecay` after `lrPatience`
  * rounds without a new best); with `prunePatience`, a term whose importance
  * stays under `pruneThreshold` that many rounds stops being boosted.
+ *
+ * Greedy rounds (`b.greedy` terms, fewer than the stage's): a round first
+ * builds every active term's histogram and step at the round's scores and
+ * ranks the terms by the loss decrease their steps promise
+ * ({@link stepGain}), then steps the best `b.greedy` of them, best first,
+ * each on the gradients after the previous one's step, as a cyclic round
+ * steps all of them. Early stopping and the learning-rate schedule count
+ * rounds the same way.
  */
 export function* boostStage(
   b: Booster,
@@ -112,12 +125,42 @@ export function* boostStage(
   });
   const below = new Int32Array(terms.length);
   const frozen = new Uint8Array(terms.length);
+  const greedy = b.greedy > 0 && b.greedy < terms.length;
+  const gains = new Float64Array(terms.length);
+  // Terms whose histogram and step are at the round's scores.
+  const fresh = new Uint8Array(terms.length);
+  // The terms a greedy round stepped, ranked again the next round.
+  let last: number[] = [];
+  const order = terms.map((_, j) => j);
   let lr = b.lr;
   let rounds = 0;
   try {
     return yield* boostRounds();
   } finally {
     source.close();
+  }
+
+  // A greedy round ranks the active terms by the loss decrease their steps
+  // promise and returns the best `b.greedy`, best first (ties to the lower
+  // index: deterministic). Every GREEDY_SWEEP rounds (and every round on
+  // sampled rows) each term's histogram and step are built at the round's
+  // scores (no step taken yet, so no pending update); in between, only the
+  // terms stepped last round are, the others keep their gains.
+  function bestTerms(r: RoundRows, round: number, counted: boolean): number[] {
+    fresh.fill(0);
+    const sweep = round % GREEDY_SWEEP === 0 || !source.all;
+    const active: number[] = [];
+    for (let j = 0; j < terms.length; j++) if (!frozen[j]) active.push(j);
+    for (const j of sweep ? active : last) {
+      if (frozen[j]) continue;
+      const t = terms[j], u = updates[j];
+      source.histogram(r, j, -1, null, counted, t.hist);
+      for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+      gains[j] = stepGain(t.hist, u, t.hist.C.length * K);
+      fresh[j] = 1;
+    }
+    active.sort((x, y) => gains[y] - gains[x] || x - y);
+    return last = active.slice(0, b.greedy);
   }
 
   function* boostRounds(): Generator<
@@ -127,22 +170,28 @@ export function* boostStage(
   > {
     for (let round = 0; round < b.maxRounds; round++) {
       const r = source.next(tables);
+      // Every row every round: the counts of the first round stay right.
+      const counted = source.all && round > 0;
       let pending = -1;
-      for (let j = 0; j < terms.length; j++) {
+      const stepped = greedy ? bestTerms(r, round, counted) : order;
+      for (let s = 0; s < stepped.length; s++) {
+        const j = stepped[s];
         if (frozen[j]) continue;
         const t = terms[j];
-        // Every row every round: the counts of the first round stay right.
-        const counted = source.all && round > 0;
-        source.histogram(
-          r,
-          j,
-          pending,
-          pending >= 0 ? pendingUpdates[pending] : null,
-          counted,
-          t.hist,
-        );
         const u = updates[j];
-        for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+        // A greedy round's first term steps on the histogram its gain came
+        // from, when built this round (nothing has changed the scores since).
+        if (!greedy || s > 0 || !fresh[j]) {
+          source.histogram(
+            r,
+            j,
+            pending,
+            pending >= 0 ? pendingUpdates[pending] : null,
+            counted,
+            t.hist,
+          );
+          for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
+        }
         addInto(t.table, u);
         addScores(sVa, t.cellsVa, u, K);
         pending = j;
@@ -191,6 +240,36 @@ export function* boostStage(
     frozen.forEach((f, j) => f && tables[j].fill(0));
     return { rounds, stop };
   }
+}
+
+/**
+ * Rounds between greedy rounds that rank every term on fresh histograms
+ * (see {@link boostStage}); in between only the terms stepped the round
+ * before are ranked again, the others keep their last gains (a step
+ * changes the other terms' gradients little), so a greedy round costs a
+ * few histograms, not one a feature.
+ */
+export const GREEDY_SWEEP = 10;
+
+/**
+ * The decrease of the training loss a step promises to second order: for
+ * every cell and score column, `-(G u + H u² / 2)` summed over the first
+ * `n` values of the step `u` (the gain a greedy round ranks terms by).
+ *
+ * @example
+ * ```ts
+ * import { stepGain } from "./stage.ts";
+ *
+ * // Newton's step -G/H at full rate: G²/(2H).
+ * const hist = { G: Float64Array.of(-2), H: Float64Array.of(4), C: Float64Array.of(8) };
+ * if (stepGain(hist, Float64Array.of(0.5), 1) !== 0.5) throw new Error("example failed");
+ * ```
+ */
+export function stepGain(hist: Histogram, u: Float64Array, n: number): number {
+  const { G, H } = hist;
+  let gain = 0;
+  for (let q = 0; q < n; q++) gain -= u[q] * (G[q] + 0.5 * H[q] * u[q]);
+  return gain;
 }
 
 /** Adds `update` to `table` (the update may be longer: only the table's cells count). */
