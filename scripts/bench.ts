@@ -119,6 +119,12 @@ async function updateDoc(table: string, notes: string[], header: string) {
     DOC,
     `${doc.slice(0, a + TABLE_START.length)}\n${body}\n${doc.slice(b)}`,
   );
+  // The table is written unpadded; `deno fmt --check` (CI) wants it aligned.
+  await new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--quiet", DOC],
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
   return true;
 }
 
