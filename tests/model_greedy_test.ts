@@ -95,8 +95,12 @@ function fitWith(greedy: number): EbmModel {
   return r.value.model!;
 }
 
+/** The cyclic fit's test AUC, fitted once for the tests that compare with it. */
+let cyclicAuc: number | null = null;
+const cyclicScore = () => cyclicAuc ??= testAuc(fitWith(0));
+
 Deno.test("greedy: on 300 rows x 200 columns with signal in 5, greedy rounds beat cyclic ones on held-out rows", () => {
-  const cyclic = testAuc(fitWith(0));
+  const cyclic = cyclicScore();
   const greedy = testAuc(fitWith(GREEDY_TERMS));
   assert(greedy > cyclic, `greedy ${greedy} vs cyclic ${cyclic}`);
 });
@@ -114,15 +118,17 @@ Deno.test("greedy: the search tries it on a wide table only", () => {
 let searched: EbmModel | null = null;
 const trained = () => searched ??= train(data);
 
-Deno.test("greedy: the searched model on the wide table is as good on held-out rows as the greedy fit, and deterministic", () => {
+Deno.test("greedy: the searched model on the wide table is better on held-out rows than the cyclic fit", () => {
   const model = trained();
   // One more candidate than the narrow search's.
   assert(model.metrics.candidates! >= 2, `${model.metrics.candidates}`);
-  const cyclic = testAuc(fitWith(0));
+  const cyclic = cyclicScore();
   assert(testAuc(model) > cyclic, `${testAuc(model)} vs cyclic ${cyclic}`);
-  assertEquals(JSON.stringify(train(data)), JSON.stringify(model));
 });
 
+// Two trainings of the same data, one in this thread and one in the worker
+// with its helper thread: equal models show the search with greedy rounds is
+// deterministic too.
 Deno.test("greedy: the model worker with its helper thread trains the same model as one thread", async () => {
   const background = await trainInBackground(data);
   assertEquals(JSON.stringify(background), JSON.stringify(trained()));
