@@ -18,6 +18,7 @@ import { GREEDY_TERMS, selectionAxes } from "../src/local/model/search.ts";
 import { train } from "../src/local/model/train.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
+import { fieldsOf } from "./_helpers/datasets.ts";
 
 const F = 200;
 
@@ -41,20 +42,11 @@ function wideBinary(n: number, seed: number) {
   return columns;
 }
 
-const fields: SchemaField[] = [
-  ...Array.from({ length: F }, (_, j): SchemaField => ({
-    name: `x${j}`,
-    data_type: { data_type: "NUMBER" },
-    designation: "FEATURE",
-    semantic_type: "CONTINUOUS",
-  })),
-  {
-    name: "y",
-    data_type: { data_type: "STRING" },
-    designation: "TARGET",
-    semantic_type: "CATEGORICAL",
-  },
-];
+// F numeric features and the categorical target `y`.
+const fields: SchemaField[] = fieldsOf(
+  [...Array.from({ length: F }, (_, j) => `x${j}`), "y"],
+  { file: "", target: "y", strings: ["y"] },
+);
 
 const data = encodeDataset(wideBinary(300, 11), fields);
 const test = wideBinary(3_000, 12);
