@@ -53,6 +53,16 @@ import type { LossKind } from "./loss.ts";
  * gradientHistogram("squared", 1, s, new Int32Array(0), Float64Array.of(1, 2, 3), Uint8Array.of(0, 1, 1), 3, hist, Uint8Array.of(0, 0, 0), Float64Array.of(1));
  * // Scores become 1; gradients s - y: 0 | -1, -2.
  * if (!(s[2] === 1 && hist.G[0] === 0 && hist.G[1] === -3 && hist.C[1] === 2)) throw new Error("example failed");
+ *
+ * // With a cache, a round of two terms: the first fills it, the second
+ * // moves the scores by +1 and -1 and reads one exp a cell.
+ * const cache = new Float64Array(2), sc = new Float64Array(2);
+ * const y = Int32Array.of(1, 0), cells = Uint8Array.of(0, 1), none = new Float64Array(0);
+ * gradientHistogram("logistic", 1, sc, y, none, cells, 2, newHistogram(2, 1), null, null, false, cache);
+ * const second = newHistogram(2, 1);
+ * gradientHistogram("logistic", 1, sc, y, none, cells, 2, second, cells, Float64Array.of(1, -1), false, cache);
+ * const p = (x: number) => 1 / (1 + Math.exp(-x));
+ * if (!(Math.abs(second.G[0] - (p(1) - 1)) < 1e-15 && Math.abs(second.G[1] - p(-1)) < 1e-15)) throw new Error("example failed");
  * ```
  */
 export function gradientHistogram(
