@@ -193,6 +193,7 @@ export function* boostStage(
           for (let k = 0; k < K; k++) t.fit(t.hist, k, u, lr, round);
         }
         addInto(t.table, u);
+        early.touch(j);
         addScores(sVa, t.cellsVa, u, K);
         pending = j;
         if (b.prunePatience > 0 && b.pruneThreshold > 0) {
@@ -304,7 +305,8 @@ export const EARLY_STOPPING_LOSS_FLOOR = {
 
 /**
  * Tracks the best validation loss and a snapshot of the tables at that
- * point. Stops after `patience` rounds without a new best, or when the best
+ * point (only the tables {@link touch}ed since the last snapshot are copied
+ * again: a greedy round steps one term of hundreds). Stops after `patience` rounds without a new best, or when the best
  * improved by less than {@link EARLY_STOPPING_TOLERANCE} times the starting
  * loss (at least `floor`, the task's {@link EARLY_STOPPING_LOSS_FLOOR}) over
  * the last `patience` rounds.
@@ -313,16 +315,34 @@ function earlyStopper(patience: number, enabled: boolean, floor: number) {
   let best = Infinity, first = 0;
   const history: number[] = [];
   let snapshot: Float64Array[] | null = null;
+  // Tables changed since the snapshot was taken.
+  const dirty: number[] = [];
+  let isDirty = new Uint8Array(0);
   return {
     stoppedEarly: false,
     /** Rounds since the last new best. */
     since: 0,
+    /** Table `j` changed (a step was added to it). */
+    touch(j: number): void {
+      if (snapshot === null || isDirty[j]) return;
+      isDirty[j] = 1;
+      dirty.push(j);
+    },
     observe(loss: number, tables: Float64Array[]): boolean {
       if (!enabled) return false;
       if (loss < best - 1e-7) {
         best = loss;
         this.since = 0;
-        snapshot = tables.map((t) => t.slice());
+        if (snapshot === null) {
+          snapshot = tables.map((t) => t.slice());
+          isDirty = new Uint8Array(tables.length);
+        } else {
+          for (const j of dirty) {
+            snapshot[j].set(tables[j]);
+            isDirty[j] = 0;
+          }
+        }
+        dirty.length = 0;
       } else this.since++;
       history.push(best);
       const before = history.length > patience
