@@ -129,6 +129,8 @@ export function* boostStage(
   const gains = new Float64Array(terms.length);
   // Terms whose histogram and step are at the round's scores.
   const fresh = new Uint8Array(terms.length);
+  // Terms a greedy round has picked already (cleared after the pick).
+  const picked = new Uint8Array(terms.length);
   // The terms a greedy round stepped, ranked again the next round.
   let last: number[] = [];
   const order = terms.map((_, j) => j);
@@ -142,7 +144,7 @@ export function* boostStage(
 
   // A greedy round ranks the active terms by the loss decrease their steps
   // promise and returns the best `b.greedy`, best first (ties to the lower
-  // index: deterministic). Every GREEDY_SWEEP rounds (and every round on
+  // index: deterministic, as the scans go up the indices and keep the first). Every GREEDY_SWEEP rounds (and every round on
   // sampled rows) each term's histogram and step are built at the round's
   // scores (no step taken yet, so no pending update); in between, only the
   // terms stepped last round are, the others keep their gains.
@@ -159,8 +161,20 @@ export function* boostStage(
       gains[j] = stepGain(t.hist, u, t.hist.C.length * K);
       fresh[j] = 1;
     }
-    active.sort((x, y) => gains[y] - gains[x] || x - y);
-    return last = active.slice(0, b.greedy);
+    // The best `b.greedy` by repeated scans (a handful of hundreds: no sort).
+    const best: number[] = [];
+    for (let g = 0; g < b.greedy && g < active.length; g++) {
+      let at = -1;
+      for (const j of active) {
+        if (picked[j]) continue;
+        // A NaN gain (none expected) ranks last, not first.
+        if (at < 0 || gains[j] > gains[at] || Number.isNaN(gains[at])) at = j;
+      }
+      picked[at] = 1;
+      best.push(at);
+    }
+    for (const j of best) picked[j] = 0;
+    return last = best;
   }
 
   function* boostRounds(): Generator<
