@@ -40,6 +40,23 @@ const ISSUER = "mlplatform-local";
  */
 const VERIFIED_TOKENS = 4096;
 
+const BASE64URL =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * Whether a JWT segment is base64url as an encoder writes it: its last
+ * character's unused low bits are 0. A decoder ignores them, so without
+ * this check a token whose text was changed there (`...A` -> `...B`) would
+ * verify as the original: a changed token must be refused.
+ */
+function canonicalBase64url(segment: string): boolean {
+  const rest = segment.length % 4;
+  if (rest === 1) return false;
+  if (rest === 0) return true;
+  const last = BASE64URL.indexOf(segment[segment.length - 1]);
+  return last >= 0 && (last & (rest === 2 ? 15 : 3)) === 0;
+}
+
 /** What a verified token said: its subject, account and expiry (epoch s). */
 interface Verified {
   sub: string | undefined;
@@ -126,6 +143,9 @@ export class TokenService {
     }
     let claims: Verified;
     try {
+      if (!token.split(".").every(canonicalBase64url)) {
+        throw new Error("not canonical base64url");
+      }
       const { payload } = await jwtVerify(token, await this.#hmacKey(), {
         issuer: ISSUER,
         algorithms: ["HS256"],
