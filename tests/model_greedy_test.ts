@@ -5,7 +5,7 @@
  * tries it as a candidate on wide tables only, the same model for a seed,
  * in one thread and with the worker's helper.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import { fitOnce } from "../src/local/model/bagging.ts";
 import {
   encodeDataset,
@@ -48,7 +48,8 @@ const fields: SchemaField[] = fieldsOf(
   { file: "", target: "y", strings: ["y"] },
 );
 
-const data = encodeDataset(wideBinary(300, 11), fields);
+const table = wideBinary(300, 11);
+const data = encodeDataset(table, fields);
 const test = wideBinary(3_000, 12);
 const yTest = test.y.map((v) => v === "yes");
 /** The test rows' ROC AUC: the share of (yes, no) pairs ranked right, ties half. */
@@ -116,6 +117,23 @@ Deno.test("greedy: the searched model on the wide table is better on held-out ro
   assert(model.metrics.candidates! >= 2, `${model.metrics.candidates}`);
   const cyclic = cyclicScore();
   assert(testAuc(model) > cyclic, `${testAuc(model)} vs cyclic ${cyclic}`);
+});
+
+Deno.test("greedy: the searched model reports the log loss its predictions give on its validation rows", () => {
+  // What it reports is what it serves, with greedy rounds too.
+  const model = trained();
+  const rows = model.validation!.rows!;
+  assert(rows.length > 0);
+  const query = Object.fromEntries(
+    Object.entries(table).map(([c, v]) => [c, rows.map((r) => v[r])]),
+  );
+  const yes = model.classes!.indexOf("yes");
+  const p = predict(model, query).probabilities.map((q) => q[yes]);
+  const loss = -rows.reduce(
+    (a, r, i) => a + Math.log(table.y[r] === "yes" ? p[i] : 1 - p[i]),
+    0,
+  ) / rows.length;
+  assertAlmostEquals(model.metrics.validationLogLoss!, loss, 1e-9);
 });
 
 // Two trainings of the same data, one in this thread and one in the worker
