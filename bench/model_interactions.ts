@@ -248,19 +248,18 @@ export interface InteractionResult {
 }
 
 /**
- * Splits and scores one table: bench/model_reference.py writes the split
- * (beside `file`) and scores the peers, then ours trains on the same train
- * rows (`params` over the defaults) and scores the test rows.
+ * Writes a generated table's CSV to `file`; bench/model_reference.py writes
+ * the split beside it and scores the peers (`ref`, its JSON), then ours
+ * trains on the same train rows (`params` over the defaults) and scores
+ * the test rows.
  */
-export async function scoreTable(
-  t: SyntheticTable,
+export async function peersAndOurs(
+  files: ReturnType<typeof tableFiles>,
   file: string,
-  at: { table: string; seed: number },
+  regression: boolean,
   params: Record<string, unknown>,
-): Promise<{ result: InteractionResult; model: EbmModel }> {
+) {
   const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
-  const files = tableFiles(t);
-  const regression = t.values !== undefined;
   const splitFile = `${file}.split.json`;
   await Deno.writeTextFile(file, files.csv);
   const ref = JSON.parse(
@@ -282,6 +281,23 @@ export async function scoreTable(
     regression ? "REGRESSION" : "CLASSIFICATION",
     split,
     1,
+    params,
+  );
+  return { ref, ours };
+}
+
+/** Splits and scores one table ({@link peersAndOurs}) as an interaction result. */
+export async function scoreTable(
+  t: SyntheticTable,
+  file: string,
+  at: { table: string; seed: number },
+  params: Record<string, unknown>,
+): Promise<{ result: InteractionResult; model: EbmModel }> {
+  const files = tableFiles(t);
+  const { ref, ours } = await peersAndOurs(
+    files,
+    file,
+    t.values !== undefined,
     params,
   );
   const result: InteractionResult = {

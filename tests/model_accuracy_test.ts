@@ -22,7 +22,9 @@ import {
   loadEncoded,
   PENGUINS,
   splitColumns,
+  withoutColumn,
 } from "./_helpers/datasets.ts";
+import { assertRegressionRecord } from "./_helpers/models.ts";
 
 const churn = await loadEncoded(CHURN);
 const penguins = await loadEncoded(PENGUINS);
@@ -63,17 +65,9 @@ Deno.test("regression: concrete with defaults is exact, R² sound on a seeded 80
     prediction_type: "REGRESSION",
   });
   const model = train(data);
-  assertEquals(model.task, "regression");
-  assertEquals(model.classes, []);
-  assertEquals(model.scoreColumns, 1);
-  assertEquals(model.metrics.validationAuc, null);
-  assertEquals(model.metrics.trainLogLoss, null);
+  assertRegressionRecord(model);
   assert(model.metrics.validationR2! > 0.8, `${model.metrics.validationR2}`);
-  assert(model.metrics.validationRmse! > 0);
-  assert(model.metrics.validationMae! <= model.metrics.validationRmse!);
-  const query = Object.fromEntries(
-    Object.entries(test).filter(([k]) => k !== CONCRETE.target),
-  );
+  const query = withoutColumn(test, CONCRETE.target);
   const p = predict(model, query);
   assertEquals(p.predicted, []);
   const y = Float64Array.from(test[CONCRETE.target] as number[]);

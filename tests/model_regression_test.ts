@@ -19,7 +19,9 @@ import {
   loadDataset,
   SACRAMENTO,
   splitColumns,
+  withoutColumn,
 } from "./_helpers/datasets.ts";
+import { assertRegressionRecord } from "./_helpers/models.ts";
 
 const concrete = await loadDataset(CONCRETE);
 const sacramento = await loadDataset(SACRAMENTO);
@@ -82,17 +84,9 @@ Deno.test("regression: concrete model is exact on a seeded 80/20 split", () => {
     bins: 64,
     max_interactions: 3,
   });
-  assertEquals(model.task, "regression");
-  assertEquals(model.classes, []);
-  assertEquals(model.scoreColumns, 1);
-  assertEquals(model.metrics.validationAuc, null);
-  assertEquals(model.metrics.trainLogLoss, null);
+  assertRegressionRecord(model);
   assert(Number.isFinite(model.metrics.validationR2));
-  assert(model.metrics.validationRmse! > 0);
-  assert(model.metrics.validationMae! <= model.metrics.validationRmse!);
-  const query = Object.fromEntries(
-    Object.entries(test).filter(([k]) => k !== CONCRETE.target),
-  );
+  const query = withoutColumn(test, CONCRETE.target);
   const p = predict(model, query);
   assertEquals(p.predicted, []);
   assertEquals(p.values!.length, test[CONCRETE.target].length);
@@ -109,9 +103,7 @@ Deno.test("regression: views table has prediction, bias and contributions adding
   // half the rows, two bags.
   const half = everyNth(sacramento, 2);
   const { model } = fit(half.columns, SACRAMENTO, { estimators: 2 });
-  const query = Object.fromEntries(
-    Object.entries(half.columns).filter(([k]) => k !== "price"),
-  );
+  const query = withoutColumn(half.columns, "price");
   const t = contributionTable(model, query);
   assertEquals(t.columns.slice(0, 2), ["prediction.price", "bias"]);
   assert(t.columns.slice(2).every((c) => c.startsWith("contribution.")));

@@ -29,7 +29,7 @@ import {
   workerBagHelper,
 } from "../src/local/model/worker.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
-import { loadEncoded, PENGUINS } from "./_helpers/datasets.ts";
+import { loadEncoded, PENGUINS, withoutColumn } from "./_helpers/datasets.ts";
 
 const num = (name: string): SchemaField => ({
   name,
@@ -95,8 +95,7 @@ function binary(n: number, shape: "linear" | "steps", seed = 2) {
   return onboard(t, y);
 }
 
-const features = (c: RawColumns): RawColumns =>
-  Object.fromEntries(Object.entries(c).filter(([k]) => k !== "y"));
+const features = (c: RawColumns): RawColumns => withoutColumn(c, "y");
 
 /** Bias plus contributions is every row's log-odds of "yes", within 1e-9. */
 function assertLogOddsExact(m: EbmModel, q: RawColumns): void {

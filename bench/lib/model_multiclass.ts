@@ -25,8 +25,7 @@ import type {
   RawColumns,
   SchemaField,
 } from "../../src/local/model/encoding.ts";
-import { fitAndScore, run } from "../model_bench.ts";
-import { normal, tableFiles } from "../model_interactions.ts";
+import { normal, peersAndOurs, tableFiles } from "../model_interactions.ts";
 
 /** A generated multi-class table: numeric columns, categorical ones and the class of every row. */
 export interface MulticlassTable {
@@ -165,36 +164,16 @@ if (import.meta.main) {
   );
   const flag = Deno.args.find((a) => a.startsWith("--params="));
   const params = flag ? JSON.parse(flag.slice(9)) : {};
-  const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
   const dir = await Deno.makeTempDir({ prefix: "model_multiclass_" });
   const gains: number[] = [];
   try {
     for (const [kind, { rows, make }] of Object.entries(KINDS)) {
       for (let seed = 1; seed <= seeds; seed++) {
         const files = multiclassFiles(make(rows, seed * 101 + kind.length));
-        const file = `${dir}/${kind}_${seed}.csv`;
-        await Deno.writeTextFile(file, files.csv);
-        const ref = JSON.parse(
-          await run(python, [
-            new URL("../model_reference.py", import.meta.url).pathname,
-            file,
-            "y",
-            files.numeric.join(","),
-            "classification",
-            `${file}.split.json`,
-            "1",
-          ]),
-        );
-        const split = JSON.parse(
-          await Deno.readTextFile(`${file}.split.json`),
-        );
-        const ours = await fitAndScore(
-          files.columns,
-          files.fields,
-          "y",
-          "CLASSIFICATION",
-          split,
-          1,
+        const { ref, ours } = await peersAndOurs(
+          files,
+          `${dir}/${kind}_${seed}.csv`,
+          false,
           params,
         );
         const best = Math.min(

@@ -200,15 +200,20 @@ export async function readDatasetText(file: string): Promise<string> {
   return text;
 }
 
+/** The columns but `name` (a table's features as a views query, without its target). */
+export function withoutColumn(columns: RawColumns, name: string): RawColumns {
+  return Object.fromEntries(
+    Object.entries(columns).filter(([k]) => k !== name),
+  );
+}
+
 /** Reads and parses a shared dataset into schema fields and columns. */
 export async function loadDataset(spec: DatasetSpec): Promise<LoadedDataset> {
   const text = await readDatasetText(`${DATASETS_DIR}${spec.file}`);
   const table = parseCsv(text);
   const fields = fieldsOf(table.header, spec);
   const columns = columnsFromCsv(table, fields);
-  const features = Object.fromEntries(
-    Object.entries(columns).filter(([k]) => k !== spec.target),
-  );
+  const features = withoutColumn(columns, spec.target);
   return { spec, text, table, fields, columns, features };
 }
 
@@ -260,9 +265,7 @@ export function everyNth(
   const columns: RawColumns = Object.fromEntries(
     Object.entries(d.columns).map(([k, v]) => [k, pick(v)]),
   );
-  const features = Object.fromEntries(
-    Object.entries(columns).filter(([k]) => k !== d.spec.target),
-  );
+  const features = withoutColumn(columns, d.spec.target);
   return {
     ...d,
     columns,
