@@ -430,8 +430,9 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
         params: tc.internal.params ?? {},
         constraints: constraints.model,
         measureCost: constraints.measureCost,
-      }, (m, curve, extras) =>
-        done({
+      }, (m, curve, extras) => {
+        const derived = derivedFeatures(m.encoder);
+        return done({
           // The input columns a view gives (a date column once).
           features: inputColumns(m.encoder),
           targets: [m.target],
@@ -469,9 +470,7 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             }
             : {}),
           // Features the model derived from a date column (dates.ts).
-          ...(derivedFeatures(m.encoder).length
-            ? { derived_features: derivedFeatures(m.encoder) }
-            : {}),
+          ...(derived.length ? { derived_features: derived } : {}),
           stop_reason: m.metrics.stopReason,
           // Which rows `metrics` validated on:
           // docs/contract.md#model-validation-rows.
@@ -489,7 +488,8 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             : {}),
           learning_curve: curve,
           ...constraintFields(extras),
-        })),
+        });
+      }),
   });
 };
 

@@ -19,7 +19,7 @@ import type { PlatformContext } from "../context.ts";
 import { conflict, invalidField } from "../errors.ts";
 import { macrotask } from "../jobs/yield.ts";
 import { modelBlobs } from "../store/blobs.ts";
-import { inputColumns } from "../model/encoder.ts";
+import { inputColumnSet } from "../model/encoder.ts";
 import { ModelInputError } from "../model/errors.ts";
 import {
   type AnchorOffsets,
@@ -102,20 +102,6 @@ export function schemaExtras(
   return out;
 }
 
-/** Each loaded model's feature names, built once (a loaded model is not changed). */
-const FEATURE_NAMES = new WeakMap<EbmModel, ReadonlySet<string>>();
-
-function featureNames(model: EbmModel): ReadonlySet<string> {
-  let names = FEATURE_NAMES.get(model);
-  if (!names) {
-    FEATURE_NAMES.set(
-      model,
-      names = new Set(inputColumns(model.encoder)),
-    );
-  }
-  return names;
-}
-
 /** A stored anchor's offsets per loaded model: an anchor never changes. */
 const OFFSETS = new WeakMap<EbmModel, Map<string, AnchorOffsets>>();
 
@@ -158,7 +144,7 @@ export function prepareViews(
         : `The deployed model ${id} is ${dm.body.status}, not RUNNING: poll GET /deployed-models/${id} until its status is RUNNING, then retry.`,
     );
   }
-  const known = featureNames(model);
+  const known = inputColumnSet(model.encoder);
   // GROUP_METRICS also reads the protected fields (group_views.ts).
   const extra = isGroupMetricsView(body) ? protectedFields(model) : [];
   for (const name of Object.keys(body.query)) {

@@ -83,6 +83,27 @@ export function inputColumns(encoder: Encoder): string[] {
   return [...new Set(encoder.features.map(inputOf))];
 }
 
+/** Each encoder's input columns as a set, built once (an encoder is not changed). */
+const INPUT_SETS = new WeakMap<Encoder, ReadonlySet<string>>();
+
+/**
+ * {@link inputColumns} as a set, kept per encoder: the names a views query
+ * may give, checked on every call.
+ *
+ * @example
+ * ```ts
+ * import { inputColumnSet } from "./encoder.ts";
+ *
+ * const encoder = { features: [{ name: "x", kind: "numeric" as const, fill: null }], target: { name: "y", classes: [], strip: true } };
+ * if (!inputColumnSet(encoder).has("x") || inputColumnSet(encoder) !== inputColumnSet(encoder)) throw new Error("example failed");
+ * ```
+ */
+export function inputColumnSet(encoder: Encoder): ReadonlySet<string> {
+  let names = INPUT_SETS.get(encoder);
+  if (!names) INPUT_SETS.set(encoder, names = new Set(inputColumns(encoder)));
+  return names;
+}
+
 /**
  * The encoded target. `kind` is `"categorical"` for classification (the
  * values are `classes`) and `"numeric"` for regression (`classes` empty);

@@ -32,7 +32,7 @@ import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
 import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
-import { type Encoder, inputColumns, inputOf } from "./encoder.ts";
+import { inputColumns, inputColumnSet, inputOf } from "./encoder.ts";
 
 /** Predictions for a batch of rows. */
 export interface Prediction {
@@ -93,7 +93,7 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
       "query must be an object mapping each feature name to an array of values.",
     );
   }
-  const known = featureNames(model);
+  const known = inputColumnSet(model.encoder);
   for (const name of Object.keys(columns)) {
     if (!known.has(name) && name !== model.target) {
       throw new ModelInputError(
@@ -114,18 +114,6 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
     binColumn(b, rows.features[j], new Uint16Array(all, 2 * n * j, n))
   );
   return { n, cells: cellsOf(model.features, model.terms, bins) };
-}
-
-/** The feature names per encoder (a trained model's encoder does not change). */
-const FEATURE_NAMES = new WeakMap<Encoder, ReadonlySet<string>>();
-
-function featureNames(model: EbmModel): ReadonlySet<string> {
-  let names = FEATURE_NAMES.get(model.encoder);
-  if (!names) {
-    names = new Set(inputColumns(model.encoder));
-    FEATURE_NAMES.set(model.encoder, names);
-  }
-  return names;
 }
 
 /**
