@@ -314,15 +314,17 @@ function generated(spec: Spec): Table {
 
 Deno.test("one truth: on generated tables of every kind, reported validation metrics equal views on the validation rows (1e-9), in-process and over HTTP alike", async () => {
   // Every kind every run: binary, 3-6 classes, regression.
+  const weights: (number | null | undefined)[] = [];
   for (const kind of ["binary", "multiclass", "regression"] as const) {
     await fc.assert(
       fc.asyncProperty(tablesOf(kind), async (spec) => {
         // Two bags: the fewest the served model averages (the figures of
         // one bag's model were what was reported before the fix).
-        const { model } = await checkOneTruth(generated(spec), {
+        const { model, metrics } = await checkOneTruth(generated(spec), {
           maxRounds: 60,
           estimators: 2,
         });
+        weights.push(metrics.pairs_weight);
         // The date-time column's parts are features of their own.
         assertEquals(model.derived_features?.map((d) => d.name), [
           "when:weekday",
@@ -333,6 +335,11 @@ Deno.test("one truth: on generated tables of every kind, reported validation met
       { numRuns: 3, seed: 22, endOnFailure: true },
     );
   }
+  // Pairs mixed with no pairs (mix.ts) are among the models checked.
+  assert(
+    weights.some((w) => w !== null && w !== undefined && w > 0 && w < 1),
+    `pairs weights ${weights}`,
+  );
 });
 
 Deno.test({

@@ -393,12 +393,20 @@ const linearLogistic = (n: number, seed: number) =>
 Deno.test("selection: a target without interactions can keep no pairs (judged on rows that did not stop the fits), a given max_interactions wins, log-odds exact", () => {
   // Rows that stop a fit early favour its extra stages, so without the
   // judged comparison no pairs could never win (bench/model_small.ts).
-  const { data, columns } = linearLogistic(1_500, 2);
+  // Since pairs that do not win significantly are mixed in (mix.ts), no
+  // pairs serve when every bag's judged rows prefer none (seed 3); on seed
+  // 2 the bags disagree, and the pairs serve at a weight under 1.
+  const { data, columns } = linearLogistic(1_500, 3);
   const m = train(data);
   assertEquals(m.params.max_interactions, 0);
   assertEquals(m.terms.filter((t) => t.features.length === 2).length, 0);
+  assertEquals(m.metrics.pairsWeight, 0);
   assert(m.metrics.linearStart);
   assertLogOddsExact(m, features(columns));
+  const disagree = linearLogistic(1_500, 2);
+  const mixed = train(disagree.data);
+  assert(mixed.metrics.pairsWeight! > 0 && mixed.metrics.pairsWeight! < 1);
+  assertLogOddsExact(mixed, features(disagree.columns));
   // Two bags: were the given value searched, no pairs would win here as
   // above (with two bags pairs must win by t(0.95, 1) = 6.3 standard errors).
   const given = train(data, { max_interactions: 3, estimators: 2 });

@@ -450,6 +450,11 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             validation_r2: m.metrics.validationR2 ?? null,
             // Configurations the inner-validation search compared (1: none).
             candidates: m.metrics.candidates ?? 1,
+            // The pairs model's weight in the model served (mix.ts; absent
+            // when the search did not compare pairs with none).
+            ...(m.metrics.pairsWeight !== undefined
+              ? { pairs_weight: m.metrics.pairsWeight }
+              : {}),
           },
           // Per class: its one-vs-rest validation AUC (classification).
           ...(m.metrics.validationClassAuc

@@ -31,6 +31,11 @@ export interface Fitted {
    * held-out rows; Infinity without validation rows.
    */
   heldOut: number[];
+  /**
+   * A judged fit's preparation and bags (bag order), kept so that each
+   * bag's judged rows can be scored again (see mix.ts); absent otherwise.
+   */
+  fit?: { prep: Prepared; bags: BagResult[] };
 }
 
 /** A term's table merged over the bags, and its spread. */
@@ -287,7 +292,8 @@ export function* combineBags(
   const mainRounds = Math.max(...results.map((r) => r.mainRounds));
   const pairRounds = Math.max(...results.map((r) => r.pairRounds));
   const { mainStop, pairStop } = results[0];
-  if (bagPairs.size > 1) return { model: null, heldOut };
+  const fit = prep.judged ? { fit: { prep, bags: results } } : {};
+  if (bagPairs.size > 1) return { model: null, heldOut, ...fit };
   const terms: RawTerm[] = bagTerms[0].map((t, i) => {
     const m = mergeBags(
       bagTerms.map((own) => own[i].scores),
@@ -332,7 +338,7 @@ export function* combineBags(
     ),
   };
   yield { fraction: 1, stage: "finalizing" };
-  return { model, heldOut };
+  return { model, heldOut, ...fit };
 }
 
 /**

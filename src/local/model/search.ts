@@ -15,8 +15,9 @@ import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
 import { constraintsOf } from "./constraints.ts";
 import { LINEAR_BUDGET } from "./linear.ts";
+import { mixModels, mixWeight } from "./mix.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
-import { sampleCount } from "./prepared.ts";
+import { type Prepared, sampleCount } from "./prepared.ts";
 import type { RowHelper } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
 
@@ -116,8 +117,11 @@ export const SELECTION_CELLS = 2_000_000;
  * ({@link FEW_PAIRS}, {@link FEWEST_PAIRS}, `max_interactions` or 0; fewer
  * pairs win by any margin, more must win significantly, see
  * {@link improves}; no pairs is judged on rows that did not stop the fits
- * early, see `BagTask.judged`, and the pairs must beat it significantly
- * there; with the linear start kept, the linear fit alone, no rounds and no
+ * early, see `BagTask.judged`: pairs that beat it significantly there serve
+ * alone, otherwise the model served mixes the pairs model and the no-pairs
+ * model at the mean over the bags of each bag's best weight on its judged
+ * rows, see `mixWeight` and `mixModels` in mix.ts, no pairs at weight 0;
+ * with the linear start kept, the linear fit alone, no rounds and no
  * pairs, is judged there too and wins by any margin). On a wide table
  * (at most {@link WIDE_RATIO} training rows a feature) greedy rounds are
  * tried first ({@link GREEDY_TERMS} main terms a round by gain), judged as
@@ -285,7 +289,7 @@ export function* searchSteps(
   // The no-pairs candidate costs two fits, and with a linear start the
   // linear fit alone one more (see below).
   const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0) +
-    (noPairs ? 2 : 0);
+    (noPairs ? 3 : 0);
   let chosen: Candidate = {
     bins: p.bins,
     max_interactions: p.max_interactions,
@@ -311,10 +315,16 @@ export function* searchSteps(
   // favour the incumbent's extra stages (pairs, backfit), which can only
   // lower their loss, so the incumbent and the no-pairs candidate are both
   // fitted again, stopping on half of each bag's validation rows and judged
-  // on the other half (BagTask.judged). The pairs are kept only when they
-  // win significantly there, as any more complex candidate must: on small
-  // tables without interactions, pairs that won by a chance margin lost
-  // on the test rows.
+  // on the other half (BagTask.judged). The pairs alone serve when they
+  // win significantly there, as any more complex candidate must. Otherwise
+  // they are not thrown away but mixed in (mix.ts): every bag picks the
+  // pairs model's weight in [0, 1] that minimises the loss of its judged
+  // rows, and the model served is the mixture at the bags' mean weight
+  // (no pairs at 0), one additive model. A hard choice threw away pairs
+  // that helped where they did not win significantly (weak interactions),
+  // and pairs by any margin lost on small tables without interactions;
+  // the bags' mean weight shrinks towards no pairs where the bags disagree
+  // (figures: BENCHMARKS.md, "Pairs mixed in").
   const slots = fits === 1 ? 1 : fits + 1;
   let stopped = false;
   let tried = 0;
@@ -381,6 +391,9 @@ export function* searchSteps(
   // Past the deadline, the last candidate that came with a model serves.
   let fallback: { model: EbmModel; candidate: Candidate } | null = null;
   let judgedPairs = false;
+  // Pairs mixed with no pairs: the no-pairs candidate, the pairs model's
+  // weight, and the judged fit whose split scores the mixture.
+  let mix: { none: Candidate; weight: number; prep: Prepared } | null = null;
   for (const [candidate, complex] of tries()) {
     if (best && stopped) break;
     if (candidate.max_interactions === 0 && chosen.max_interactions > 0) {
@@ -388,7 +401,12 @@ export function* searchSteps(
       const incumbent = yield* fit(chosen, false, true);
       const r = yield* fit(candidate, false, true);
       let judged = incumbent.heldOut;
-      if (!stopped && !improves(r.heldOut, incumbent.heldOut, true)) {
+      const w = stopped ? null : mixWeight(incumbent, r);
+      const significant = improves(r.heldOut, incumbent.heldOut, true);
+      if (!stopped && !significant && w && w.weight > 0 && w.weight < 1) {
+        mix = { none: candidate, weight: w.weight, prep: incumbent.fit!.prep };
+        judged = w.heldOut;
+      } else if (!stopped && !significant && !(w && w.weight === 1)) {
         // Refitted below, stopping on all the validation rows.
         best = { model: null, heldOut: r.heldOut };
         chosen = candidate;
@@ -404,6 +422,7 @@ export function* searchSteps(
         if (!stopped && improves(judged, l.heldOut, false)) {
           best = { model: null, heldOut: l.heldOut };
           chosen = alone;
+          mix = null;
         }
       }
       continue;
@@ -420,11 +439,20 @@ export function* searchSteps(
   let model = best!.model;
   if (!model && stopped && fallback) {
     ({ model, candidate: chosen } = fallback);
+    mix = null;
   }
   if (!model) model = (yield* fit(chosen, true)).model!;
+  if (mix && !stopped) {
+    const none = (yield* fit(mix.none, true)).model;
+    if (none && !stopped) model = mixModels(model, none, mix.weight, mix.prep);
+  }
   if (slots > 1) yield { fraction: 1, stage: "finalizing" };
   model.metrics.candidates = candidates;
   model.metrics.linearStart = chosen.linear;
+  if (judgedPairs && !stopped) {
+    model.metrics.pairsWeight = model.metrics.pairsWeight ??
+      (chosen.max_interactions > 0 ? 1 : 0);
+  }
   if (!chosen.boosted) {
     // The linear fit alone: no round ran because the judged rows preferred
     // none (the configured max_rounds stays the model's parameter).

@@ -83,6 +83,13 @@ export interface TrainingMetrics {
    * `params.bins`, which the shapes were boosted on); absent otherwise.
    */
   linearBins?: number;
+  /**
+   * The pairs model's weight in the served mixture of the search's pairs and
+   * no-pairs models (see `mixModels` in mix.ts): 1, the pairs model alone; 0,
+   * no pairs; absent when the search did not compare them, and on older
+   * models.
+   */
+  pairsWeight?: number;
   /** Log loss on the training rows (null for regression). */
   trainLogLoss: number | null;
   /** Validation metrics, null when validation_size is 0 (and for regression). */
