@@ -82,7 +82,7 @@ let requestCount = 0;
 
 /** The caller's `X-Request-Id`, or a new one. */
 function requestIdOf(c: Call): string {
-  return c.req.header("X-Request-Id") ??
+  return c.req.header("x-request-id") ??
     `${REQUEST_ID_PREFIX}${(++requestCount).toString(36).padStart(6, "0")}`;
 }
 
@@ -217,7 +217,7 @@ export function createApp(ctx: PlatformContext): Hono {
         }
         const caller = route.public
           ? undefined
-          : await ctx.tokens.verify(c.req.header("Authorization"));
+          : await ctx.tokens.verify(c.req.header("authorization"));
         if (fault === "202" && caller) {
           const later = Promise.resolve().then(() => operation(c, caller)).then(
             (answer) => respond(answer),
@@ -243,7 +243,7 @@ export function createApp(ctx: PlatformContext): Hono {
 
   app.get("/operations/:id", async (c) => {
     try {
-      const caller = await ctx.tokens.verify(c.req.header("Authorization"));
+      const caller = await ctx.tokens.verify(c.req.header("authorization"));
       const op = ctx.operations.lookup(caller.account.id, c.req.param("id"));
       if (!op) throw notFound("operation", c.req.param("id"));
       if (!op.response) {
@@ -347,7 +347,11 @@ export function createApp(ctx: PlatformContext): Hono {
     const c = directCall(request, id);
     const requestId = requestIdOf(c);
     try {
-      const body = await jsonBody(request, viewsRoute.body, ctx.settings.limits);
+      const body = await jsonBody(
+        request,
+        viewsRoute.body,
+        ctx.settings.limits,
+      );
       const reply = viewsReply(c, caller, body);
       return respond(
         viewsAnswer(c, caller, reply instanceof Promise ? await reply : reply),
