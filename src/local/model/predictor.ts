@@ -159,14 +159,25 @@ export function rowScratch(model: EbmModel, n: number): RowScratch | undefined {
   if (!(n > 0 && n <= SCRATCH_ROWS)) return undefined;
   let s = SCRATCH.get(model);
   if (s?.n === n) return s;
+  // One buffer (a size that changes from call to call makes a new set):
+  // the 8-byte columns first, then the 2-byte ones.
   const features = model.encoder.features;
+  const numeric = features.filter((f) => f.kind === "numeric").length;
+  const wide = n * (model.scoreColumns + numeric);
+  const buffer = new ArrayBuffer(
+    8 * wide + 2 * n * (features.length - numeric + model.features.length),
+  );
+  let at8 = 8 * n * model.scoreColumns, at2 = 8 * wide;
+  const next16 = () => new Uint16Array(buffer, (at2 += 2 * n) - 2 * n, n);
   s = {
     n,
     encoded: features.map((f) =>
-      f.kind === "numeric" ? new Float64Array(n) : new Uint16Array(n)
+      f.kind === "numeric"
+        ? new Float64Array(buffer, (at8 += 8 * n) - 8 * n, n)
+        : next16()
     ),
-    bins: model.features.map(() => new Uint16Array(n)),
-    scores: new Float64Array(n * model.scoreColumns),
+    bins: model.features.map(next16),
+    scores: new Float64Array(buffer, 0, n * model.scoreColumns),
   };
   SCRATCH.set(model, s);
   return s;
