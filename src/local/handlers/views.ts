@@ -147,7 +147,10 @@ export function prepareViews(
   const known = inputColumnSet(model.encoder);
   // GROUP_METRICS also reads the protected fields (group_views.ts).
   const extra = isGroupMetricsView(body) ? protectedFields(model) : [];
+  // The row count is the first column's length (0 without one).
+  let rows = -1;
   for (const name of Object.keys(body.query)) {
+    if (rows < 0) rows = body.query[name]?.length ?? 0;
     if (!known.has(name) && !extra.includes(name)) {
       throw invalidField(
         `query.${name}`,
@@ -161,10 +164,9 @@ export function prepareViews(
     "deploymentConfigurations",
     dm.body.deployment_configuration.id,
   );
-  const rows = Object.values(body.query)[0]?.length ?? 0;
   return {
     model,
-    rows,
+    rows: Math.max(rows, 0),
     concurrency: Number(dc?.body.maximum_concurrency ?? 1),
     extras: schemaExtras(ctx, dm.body.model.id, model, body.anchor, "anchor"),
   };
