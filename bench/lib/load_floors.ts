@@ -7,17 +7,26 @@
  * median requests a second, p99 and CPU µs a request (the process's user +
  * system time over the run, all threads, divided by the requests completed).
  *
- * `deno run -A bench/lib/load_floors.ts [--rounds 5] [--seconds 3] [--connections 64]`
+ * `deno run -A bench/lib/load_floors.ts [--rounds 5] [--seconds 3] [--connections 64] [--base <tree>]`
+ *
+ * With `--base`, the CLI server of another tree of this repository (a copy
+ * with the `src` of the commit to compare against; see
+ * `server_cost_ab.ts`) runs beside this one's, with its own platform and
+ * token, as the case `base`: the two views servers measured in the same
+ * rounds.
  *
  * @module
  */
+import { connect } from "../../mod.ts";
 import {
   httpTarget,
   postViews,
   rawToken,
   type ServerProcess,
   startServerProcess,
+  type ViewsTarget,
 } from "../api_views.ts";
+import { randomHex } from "../../src/local/ids.ts";
 import { parseWrk, wrkPostScript, type WrkRun } from "../lines/load.ts";
 import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
 import { cpuSeconds } from "./proc.ts";
@@ -46,6 +55,36 @@ async function wrk(
   return run;
 }
 
+/** The CLI server of the tree at `root`, as a views target. */
+async function treeTarget(root: string): Promise<ViewsTarget> {
+  const credentials = {
+    clientId: `bench-${randomHex(6)}`,
+    clientSecret: randomHex(24),
+  };
+  const server = await startServerProcess([
+    `${root}/src/local/cli.ts`,
+    "--port",
+    "0",
+    "--host",
+    "127.0.0.1",
+    ...Object.entries(BUCKETS).flatMap(([name, dir]) => [
+      "--bucket",
+      `${name}=${dir}`,
+    ]),
+  ], {
+    MLP_CLIENT_ID: credentials.clientId,
+    MLP_CLIENT_SECRET: credentials.clientSecret,
+  });
+  return {
+    ml: connect({ baseUrl: server.baseUrl, ...credentials, progress: false }),
+    baseUrl: server.baseUrl,
+    send: (request) => fetch(request),
+    credentials,
+    close: () => server.stop(),
+    pid: server.pid,
+  };
+}
+
 if (import.meta.main) {
   const at = (flag: string) => {
     const i = Deno.args.indexOf(flag);
@@ -54,7 +93,10 @@ if (import.meta.main) {
   const rounds = Number(at("--rounds") ?? 5);
   const seconds = Number(at("--seconds") ?? 3);
   const connections = Number(at("--connections") ?? 64);
+  const baseRoot = at("--base");
   const target = await httpTarget(BUCKETS);
+  const base = baseRoot ? await treeTarget(baseRoot) : undefined;
+  const baseScript = await Deno.makeTempFile({ suffix: ".lua" });
   const script = await Deno.makeTempFile({ suffix: ".lua" });
   const answer = await Deno.makeTempFile({ suffix: ".json" });
   const servers: Record<string, ServerProcess> = {};
@@ -78,7 +120,21 @@ if (import.meta.main) {
       ]);
     }
     await wrkPostScript(body, token, script);
+    const baseDeployment = base && await deployPenguins(base, 64);
+    if (base) await wrkPostScript(body, await rawToken(base), baseScript);
     const cases: Record<string, () => Promise<WrkRun>> = {
+      ...(base && baseDeployment
+        ? {
+          base: () =>
+            wrk(
+              `${base.baseUrl}/deployed-models/${baseDeployment.id}/views`,
+              connections,
+              seconds,
+              base.pid!,
+              baseScript,
+            ),
+        }
+        : {}),
       views: () =>
         wrk(
           `${target.baseUrl}${path}`,
@@ -139,6 +195,8 @@ if (import.meta.main) {
     }
   } finally {
     await Deno.remove(script).catch(() => {});
+    await Deno.remove(baseScript).catch(() => {});
+    await base?.close();
     await Deno.remove(answer).catch(() => {});
     for (const s of Object.values(servers)) await s.stop();
     await target.close();

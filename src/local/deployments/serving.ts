@@ -178,6 +178,37 @@ export class Serving {
   }
 
   /**
+   * Runs `work` now, synchronously, when one of the deployment's
+   * `concurrency` slots is free (as {@linkcode run} would have at once), or
+   * returns undefined without running it when none is.
+   *
+   * @example
+   * ```ts
+   * import { MemoryStore } from "../store/store.ts";
+   * import { Serving } from "./serving.ts";
+   * const s = new Serving(new MemoryStore(), () => {});
+   * if (s.runNow("dm", 1, () => 7) !== 7) throw new Error();
+   * let release = () => {};
+   * const busy = s.run("dm", 1, 0, () => new Promise<void>((r) => (release = r)));
+   * if (s.runNow("dm", 1, () => 7) !== undefined) throw new Error("the slot is taken");
+   * release();
+   * await busy;
+   * ```
+   */
+  runNow<T>(id: string, concurrency: number, work: () => T): T | undefined {
+    let slot = this.#slots.get(id);
+    if (!slot) this.#slots.set(id, slot = { active: 0, waiting: [] });
+    if (slot.active >= concurrency) return undefined;
+    slot.active++;
+    try {
+      return work();
+    } finally {
+      slot.active--;
+      slot.waiting.shift()?.();
+    }
+  }
+
+  /**
    * Forgets the loaded model of deployed model `id`.
    *
    * @example

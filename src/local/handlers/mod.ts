@@ -44,7 +44,12 @@ import {
   refuseRunningJob,
 } from "./jobs.ts";
 import type { Handlers, Op } from "./types.ts";
-import { computeViews, explanationOf, prepareViews } from "./views.ts";
+import {
+  computeViews,
+  explanationOf,
+  prepareViews,
+  viewsNow,
+} from "./views.ts";
 import {
   createViewsBatchConfiguration,
   createViewsBatchJob,
@@ -96,7 +101,7 @@ const getAccount: Op<"accounts", "get"> = ({ ctx, caller, params: { id } }) => {
  * `POST /deployed-models/{id}/views`: answered at once, or 202 + Location
  * past `viewsAsyncRows` rows.
  */
-const views: Op<"deployedModels", "views"> = async (
+const views: Op<"deployedModels", "views"> = (
   { ctx, caller, params: { id }, body },
 ) => {
   const { model, rows, concurrency, extras } = prepareViews(
@@ -106,6 +111,12 @@ const views: Op<"deployedModels", "views"> = async (
     body,
   );
   const headers = { "Cache-Control": "no-store" };
+  // The common call, answered without a promise: one chunk of rows, a
+  // serving slot free (views.ts).
+  const now = rows <= ctx.settings.viewsAsyncRows
+    ? viewsNow(ctx, id, concurrency, model, body, rows, extras.offsets)
+    : undefined;
+  if (now) return { body: { ...now, ...extras.wire }, headers };
   const answer = async () => {
     const table = await ctx.serving.run(
       id,
@@ -117,7 +128,7 @@ const views: Op<"deployedModels", "views"> = async (
     return { body: { ...table, ...extras.wire }, headers };
   };
   if (rows > ctx.settings.viewsAsyncRows) return { later: answer() };
-  return await answer();
+  return answer();
 };
 
 /** `GET /models/{id}/explanation`. */

@@ -147,7 +147,10 @@ export function prepareViews(
   const known = inputColumnSet(model.encoder);
   // GROUP_METRICS also reads the protected fields (group_views.ts).
   const extra = isGroupMetricsView(body) ? protectedFields(model) : [];
+  // The row count is the first column's length (0 without one).
+  let rows = -1;
   for (const name of Object.keys(body.query)) {
+    if (rows < 0) rows = body.query[name]?.length ?? 0;
     if (!known.has(name) && !extra.includes(name)) {
       throw invalidField(
         `query.${name}`,
@@ -161,10 +164,9 @@ export function prepareViews(
     "deploymentConfigurations",
     dm.body.deployment_configuration.id,
   );
-  const rows = Object.values(body.query)[0]?.length ?? 0;
   return {
     model,
-    rows,
+    rows: Math.max(rows, 0),
     concurrency: Number(dc?.body.maximum_concurrency ?? 1),
     extras: schemaExtras(ctx, dm.body.model.id, model, body.anchor, "anchor"),
   };
@@ -225,17 +227,55 @@ export async function computeViews(
     }
     return out;
   } catch (error) {
-    if (error instanceof ModelInputError) {
-      const col = error.column ?? "";
-      const path = col === model.target || Object.hasOwn(body.targets, col)
-        ? `targets.${col}`
-        : col
-        ? `query.${col}`
-        : "query";
-      throw invalidField(path, error.message);
-    }
-    throw error;
+    throw asFieldError(model, body, error);
   }
+}
+
+/** A model input error as a 400 naming `query.<column>` or `targets.<target>`. */
+function asFieldError(model: EbmModel, body: ParsedViews, error: unknown) {
+  if (!(error instanceof ModelInputError)) return error;
+  const col = error.column ?? "";
+  const path = col === model.target || Object.hasOwn(body.targets, col)
+    ? `targets.${col}`
+    : col
+    ? `query.${col}`
+    : "query";
+  return invalidField(path, error.message);
+}
+
+/**
+ * The RESULTS table of a call {@linkcode computeViews} answers in one step,
+ * computed at once (no promise: a one-row call's awaits cost more than its
+ * model) when a serving slot of the deployment is free; undefined for a
+ * call that needs more (several chunks, GROUP_METRICS, a queue), which
+ * `computeViews` under `Serving.run` answers.
+ *
+ * @example
+ * ```ts
+ * import { viewsNow } from "./views.ts";
+ * import type { PlatformContext } from "../context.ts";
+ * const ctx = { serving: { runNow: () => undefined } } as unknown as PlatformContext;
+ * const model = { target: "y", features: [], terms: [] } as never;
+ * if (viewsNow(ctx, "dm", 1, model, { query: {}, targets: {} }, 1) !== undefined) throw new Error();
+ * ```
+ */
+export function viewsNow(
+  ctx: PlatformContext,
+  id: string,
+  concurrency: number,
+  model: EbmModel,
+  body: ParsedViews,
+  rows: number,
+  offsets?: AnchorOffsets,
+): SplitTable | undefined {
+  if (rows > CHUNK_ROWS || isGroupMetricsView(body)) return undefined;
+  return ctx.serving.runNow(id, concurrency, () => {
+    try {
+      return contributionTable(model, body.query, body.targets, offsets);
+    } catch (error) {
+      throw asFieldError(model, body, error);
+    }
+  });
 }
 
 /**

@@ -241,6 +241,41 @@ export class TokenService {
     }
     return { account, user: credential.user, clientId: credential.clientId };
   }
+
+  /**
+   * The caller of an `Authorization` header whose token was verified before,
+   * at once (no promise): `Bearer ` and a remembered token, unexpired, whose
+   * credentials and ACTIVE account still stand. Anything else, a bad or
+   * expired token included, is `undefined`: {@linkcode verify} then answers
+   * (and words the 401 or 403). A remembered token is one that passed
+   * `verify` (its text came out of the header's pattern), so a header of
+   * `Bearer ` and that text is read the same way by both.
+   *
+   * @example
+   * ```ts
+   * import { TokenService } from "./auth.ts";
+   * import { resolveOperator } from "../options.ts";
+   * const t = new TokenService(resolveOperator({ clientId: "a", clientSecret: "b" }), new Uint8Array(32), 60);
+   * const { access_token } = await t.issue("a", "b");
+   * if (t.known(`Bearer ${access_token}`) !== undefined) throw new Error("not verified yet");
+   * await t.verify(`Bearer ${access_token}`);
+   * if (t.known(`Bearer ${access_token}`)?.clientId !== "a") throw new Error();
+   * if (t.known(`Bearer ${access_token}x`) !== undefined) throw new Error("another token");
+   * ```
+   */
+  known(authorization: string | null | undefined): Caller | undefined {
+    if (!authorization?.startsWith("Bearer ")) return undefined;
+    const claims = this.#verified.get(authorization.slice(7));
+    // jose's rule: expired once `exp <= now`.
+    if (!claims || !(claims.exp > Math.floor(this.#now() / 1000))) {
+      return undefined;
+    }
+    const found = claims.sub ? this.#credential(claims.sub) : undefined;
+    if (!found || found[1].id !== claims.acc) return undefined;
+    const [credential, account] = found;
+    if (account.status !== "ACTIVE") return undefined;
+    return { account, user: credential.user, clientId: credential.clientId };
+  }
 }
 
 /** Constant-time comparison through SHA-256 digests (equal lengths). */

@@ -45,6 +45,7 @@ import { ModelInputError } from "./errors.ts";
 export function encodeRows(
   encoder: Encoder,
   columns: Record<string, unknown>,
+  into?: EncodedColumn[],
 ): EncodedRows {
   let nRows = -1;
   let first = "";
@@ -72,12 +73,20 @@ export function encodeRows(
     }
   }
   nRows = Math.max(nRows, 0);
+  // `into`: a column per feature of nRows values, of the feature's type
+  // (predictor.ts, `rowScratch`), filled instead of new ones.
+  if (
+    into &&
+    (into.length !== encoder.features.length || into[0]?.length !== nRows)
+  ) {
+    into = undefined;
+  }
   // Every column is a view of one buffer: numeric columns first (8-byte
   // aligned), then the codes. A typed array of its own costs an allocation
   // each (a few hundred ns), most of a one-row views call's encoding.
   let numeric = 0;
   for (const f of encoder.features) if (f.kind === "numeric") numeric++;
-  const buffer = new ArrayBuffer(
+  const buffer = into ? undefined : new ArrayBuffer(
     nRows * (8 * numeric + 2 * (encoder.features.length - numeric)),
   );
   let at8 = 0, at2 = 8 * nRows * numeric;
@@ -92,7 +101,8 @@ export function encodeRows(
     // Checked above: every feature is an array of nRows values.
     const raw: unknown[] = Array.isArray(v) ? v : [];
     if (f.kind === "numeric") {
-      const x = new Float64Array(buffer, at8, nRows);
+      const x = (into?.[j] as Float64Array) ??
+        new Float64Array(buffer!, at8, nRows);
       at8 += 8 * nRows;
       for (let i = 0; i < nRows; i++) {
         const v = f.date
@@ -104,7 +114,8 @@ export function encodeRows(
       features[j] = x;
       continue;
     }
-    const codes = new Uint16Array(buffer, at2, nRows);
+    const codes = (into?.[j] as Uint16Array) ??
+      new Uint16Array(buffer!, at2, nRows);
     at2 += 2 * nRows;
     features[j] = codes;
     if (f.derived) {

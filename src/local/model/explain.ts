@@ -28,7 +28,12 @@
  */
 
 import { binColumn } from "./binning.ts";
-import { cellsOf, rowProbabilities, scoreCells } from "./predictor.ts";
+import {
+  cellsOf,
+  rowProbabilities,
+  rowScratch,
+  scoreCells,
+} from "./predictor.ts";
 import { encodeRows } from "./encode_rows.ts";
 import { ModelInputError } from "./errors.ts";
 import type { EbmModel } from "./types.ts";
@@ -105,15 +110,23 @@ function binRows(model: EbmModel, columns: Record<string, unknown>) {
       );
     }
   }
-  const rows = encodeRows(model.encoder, columns);
+  const first = columns[inputOf(model.encoder.features[0] ?? { name: "" })];
+  const scratch = rowScratch(model, Array.isArray(first) ? first.length : 0);
+  const rows = encodeRows(model.encoder, columns, scratch?.encoded);
   // Every feature's bins in one buffer (an allocation each cost more than
-  // binning a row).
+  // binning a row), or the scratch's.
   const n = rows.nRows;
-  const all = new ArrayBuffer(2 * n * model.features.length);
+  const all = scratch
+    ? undefined
+    : new ArrayBuffer(2 * n * model.features.length);
   const bins = model.features.map((b, j) =>
-    binColumn(b, rows.features[j], new Uint16Array(all, 2 * n * j, n))
+    binColumn(
+      b,
+      rows.features[j],
+      scratch?.bins[j] ?? new Uint16Array(all!, 2 * n * j, n),
+    )
   );
-  return { n, cells: cellsOf(model.features, model.terms, bins) };
+  return { n, cells: cellsOf(model.features, model.terms, bins), scratch };
 }
 
 /**
@@ -142,8 +155,8 @@ export function predict(
   model: EbmModel,
   columns: Record<string, unknown>,
 ): Prediction {
-  const { n, cells } = binRows(model, columns);
-  const scores = scoreCells(model, cells, n);
+  const { n, cells, scratch } = binRows(model, columns);
+  const scores = scoreCells(model, cells, n, scratch?.scores);
   const predicted: string[] = [];
   const probabilities: number[][] = [];
   if (isRegression(model)) {
@@ -194,7 +207,7 @@ export function explain(
   explainClass?: string | number | ReadonlyArray<string | number>,
   offsets?: AnchorOffsets,
 ): Explanation {
-  const { n, cells } = binRows(model, columns);
+  const { n, cells, scratch } = binRows(model, columns);
   const K = model.scoreColumns;
   const regression = isRegression(model);
   if (regression && explainClass !== undefined && explainClass !== null) {
@@ -205,7 +218,7 @@ export function explain(
     );
   }
   const classIndex = resolveClasses(model, explainClass, n);
-  const scores = scoreCells(model, cells, n);
+  const scores = scoreCells(model, cells, n, scratch?.scores);
   const out: Explanation = {
     predicted: [],
     probabilities: [],

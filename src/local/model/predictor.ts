@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { EncodedColumn } from "./encoder.ts";
 import type { EbmModel, FeatureBins } from "./types.ts";
 
 export type Bins = Uint8Array | Uint16Array;
@@ -111,6 +112,7 @@ export function scoreCells(
   model: Pick<EbmModel, "scoreColumns" | "terms" | "intercept">,
   cells: ArrayLike<number>[],
   n: number,
+  out?: Float64Array,
 ): Float64Array {
   const K = model.scoreColumns;
   return scoreTerms(
@@ -118,8 +120,67 @@ export function scoreCells(
     cells,
     model.intercept,
     K,
-    new Float64Array(n * K),
+    out ?? new Float64Array(n * K),
   );
+}
+
+/**
+ * Typed arrays a model's calls of `n` rows reuse: the encoded columns, the
+ * bins and the scores. A one-row views call made three ArrayBuffers and a
+ * dozen views of them, more of its CPU than its arithmetic; calls are
+ * synchronous and none of these arrays leaves its call, so one set per
+ * model (for the latest small `n`) serves them all.
+ */
+export interface RowScratch {
+  n: number;
+  encoded: EncodedColumn[];
+  bins: Uint16Array[];
+  scores: Float64Array;
+}
+
+/** Calls of at most this many rows reuse a {@linkcode RowScratch}. */
+const SCRATCH_ROWS = 64;
+const SCRATCH = new WeakMap<EbmModel, RowScratch>();
+
+/**
+ * The model's {@linkcode RowScratch} for `n` rows (made on first use, or
+ * for a new `n`), or undefined for more than 64 rows.
+ *
+ * @example
+ * ```ts
+ * import { rowScratch } from "./predictor.ts";
+ * import type { EbmModel } from "./types.ts";
+ * const model = { encoder: { features: [{ kind: "numeric" }] }, features: [{}], scoreColumns: 1 } as unknown as EbmModel;
+ * const s = rowScratch(model, 1)!;
+ * if (s.encoded[0].length !== 1 || rowScratch(model, 1) !== s || rowScratch(model, 65)) throw new Error("example failed");
+ * ```
+ */
+export function rowScratch(model: EbmModel, n: number): RowScratch | undefined {
+  if (!(n > 0 && n <= SCRATCH_ROWS)) return undefined;
+  let s = SCRATCH.get(model);
+  if (s?.n === n) return s;
+  // One buffer (a size that changes from call to call makes a new set):
+  // the 8-byte columns first, then the 2-byte ones.
+  const features = model.encoder.features;
+  const numeric = features.filter((f) => f.kind === "numeric").length;
+  const wide = n * (model.scoreColumns + numeric);
+  const buffer = new ArrayBuffer(
+    8 * wide + 2 * n * (features.length - numeric + model.features.length),
+  );
+  let at8 = 8 * n * model.scoreColumns, at2 = 8 * wide;
+  const next16 = () => new Uint16Array(buffer, (at2 += 2 * n) - 2 * n, n);
+  s = {
+    n,
+    encoded: features.map((f) =>
+      f.kind === "numeric"
+        ? new Float64Array(buffer, (at8 += 8 * n) - 8 * n, n)
+        : next16()
+    ),
+    bins: model.features.map(next16),
+    scores: new Float64Array(buffer, 0, n * model.scoreColumns),
+  };
+  SCRATCH.set(model, s);
+  return s;
 }
 
 /**
