@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type BagResult, fitBag, fitStop } from "./booster.ts";
+import { type BagResult, fitBag, fitStop, type StageReuse } from "./booster.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
 import type { TrainingParams } from "./params.ts";
@@ -14,7 +14,8 @@ import { prepare } from "./prepared.ts";
 import type { TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";
 
-export type { BagResult } from "./booster.ts";
+export type { BagResult, StageReuse } from "./booster.ts";
+export { newStageReuse } from "./booster.ts";
 
 /**
  * One fit with fixed parameters: the model and its held-out loss. With
@@ -22,7 +23,10 @@ export type { BagResult } from "./booster.ts";
  * boosts those; without, every bag ranks its own on its own training rows,
  * so no bag's held-out rows had a say in its pairs (an honest held-out loss
  * for the search), and the model is null unless the bags chose the same
- * pairs (their tables cannot be averaged otherwise).
+ * pairs (their tables cannot be averaged otherwise). `reuse`: the
+ * training's {@link StageReuse}, whose bags' main stages and pair rankings
+ * this fit starts from where an earlier fit of the same key left them, and
+ * keeps its own for the later ones.
  */
 export function* fitOnce(
   data: EncodedDataset,
@@ -35,6 +39,7 @@ export function* fitOnce(
   helper: BagHelper | null,
   rows: RowHelper | null,
   greedy = 0,
+  reuse: StageReuse | null = null,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
     prepare(data, p, withLinearStart, linearBins, judged, rows, greedy),
@@ -72,7 +77,14 @@ export function* fitOnce(
   ) {
     results.push(
       yield* relay(
-        fitBag(prep, stop, b, sharedPairs && b > 0 ? results[0].pairs : null),
+        fitBag(
+          prep,
+          stop,
+          b,
+          sharedPairs && b > 0 ? results[0].pairs : null,
+          false,
+          reuse,
+        ),
       ),
     );
   }
@@ -146,7 +158,9 @@ export type Step = TrainProgress | { wait: Promise<BagResult[]> };
  * The helper's side of {@link BagHelper}: fits the bags it takes (see
  * {@link BagTask}) on `data`, exactly as training in one thread fits those
  * bags (with shared pairs, the pairs are bag 0's, ranked here again from
- * bag 0's main terms). It takes no bag after a deadline.
+ * bag 0's main terms). It takes no bag after a deadline. `reuse`: the
+ * helper's own {@link StageReuse} for the training's tasks (see
+ * {@link fitOnce}).
  *
  * @example
  * ```ts
@@ -174,6 +188,7 @@ export function fitBags(
   data: EncodedDataset,
   task: BagTask,
   shouldStop: () => boolean,
+  reuse: StageReuse | null = null,
 ): BagResult[] {
   const steps = (function* () {
     const prep = yield* prepare(
@@ -194,10 +209,17 @@ export function fitBags(
       const b = Atomics.add(task.claims, 0, 1);
       if (b >= task.bags) break;
       if (task.sharedPairs && b > 0 && !shared) {
-        shared = (yield* fitBag(prep, stop, 0, null, true)).pairs;
+        shared = (yield* fitBag(prep, stop, 0, null, true, reuse)).pairs;
       }
       out.push(
-        yield* fitBag(prep, stop, b, b > 0 && task.sharedPairs ? shared : null),
+        yield* fitBag(
+          prep,
+          stop,
+          b,
+          b > 0 && task.sharedPairs ? shared : null,
+          false,
+          reuse,
+        ),
       );
     }
     return out;

@@ -69,6 +69,13 @@ export interface Prepared {
   rows: RowHelper | null;
   /** Main terms stepped a boosting round by gain (0: cyclic rounds; see `Booster.greedy`). */
   greedy: number;
+  /**
+   * Every input of a bag's main stage and pair ranking in one string (the
+   * parameters but `max_interactions`, the linear start, its bins, judged,
+   * greedy, a row helper): fits with the same key fit the same main terms
+   * and rank the same pairs, bag by bag (see `StageReuse`, booster.ts).
+   */
+  reuseKey: string;
 }
 
 /**
@@ -182,6 +189,14 @@ export function* prepare(
       : 0,
     rows,
     greedy,
+    reuseKey: JSON.stringify([
+      { ...p, max_interactions: 0 },
+      linear,
+      linearBins,
+      judged,
+      greedy,
+      rows !== null,
+    ]),
   };
   const overall = bagOf(prepared, trRows, pool.subarray(nTrain));
   prepared.overall = overall;
