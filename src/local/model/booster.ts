@@ -10,6 +10,8 @@ import {
   fitCells,
   fitOrderedBins,
   fitPair,
+  type PairPlan,
+  pairPlan,
   type StepRegularisation,
 } from "./boost.ts";
 import { newHistogram } from "./histogram.ts";
@@ -454,6 +456,9 @@ export function* fitBag(
       const cells = P0 * P1;
       const step = new Float64Array(cells);
       const perCell = nTrain >= PER_CELL_ROWS * cells;
+      // What the counts allow (see PairPlan), built at a histogram's first
+      // score column: a stage fits columns 0..K-1 of each histogram in turn.
+      const plan: PairPlan = { ranges: [new Int32Array(0), new Int32Array(0)] };
       return {
         cellsTr: pairCells(features, a, c, bag.trBins),
         cellsVa: pairCells(features, a, c, bag.vaBins),
@@ -463,7 +468,8 @@ export function* fitBag(
           if (perCell) {
             fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
           } else {
-            fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg);
+            if (k === 0) pairPlan(hist.C, P0, P1, minLeaf, plan);
+            fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg, plan);
           }
           if (dirs[a] || dirs[c]) {
             projectPairStep(step, hist.H, K, k, P0, P1, dirs[a], dirs[c], l2);
