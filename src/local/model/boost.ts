@@ -273,6 +273,39 @@ export function fitPair(
 }
 
 /**
+ * The gain of {@link fitPair}'s tree for score column `k` without fitting
+ * its leaves (the FAST score of a pair, summed over the columns by the
+ * ranking, see interactions.ts): the larger of both orientations, 0 when
+ * no tree keeps `minLeaf` rows a leaf; `plan` as fitPair's.
+ *
+ * @example
+ * ```ts
+ * import { fitPair, pairGain } from "./boost.ts";
+ *
+ * const hist = { G: Float64Array.of(5, -5, -5, 5), H: Float64Array.of(5, 5, 5, 5), C: Float64Array.of(20, 20, 20, 20) };
+ * const gain = pairGain(hist, 1, 0, 2, 2, 1, 1);
+ * if (!(gain > 0 && gain === fitPair(hist, 1, 0, 2, 2, 1, 1, 1, new Float64Array(4)))) throw new Error("example failed");
+ * ```
+ */
+export function pairGain(
+  hist: Histogram,
+  K: number,
+  k: number,
+  P0: number,
+  P1: number,
+  minLeaf: number,
+  lambda: number,
+  plan: PairPlan = pairPlan(hist.C, P0, P1, minLeaf, SCRATCH_PLAN),
+): number {
+  const a =
+    bestTwoLevel(hist, K, k, P0, P1, false, lambda, TWO_A, plan.ranges[0]).gain;
+  const b =
+    bestTwoLevel(hist, K, k, P0, P1, true, lambda, TWO_B, plan.ranges[1]).gain;
+  const best = a >= b ? a : b;
+  return best <= 0 ? 0 : best;
+}
+
+/**
  * What a pair histogram's row counts decide of {@link fitPair}'s trees, the
  * same for every score column: for each orientation (axis 0 cut first, or
  * axis 1), each first cut `x` (1 to the cut axis's bins - 1) and each side
