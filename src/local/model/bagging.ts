@@ -6,7 +6,13 @@
  * @module
  */
 
-import { type BagResult, fitBag, fitStop, type StageReuse } from "./booster.ts";
+import {
+  type BagResult,
+  fitBag,
+  fitStop,
+  type MainStage,
+  type StageReuse,
+} from "./booster.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
 import type { TrainingParams } from "./params.ts";
@@ -67,6 +73,11 @@ export function* fitOnce(
       bags,
       claims,
       ...(greedy > 0 ? { greedy } : {}),
+      // The bags' main stages this thread holds for the key (see
+      // StageReuse): the helper starts from them as this thread would.
+      ...(reuse
+        ? { stages: [...(reuse.stages.get(prep.reuseKey) ?? new Map())] }
+        : {}),
     })
     : null;
   const results: BagResult[] = [];
@@ -93,13 +104,26 @@ export function* fitOnce(
   if (remote && Atomics.compareExchange(claims!, 1, 0, 2) !== 0) {
     // The helper took the task: held by the driver until it answers (see
     // FitOptions.helper).
-    results.push(...((yield { wait: remote }) ?? []));
+    const theirs = (yield { wait: remote }) ?? [];
+    // And the helper's main stages, for the next fits of the key.
+    for (const r of theirs) {
+      if (r.stage && reuse) keep(reuse, prep.reuseKey, r.bag, r.stage);
+      delete r.stage;
+    }
+    results.push(...theirs);
     results.sort((x, y) => x.bag - y.bag);
     // After a deadline, the bags up to the first one missing.
     const gap = results.findIndex((r, i) => r.bag !== i);
     if (gap >= 0) results.length = gap;
   }
   return yield* relay(combineBags(prep, stop, results));
+}
+
+/** Keeps bag `b`'s main stage under `key` unless one with a ranking is kept. */
+function keep(reuse: StageReuse, key: string, b: number, stage: MainStage) {
+  let byBag = reuse.stages.get(key);
+  if (!byBag) reuse.stages.set(key, byBag = new Map());
+  if (!byBag.get(b)?.ranked) byBag.set(b, stage);
 }
 
 /** Re-yields a generator's steps inside one that is resumed with values (which it ignores). */
@@ -136,6 +160,12 @@ export interface BagTask {
   bags: number;
   /** Main terms stepped a round by gain (absent or 0: cyclic rounds; see `Booster.greedy`). */
   greedy?: number;
+  /**
+   * The training thread's bags' main stages for this configuration's key
+   * (see `StageReuse`), by bag; given, the helper starts from them and
+   * returns its own with its bags ({@link BagResult.stage}).
+   */
+  stages?: [number, MainStage][];
   /**
    * On a SharedArrayBuffer: `claims[0]`, the next bag not yet taken;
    * `claims[1]`, 0 until the helper takes the task (it sets 1) or the
@@ -201,6 +231,11 @@ export function fitBags(
       task.greedy ?? 0,
     );
     const stop = fitStop(shouldStop);
+    if (reuse && task.stages) {
+      for (const [b, stage] of task.stages) {
+        keep(reuse, prep.reuseKey, b, stage);
+      }
+    }
     let shared: [number, number][] | null = null;
     const out: BagResult[] = [];
     // Given up by the training thread (it fitted every bag): nothing to do.
@@ -211,16 +246,17 @@ export function fitBags(
       if (task.sharedPairs && b > 0 && !shared) {
         shared = (yield* fitBag(prep, stop, 0, null, true, reuse)).pairs;
       }
-      out.push(
-        yield* fitBag(
-          prep,
-          stop,
-          b,
-          b > 0 && task.sharedPairs ? shared : null,
-          false,
-          reuse,
-        ),
+      const r = yield* fitBag(
+        prep,
+        stop,
+        b,
+        b > 0 && task.sharedPairs ? shared : null,
+        false,
+        reuse,
       );
+      const stage = reuse?.stages.get(prep.reuseKey)?.get(b);
+      if (task.stages && stage) r.stage = stage;
+      out.push(r);
     }
     return out;
   })();

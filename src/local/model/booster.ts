@@ -89,6 +89,11 @@ export interface BagResult {
   mainStop: string;
   pairRounds: number;
   pairStop: string;
+  /**
+   * A helper thread's bag (see `fitBags`): its main stage, for the
+   * training thread's {@link StageReuse} (taken off the result there).
+   */
+  stage?: MainStage;
 }
 
 /** A fit's deadline, polled once a round and sticky once reached. */
