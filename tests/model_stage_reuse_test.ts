@@ -4,7 +4,8 @@
  * the same key kept gives exactly the fit from scratch (bit for bit: the
  * models and every bag's held-out loss), with the linear start or without,
  * judged or not, shared pairs or each bag its own, and with rounds on
- * sampled rows (so the random draws a reused main stage took count).
+ * sampled rows (so the random draws a reused main stage took count); the
+ * fits with the same bins share one binning.
  */
 import { assert, assertEquals } from "@std/assert";
 import {
@@ -110,8 +111,10 @@ Deno.test("stage reuse: every fit after the first of a key is the fit from scrat
         `linear ${linear}, ${pairs} pairs, shared ${shared}, judged ${judged}`,
       );
     }
-    // One key judged and one not, every bag kept, with its ranking.
+    // One key judged and one not, every bag kept, with its ranking; one
+    // binning for every fit.
     assertEquals(reuse.stages.size, 2);
+    assertEquals(reuse.bins.size, 1);
     for (const byBag of reuse.stages.values()) {
       assertEquals(byBag.size, 3);
       for (const stage of byBag.values()) assert(stage.ranked !== null);

@@ -48,7 +48,16 @@ export function* fitOnce(
   reuse: StageReuse | null = null,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
-    prepare(data, p, withLinearStart, linearBins, judged, rows, greedy),
+    prepare(
+      data,
+      p,
+      withLinearStart,
+      linearBins,
+      judged,
+      rows,
+      greedy,
+      reuse?.bins ?? null,
+    ),
   );
   const stop = fitStop(shouldStop);
   const { bags } = prep;
@@ -229,6 +238,7 @@ export function fitBags(
       task.judged,
       null,
       task.greedy ?? 0,
+      reuse?.bins ?? null,
     );
     const stop = fitStop(shouldStop);
     if (reuse && task.stages) {

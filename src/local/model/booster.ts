@@ -24,7 +24,13 @@ import {
 } from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
 import { linearStart } from "./linear.ts";
-import { bagData, type Prepared, type RawTerm, toBoosted } from "./prepared.ts";
+import {
+  bagData,
+  type Binned,
+  type Prepared,
+  type RawTerm,
+  toBoosted,
+} from "./prepared.ts";
 import {
   addScores,
   type Bins,
@@ -127,6 +133,8 @@ export function fitStop(shouldStop: () => boolean): FitStop {
 export interface StageReuse {
   /** Per key, per bag. */
   stages: Map<string, Map<number, MainStage>>;
+  /** Each fit's bins, by their inputs (see `prepare`): most fits share them. */
+  bins: Map<string, Binned>;
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -151,11 +159,12 @@ export interface MainStage {
  * ```ts
  * import { newStageReuse } from "./booster.ts";
  *
- * if (newStageReuse().stages.size !== 0) throw new Error("example failed");
+ * const reuse = newStageReuse();
+ * if (reuse.stages.size !== 0 || reuse.bins.size !== 0) throw new Error("example failed");
  * ```
  */
 export function newStageReuse(): StageReuse {
-  return { stages: new Map() };
+  return { stages: new Map(), bins: new Map() };
 }
 
 /** The step settings every bag of a fit shares (from its parameters). */

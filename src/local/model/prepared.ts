@@ -91,6 +91,7 @@ export function* prepare(
   judged: boolean,
   rows: RowHelper | null = null,
   greedy = 0,
+  binned: Map<string, Binned> | null = null,
 ): Generator<TrainProgress, Prepared, void> {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
@@ -109,56 +110,17 @@ export function* prepare(
   const pool = data.order.subarray(0, nTrain + nVal);
   const trRows = pool.subarray(0, nTrain);
   const linear = withLinearStart;
-  // With a refined linear start, a numeric feature's bins are its boosted
-  // bins cut finer (see LINEAR_BINS): the main terms boost the coarse bins
-  // (`coarseOf` maps each bin to its boosted one) and the linear start sets
-  // every fine bin.
-  const coarseOf: (Uint8Array | null)[] = [];
-  const features: FeatureBins[] = data.encoder.features.map((f, j) => {
-    const col = gather(data.features[j], trRows);
-    if (f.kind === "numeric") {
-      const values = col instanceof Float64Array ? col : Float64Array.from(col);
-      const bins = numericBins(
-        f.name,
-        values,
-        p.bins,
-        p.binning_strategy,
-        p.bin_min_distance,
-      );
-      if (!linear || linearBins <= p.bins) {
-        coarseOf.push(null);
-        return bins;
-      }
-      const refined = refineBins(
-        bins,
-        values,
-        linearBins,
-        p.binning_strategy,
-        p.bin_min_distance,
-      );
-      coarseOf.push(refined.coarseOf);
-      return refined.bins;
-    }
-    coarseOf.push(null);
-    return categoricalBins(
-      f,
-      col instanceof Uint16Array ? col : Uint16Array.from(col),
-    );
-  });
-  // Bins the main terms boost: a refined feature's coarse ones (its last
-  // bin lies in the last coarse bin).
-  const boostedBins = features.map((f, j) => {
-    const map = coarseOf[j];
-    return map ? map[f.nBins - 1] + 1 : f.nBins;
-  });
-  const binsAll: Bins[] = features.map((b, j) =>
-    binColumn(b, data.features[j])
-  );
-  const binMeans = linear
-    ? features.map((f, j) =>
-      meanPerBin(f, data.features[j], binsAll[j], trRows)
-    )
-    : [];
+  // Every fit of a training with the same bins bins the same way (the
+  // search's candidates but the bins': their pairs, judged or not).
+  const binKey = JSON.stringify([
+    { ...p, max_interactions: 0, max_rounds: 0 },
+    linear,
+    linearBins,
+  ]);
+  const kept = binned?.get(binKey) ??
+    binFeatures(data, p, linear, linearBins, trRows);
+  binned?.set(binKey, kept);
+  const { features, coarseOf, boostedBins, binsAll, binMeans } = kept;
   const prepared: Prepared = {
     data,
     p,
@@ -210,6 +172,80 @@ export function* prepare(
     ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
     : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
   return prepared;
+}
+
+/**
+ * A fit's bins, as {@link prepare} makes them from the training rows: every
+ * feature's bins (refined for a linear start kept at `linearBins`), the
+ * boosted bins, every row's bin and the linear start's bin means.
+ */
+export interface Binned {
+  features: FeatureBins[];
+  coarseOf: (Uint8Array | null)[];
+  boostedBins: number[];
+  binsAll: Bins[];
+  binMeans: Float64Array[];
+}
+
+/** The {@link Binned} bins of a fit (see {@link prepare}). */
+function binFeatures(
+  data: EncodedDataset,
+  p: TrainingParams,
+  linear: boolean,
+  linearBins: number,
+  trRows: Uint32Array,
+): Binned {
+  // With a refined linear start, a numeric feature's bins are its boosted
+  // bins cut finer (see LINEAR_BINS): the main terms boost the coarse bins
+  // (`coarseOf` maps each bin to its boosted one) and the linear start sets
+  // every fine bin.
+  const coarseOf: (Uint8Array | null)[] = [];
+  const features: FeatureBins[] = data.encoder.features.map((f, j) => {
+    const col = gather(data.features[j], trRows);
+    if (f.kind === "numeric") {
+      const values = col instanceof Float64Array ? col : Float64Array.from(col);
+      const bins = numericBins(
+        f.name,
+        values,
+        p.bins,
+        p.binning_strategy,
+        p.bin_min_distance,
+      );
+      if (!linear || linearBins <= p.bins) {
+        coarseOf.push(null);
+        return bins;
+      }
+      const refined = refineBins(
+        bins,
+        values,
+        linearBins,
+        p.binning_strategy,
+        p.bin_min_distance,
+      );
+      coarseOf.push(refined.coarseOf);
+      return refined.bins;
+    }
+    coarseOf.push(null);
+    return categoricalBins(
+      f,
+      col instanceof Uint16Array ? col : Uint16Array.from(col),
+    );
+  });
+  // Bins the main terms boost: a refined feature's coarse ones (its last
+  // bin lies in the last coarse bin).
+  const boostedBins = features.map((f, j) => {
+    const map = coarseOf[j];
+    return map ? map[f.nBins - 1] + 1 : f.nBins;
+  });
+  const binsAll: Bins[] = features.map((b, j) =>
+    binColumn(b, data.features[j])
+  );
+  const binMeans = linear
+    ? features.map((f, j) =>
+      meanPerBin(f, data.features[j], binsAll[j], trRows)
+    )
+    : [];
+  return { features, coarseOf, boostedBins, binsAll, binMeans };
 }
 
 /** The bins a main term boosts of a feature's (fine) bins `cells`. */
