@@ -131,60 +131,106 @@ export function fitOrderedBins(
   const l1 = reg.l1;
   const g0 = G[k], h0 = H[k];
   if (C[0] >= minLeaf) out[0] = (-lr * soft(g0, l1)) / (h0 + lambda);
-  const idx: number[] = [];
-  for (let b = 1; b < nBins; b++) if (!categorical || C[b] > 0) idx.push(b);
-  if (idx.length === 0) return;
+  let idx: ArrayLike<number>;
+  let m = 0;
   if (categorical) {
-    idx.sort((a, b) =>
+    const bins: number[] = [];
+    for (let b = 1; b < nBins; b++) if (C[b] > 0) bins.push(b);
+    bins.sort((a, b) =>
       G[a * K + k] / (H[a * K + k] + lambda) -
         G[b * K + k] / (H[b * K + k] + lambda) || a - b
     );
+    idx = bins, m = bins.length;
+  } else {
+    // The bins in order, in a scratch array: a stage fits this step for
+    // every feature, class and round, so nothing is allocated here.
+    if (ORDER.length < nBins) ORDER = new Int32Array(2 * nBins);
+    for (let b = 1; b < nBins; b++) ORDER[m++] = b;
+    idx = ORDER;
   }
-  splitSegment(idx, 0, idx.length, depth);
+  if (m === 0) return;
+  STEP.G = G, STEP.H = H, STEP.C = C, STEP.K = K, STEP.k = k;
+  STEP.minLeaf = minLeaf, STEP.lambda = lambda, STEP.lr = lr, STEP.out = out;
+  STEP.reg = reg;
+  splitSegment(idx, 0, m, depth);
+}
 
-  function splitSegment(
-    order: number[],
-    from: number,
-    to: number,
-    d: number,
-  ): void {
-    let gs = 0, hs = 0, cs = 0;
-    for (let i = from; i < to; i++) {
+/** The bins of a numeric step, in order (scratch of {@link fitOrderedBins}). */
+let ORDER = new Int32Array(256);
+
+/** What {@link splitSegment} reads of the step being fitted. */
+const STEP: {
+  G: Float64Array;
+  H: Float64Array;
+  C: Float64Array;
+  K: number;
+  k: number;
+  minLeaf: number;
+  lambda: number;
+  lr: number;
+  out: Float64Array;
+  reg: StepRegularisation;
+} = {
+  G: new Float64Array(0),
+  H: new Float64Array(0),
+  C: new Float64Array(0),
+  K: 1,
+  k: 0,
+  minLeaf: 0,
+  lambda: 0,
+  lr: 0,
+  out: new Float64Array(0),
+  reg: NO_REGULARISATION,
+};
+
+/**
+ * Splits the segment `[from, to)` of `order` (bins) at its best cut, down to
+ * depth `d`, and writes each leaf's shrunk value (see {@link fitOrderedBins}).
+ */
+function splitSegment(
+  order: ArrayLike<number>,
+  from: number,
+  to: number,
+  d: number,
+): void {
+  const { G, H, C, K, k, minLeaf, lambda, lr, out, reg } = STEP;
+  const l1 = reg.l1;
+  let gs = 0, hs = 0, cs = 0;
+  for (let i = from; i < to; i++) {
+    const b = order[i];
+    gs += G[b * K + k];
+    hs += H[b * K + k];
+    cs += C[b];
+  }
+  let best = -1, bestGain = 1e-12;
+  if (d > 0 && cs >= 2 * minLeaf) {
+    const sg = soft(gs, l1);
+    const parent = (sg * sg) / (hs + lambda);
+    bestGain = Math.max(1e-12, reg.minGain, reg.minGainFraction * parent);
+    let gl = 0, hl = 0, cl = 0;
+    for (let i = from; i < to - 1; i++) {
       const b = order[i];
-      gs += G[b * K + k];
-      hs += H[b * K + k];
-      cs += C[b];
-    }
-    let best = -1, bestGain = 1e-12;
-    if (d > 0 && cs >= 2 * minLeaf) {
-      const sg = soft(gs, l1);
-      const parent = (sg * sg) / (hs + lambda);
-      bestGain = Math.max(1e-12, reg.minGain, reg.minGainFraction * parent);
-      let gl = 0, hl = 0, cl = 0;
-      for (let i = from; i < to - 1; i++) {
-        const b = order[i];
-        gl += G[b * K + k];
-        hl += H[b * K + k];
-        cl += C[b];
-        if (cl < minLeaf) continue;
-        if (cs - cl < minLeaf) break;
-        const gr = soft(gs - gl, l1), hr = hs - hl, sl = soft(gl, l1);
-        const gain = (sl * sl) / (hl + lambda) + (gr * gr) / (hr + lambda) -
-          parent;
-        if (gain > bestGain) {
-          bestGain = gain;
-          best = i + 1;
-        }
+      gl += G[b * K + k];
+      hl += H[b * K + k];
+      cl += C[b];
+      if (cl < minLeaf) continue;
+      if (cs - cl < minLeaf) break;
+      const gr = soft(gs - gl, l1), hr = hs - hl, sl = soft(gl, l1);
+      const gain = (sl * sl) / (hl + lambda) + (gr * gr) / (hr + lambda) -
+        parent;
+      if (gain > bestGain) {
+        bestGain = gain;
+        best = i + 1;
       }
     }
-    if (best < 0) {
-      const v = (-lr * soft(gs, l1)) / (hs + lambda);
-      for (let i = from; i < to; i++) out[order[i]] = v;
-      return;
-    }
-    splitSegment(order, from, best, d - 1);
-    splitSegment(order, best, to, d - 1);
   }
+  if (best < 0) {
+    const v = (-lr * soft(gs, l1)) / (hs + lambda);
+    for (let i = from; i < to; i++) out[order[i]] = v;
+    return;
+  }
+  splitSegment(order, from, best, d - 1);
+  splitSegment(order, best, to, d - 1);
 }
 
 /**
