@@ -481,7 +481,7 @@ const TWO_A = newTwoLevel(), TWO_B = newTwoLevel();
 const LEAVES = new Float64Array(4);
 let cumulative = new Float64Array(0);
 /** A side's running sums of gradients and hessians along the second axis. */
-let prefixG = new Float64Array(0), prefixH = new Float64Array(0);
+let prefix = new Float64Array(0);
 
 /** The best second-level cut of one side, written to {@link SECOND}. */
 const SECOND = {
@@ -508,22 +508,20 @@ function bestTwoLevel(
   // Axis A is cut first, axis B second. Cell (x along A, z along B).
   const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
   // cumulative sums along A of the B-profile: lower[x][z] = sum over A < x,
-  // for g and h, one after the other in one scratch buffer (the counts'
-  // part is the plan's).
+  // of g and h side by side (at 2 (x nB + z) and the next) in one scratch
+  // buffer (the counts' part is the plan's).
   const size = (nA + 1) * nB;
   if (cumulative.length < 2 * size) cumulative = new Float64Array(2 * size);
-  if (prefixG.length < nB) {
-    prefixG = new Float64Array(nB), prefixH = new Float64Array(nB);
-  }
-  const gCum = cumulative.subarray(0, size);
-  const hCum = cumulative.subarray(size, 2 * size);
-  gCum.fill(0, 0, nB), hCum.fill(0, 0, nB);
+  if (prefix.length < 2 * nB) prefix = new Float64Array(2 * nB);
+  const cum = cumulative;
+  cum.fill(0, 0, 2 * nB);
   for (let x = 0; x < nA; x++) {
-    for (let z = 0; z < nB; z++) {
-      const c = transposed ? z * P1 + x : x * P1 + z;
-      const o = (x + 1) * nB + z, p = x * nB + z;
-      gCum[o] = gCum[p] + G[c * K + k];
-      hCum[o] = hCum[p] + H[c * K + k];
+    // Cell (x, z) is x * P1 + z, or z * P1 + x on the transposed grid.
+    const c0 = transposed ? x : x * P1, dc = transposed ? P1 : 1;
+    for (let z = 0, c = c0; z < nB; z++, c += dc) {
+      const o = 2 * ((x + 1) * nB + z), p = 2 * (x * nB + z);
+      cum[o] = cum[p] + G[c * K + k];
+      cum[o + 1] = cum[p + 1] + H[c * K + k];
     }
   }
   best.gain = 0;
@@ -532,8 +530,8 @@ function bestTwoLevel(
   best.cuts[0] = best.cuts[1] = 0;
   let totalG = 0, totalH = 0;
   for (let z = 0; z < nB; z++) {
-    totalG += gCum[nA * nB + z];
-    totalH += hCum[nA * nB + z];
+    totalG += cum[2 * (nA * nB + z)];
+    totalH += cum[2 * (nA * nB + z) + 1];
   }
   const parent = (totalG * totalG) / (totalH + lambda);
   for (let cut = 1; cut < nA; cut++) {
@@ -541,10 +539,10 @@ function bestTwoLevel(
     // second cut that keeps minLeaf rows a leaf: no tree at this cut.
     const r = 4 * cut;
     if (ranges[r] > ranges[r + 1] || ranges[r + 2] > ranges[r + 3]) continue;
-    bestSecond(gCum, hCum, nB, 0, cut, ranges[r], ranges[r + 1], lambda);
+    bestSecond(cum, nB, 0, cut, ranges[r], ranges[r + 1], lambda);
     const lo = SECOND.score, loCut = SECOND.cut;
     const lgl = SECOND.gl, lgr = SECOND.gr, lhl = SECOND.hl, lhr = SECOND.hr;
-    bestSecond(gCum, hCum, nB, cut, nA, ranges[r + 2], ranges[r + 3], lambda);
+    bestSecond(cum, nB, cut, nA, ranges[r + 2], ranges[r + 3], lambda);
     const gain = lo + SECOND.score - parent;
     if (gain > best.gain + 1e-12) {
       best.gain = gain;
@@ -562,13 +560,13 @@ function bestTwoLevel(
 /**
  * The best second cut of the slice `[from, to)` of axis A among the cuts
  * after bins `first..last` of axis B (the plan's: those that keep minLeaf
- * rows a side), written to {@link SECOND}. The slice's sums along B are
- * added up once, in B's order; the sums left of each cut are those running
- * sums, as a scan adding the same terms in the same order gives them.
+ * rows a side; at least one), written to {@link SECOND}. The slice's sums
+ * along B are added up once, in B's order; the sums left of each cut are
+ * those running sums, as a scan adding the same terms in the same order
+ * gives them.
  */
 function bestSecond(
-  gCum: Float64Array,
-  hCum: Float64Array,
+  cum: Float64Array,
   nB: number,
   from: number,
   to: number,
@@ -576,22 +574,22 @@ function bestSecond(
   last: number,
   lambda: number,
 ): void {
-  const pg = prefixG, ph = prefixH, t = to * nB, f = from * nB;
+  const pre = prefix, t = 2 * to * nB, f = 2 * from * nB;
   let gs = 0, hs = 0;
-  for (let z = 0; z < nB; z++) {
-    pg[z] = gs += gCum[t + z] - gCum[f + z];
-    ph[z] = hs += hCum[t + z] - hCum[f + z];
+  for (let z = 0; z < 2 * nB; z += 2) {
+    pre[z] = gs += cum[t + z] - cum[f + z];
+    pre[z + 1] = hs += cum[t + z + 1] - cum[f + z + 1];
   }
-  SECOND.found = false;
+  let found = false, best = 0, at = 0;
   for (let z = first; z <= last; z++) {
-    const gl = pg[z], hl = ph[z];
+    const gl = pre[2 * z], hl = pre[2 * z + 1];
     const gr = gs - gl, hr = hs - hl;
     const score = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda);
-    if (!SECOND.found || score > SECOND.score) {
-      SECOND.found = true;
-      SECOND.score = score;
-      SECOND.cut = z + 1;
-      SECOND.gl = gl, SECOND.gr = gr, SECOND.hl = hl, SECOND.hr = hr;
-    }
+    if (!found || score > best) found = true, best = score, at = z;
   }
+  const gl = pre[2 * at], hl = pre[2 * at + 1];
+  SECOND.found = found;
+  SECOND.score = best;
+  SECOND.cut = at + 1;
+  SECOND.gl = gl, SECOND.gr = gs - gl, SECOND.hl = hl, SECOND.hr = hs - hl;
 }
