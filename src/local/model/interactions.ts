@@ -115,6 +115,7 @@ export function* rankPairs(
   const C = new Float64Array(most);
   const gain2 = pairScorer(Math.sqrt(most));
   const plan: PairPlan = { ranges: [new Int32Array(0), new Int32Array(0)] };
+  const hist = { G, H, C };
   const ranked: { pair: [number, number]; gain: number }[] = [];
   for (let ia = 0; ia < kept.length; ia++) {
     const a = kept[ia], ca = coarse.get(a)!, P0 = features[a].pairBins;
@@ -138,11 +139,14 @@ export function* rankPairs(
           }
         }
       }
-      // What the counts allow, once for the K columns.
-      pairPlan(C, P0, P1, minLeaf, plan);
       let gain = 0;
-      for (let k = 0; k < K; k++) {
-        gain += gain2(G, H, C, K, k, P0, P1, minLeaf, lambda, plan);
+      if (K === 1) gain = gain2(G, H, C, 1, 0, P0, P1, minLeaf, lambda);
+      else {
+        // What the counts allow, once for the K columns.
+        pairPlan(C, P0, P1, minLeaf, plan);
+        for (let k = 0; k < K; k++) {
+          gain += pairGain(hist, K, k, P0, P1, minLeaf, lambda, plan);
+        }
       }
       if (gain > 0) ranked.push({ pair: [a, c], gain });
     }
@@ -183,11 +187,13 @@ function importances(
  * The FAST score of one pair's histogram for score column `k`: the gain of
  * the best two-level tree (a cut on one feature, then a cut on the other
  * on each side), the larger of both orders, 0 when no tree keeps `minLeaf`
- * rows a leaf: `pairGain` (boost.ts), the gain `fitPair` returns
- * (tests/model_wide_test.ts checks they agree), without the leaf values and
- * without allocating: a wide table ranks thousands of pairs in every bag.
- * `side`: the most pair bins of a feature (the scratch is grown to it
- * once). `plan`: the histogram's `PairPlan`, built once for its columns.
+ * rows a leaf. The same arithmetic in the same order as `fitPair` (boost.ts,
+ * whose gain it returns; tests/model_wide_test.ts checks they agree), without
+ * the leaf values and without allocating: a wide table ranks thousands of
+ * pairs in every bag. `side`: the most pair bins of a feature. The ranking
+ * scores a binary or regression target's pairs with it; a multi-class one's
+ * with `pairGain` and the histogram's `PairPlan` built once for its classes
+ * (the same gain: a plan per call costs more than it saves for one class).
  *
  * @example
  * ```ts
@@ -209,11 +215,84 @@ export function pairScorer(side: number): (
   P1: number,
   minLeaf: number,
   lambda: number,
-  plan?: PairPlan,
 ) => number {
-  // Grows the step's scratch to the largest grid once.
-  const most = Math.max(1, side) ** 2;
-  pairGain(newHistogram(most, 1), 1, 0, side, side, 1, 1);
-  return (G, H, C, K, k, P0, P1, minLeaf, lambda, plan) =>
-    pairGain({ G, H, C }, K, k, P0, P1, minLeaf, lambda, plan);
+  const size = (side + 1) * side;
+  const gCum = new Float64Array(size), hCum = new Float64Array(size);
+  const cCum = new Float64Array(size);
+  // The best second cut's score of A's slice [from, to), NaN when none.
+  const second = (
+    nB: number,
+    from: number,
+    to: number,
+    minLeaf: number,
+    lambda: number,
+  ): number => {
+    let gs = 0, hs = 0, cs = 0;
+    for (let z = 0; z < nB; z++) {
+      gs += gCum[to * nB + z] - gCum[from * nB + z];
+      hs += hCum[to * nB + z] - hCum[from * nB + z];
+      cs += cCum[to * nB + z] - cCum[from * nB + z];
+    }
+    if (cs < 2 * minLeaf) return NaN;
+    let found = false, best = 0;
+    let gl = 0, hl = 0, cl = 0;
+    for (let z = 0; z < nB - 1; z++) {
+      gl += gCum[to * nB + z] - gCum[from * nB + z];
+      hl += hCum[to * nB + z] - hCum[from * nB + z];
+      cl += cCum[to * nB + z] - cCum[from * nB + z];
+      if (cl < minLeaf) continue;
+      if (cs - cl < minLeaf) break;
+      const gr = gs - gl, hr = hs - hl;
+      const score = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda);
+      if (!found || score > best) found = true, best = score;
+    }
+    return found ? best : NaN;
+  };
+  const oneOrder = (
+    G: Float64Array,
+    H: Float64Array,
+    C: Float64Array,
+    K: number,
+    k: number,
+    P0: number,
+    P1: number,
+    transposed: boolean,
+    minLeaf: number,
+    lambda: number,
+  ): number => {
+    const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
+    for (let z = 0; z < nB; z++) gCum[z] = hCum[z] = cCum[z] = 0;
+    for (let x = 0; x < nA; x++) {
+      for (let z = 0; z < nB; z++) {
+        const c = transposed ? z * P1 + x : x * P1 + z;
+        const o = (x + 1) * nB + z, p = x * nB + z;
+        gCum[o] = gCum[p] + G[c * K + k];
+        hCum[o] = hCum[p] + H[c * K + k];
+        cCum[o] = cCum[p] + C[c];
+      }
+    }
+    let totalG = 0, totalH = 0;
+    for (let z = 0; z < nB; z++) {
+      totalG += gCum[nA * nB + z];
+      totalH += hCum[nA * nB + z];
+    }
+    const parent = (totalG * totalG) / (totalH + lambda);
+    let best = 0;
+    for (let cut = 1; cut < nA; cut++) {
+      // A "found" score is never NaN here: NaN marks no cut.
+      const lo = second(nB, 0, cut, minLeaf, lambda);
+      if (Number.isNaN(lo)) continue;
+      const hi = second(nB, cut, nA, minLeaf, lambda);
+      if (Number.isNaN(hi)) continue;
+      const gain = lo + hi - parent;
+      if (gain > best + 1e-12) best = gain;
+    }
+    return best;
+  };
+  return (G, H, C, K, k, P0, P1, minLeaf, lambda) => {
+    const a = oneOrder(G, H, C, K, k, P0, P1, false, minLeaf, lambda);
+    const b = oneOrder(G, H, C, K, k, P0, P1, true, minLeaf, lambda);
+    const best = a >= b ? a : b;
+    return best <= 0 ? 0 : best;
+  };
 }
