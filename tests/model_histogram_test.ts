@@ -198,3 +198,81 @@ Deno.test("gradientHistogram's row cache: a step too large for a row's exponenti
   assertEquals(b.G, a.G);
   assertEquals(b.H, a.H);
 });
+
+for (const [loss, K] of [["logistic", 1], ["softmax", 4]] as const) {
+  Deno.test(`a stage's rows: histograms at unchanged scores (a greedy ranking) are the plain ones, bit for bit (${loss})`, () => {
+    const rng = createRng(11);
+    const n = 300, terms = 5;
+    const y = Int32Array.from({ length: n }, () => Math.floor(rng() * K));
+    // Cells of both widths: a main term's bytes, a pair's 16-bit cells.
+    const cellsTr = Array.from(
+      { length: terms },
+      (_, j) =>
+        j % 2
+          ? Uint16Array.from({ length: n }, () => Math.floor(rng() * 300))
+          : Uint8Array.from({ length: n }, () => Math.floor(rng() * 7)),
+    );
+    const counts = cellsTr.map((_, j) => (j % 2 ? 300 : 7));
+    const baseTr = Float64Array.from({ length: n * K }, () => 3 * rng() - 1.5);
+    const tables = counts.map((c) => new Float64Array(c * K));
+    const source = stageRows({
+      loss,
+      regression: false,
+      K,
+      bag: { nTrain: n, yTr: y, vTr: new Float64Array(0) },
+      cellsTr,
+      tables,
+      cellCounts: counts,
+      maxCells: 300,
+      baseTr,
+      rate: 1,
+      rng: createRng(1),
+      helper: null,
+    });
+    for (let round = 0; round < 3; round++) {
+      const rows = source.next(tables);
+      // Every term at the round's scores, twice over (counted the second
+      // time, as a stage's later rounds are), each against the plain sums.
+      for (const counted of [false, true]) {
+        for (let j = 0; j < terms; j++) {
+          const hist = newHistogram(counts[j], K);
+          if (counted) {
+            gradientHistogram(
+              loss,
+              K,
+              rows.s.slice(),
+              y,
+              new Float64Array(0),
+              cellsTr[j],
+              n,
+              hist,
+              null,
+              null,
+            );
+          }
+          source.histogram(rows, j, -1, null, counted, hist);
+          const plain = newHistogram(counts[j], K);
+          gradientHistogram(
+            loss,
+            K,
+            rows.s.slice(),
+            y,
+            new Float64Array(0),
+            cellsTr[j],
+            n,
+            plain,
+            null,
+            null,
+          );
+          assertEquals(hist, plain, `round ${round}, term ${j}`);
+        }
+      }
+      // Then a step, as a round takes it: the scores move, the next round
+      // starts over.
+      const u = Float64Array.from({ length: counts[1] * K }, () => rng() - 0.5);
+      source.histogram(rows, 3, 1, u, true, newHistogram(counts[3], K));
+      tables[1].forEach((_, q) => (tables[1][q] += u[q]));
+    }
+    source.close();
+  });
+}

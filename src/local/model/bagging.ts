@@ -6,7 +6,13 @@
  * @module
  */
 
-import { type BagResult, fitBag, fitStop } from "./booster.ts";
+import {
+  type BagResult,
+  fitBag,
+  fitStop,
+  type MainStage,
+  type StageReuse,
+} from "./booster.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
 import type { TrainingParams } from "./params.ts";
@@ -14,7 +20,8 @@ import { prepare } from "./prepared.ts";
 import type { TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";
 
-export type { BagResult } from "./booster.ts";
+export type { BagResult, StageReuse } from "./booster.ts";
+export { newStageReuse } from "./booster.ts";
 
 /**
  * One fit with fixed parameters: the model and its held-out loss. With
@@ -22,7 +29,10 @@ export type { BagResult } from "./booster.ts";
  * boosts those; without, every bag ranks its own on its own training rows,
  * so no bag's held-out rows had a say in its pairs (an honest held-out loss
  * for the search), and the model is null unless the bags chose the same
- * pairs (their tables cannot be averaged otherwise).
+ * pairs (their tables cannot be averaged otherwise). `reuse`: the
+ * training's {@link StageReuse}, whose bags' main stages and pair rankings
+ * this fit starts from where an earlier fit of the same key left them, and
+ * keeps its own for the later ones.
  */
 export function* fitOnce(
   data: EncodedDataset,
@@ -35,9 +45,19 @@ export function* fitOnce(
   helper: BagHelper | null,
   rows: RowHelper | null,
   greedy = 0,
+  reuse: StageReuse | null = null,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
-    prepare(data, p, withLinearStart, linearBins, judged, rows, greedy),
+    prepare(
+      data,
+      p,
+      withLinearStart,
+      linearBins,
+      judged,
+      rows,
+      greedy,
+      reuse?.bins ?? null,
+    ),
   );
   const stop = fitStop(shouldStop);
   const { bags } = prep;
@@ -62,6 +82,11 @@ export function* fitOnce(
       bags,
       claims,
       ...(greedy > 0 ? { greedy } : {}),
+      // The bags' main stages this thread holds for the key (see
+      // StageReuse): the helper starts from them as this thread would.
+      ...(reuse
+        ? { stages: [...(reuse.stages.get(prep.reuseKey) ?? new Map())] }
+        : {}),
     })
     : null;
   const results: BagResult[] = [];
@@ -72,7 +97,14 @@ export function* fitOnce(
   ) {
     results.push(
       yield* relay(
-        fitBag(prep, stop, b, sharedPairs && b > 0 ? results[0].pairs : null),
+        fitBag(
+          prep,
+          stop,
+          b,
+          sharedPairs && b > 0 ? results[0].pairs : null,
+          false,
+          reuse,
+        ),
       ),
     );
   }
@@ -81,13 +113,26 @@ export function* fitOnce(
   if (remote && Atomics.compareExchange(claims!, 1, 0, 2) !== 0) {
     // The helper took the task: held by the driver until it answers (see
     // FitOptions.helper).
-    results.push(...((yield { wait: remote }) ?? []));
+    const theirs = (yield { wait: remote }) ?? [];
+    // And the helper's main stages, for the next fits of the key.
+    for (const r of theirs) {
+      if (r.stage && reuse) keep(reuse, prep.reuseKey, r.bag, r.stage);
+      delete r.stage;
+    }
+    results.push(...theirs);
     results.sort((x, y) => x.bag - y.bag);
     // After a deadline, the bags up to the first one missing.
     const gap = results.findIndex((r, i) => r.bag !== i);
     if (gap >= 0) results.length = gap;
   }
   return yield* relay(combineBags(prep, stop, results));
+}
+
+/** Keeps bag `b`'s main stage under `key` unless one with a ranking is kept. */
+function keep(reuse: StageReuse, key: string, b: number, stage: MainStage) {
+  let byBag = reuse.stages.get(key);
+  if (!byBag) reuse.stages.set(key, byBag = new Map());
+  if (!byBag.get(b)?.ranked) byBag.set(b, stage);
 }
 
 /** Re-yields a generator's steps inside one that is resumed with values (which it ignores). */
@@ -125,6 +170,12 @@ export interface BagTask {
   /** Main terms stepped a round by gain (absent or 0: cyclic rounds; see `Booster.greedy`). */
   greedy?: number;
   /**
+   * The training thread's bags' main stages for this configuration's key
+   * (see `StageReuse`), by bag; given, the helper starts from them and
+   * returns its own with its bags ({@link BagResult.stage}).
+   */
+  stages?: [number, MainStage][];
+  /**
    * On a SharedArrayBuffer: `claims[0]`, the next bag not yet taken;
    * `claims[1]`, 0 until the helper takes the task (it sets 1) or the
    * training thread gives it up (2: the helper returns no bags).
@@ -146,7 +197,9 @@ export type Step = TrainProgress | { wait: Promise<BagResult[]> };
  * The helper's side of {@link BagHelper}: fits the bags it takes (see
  * {@link BagTask}) on `data`, exactly as training in one thread fits those
  * bags (with shared pairs, the pairs are bag 0's, ranked here again from
- * bag 0's main terms). It takes no bag after a deadline.
+ * bag 0's main terms). It takes no bag after a deadline. `reuse`: the
+ * helper's own {@link StageReuse} for the training's tasks (see
+ * {@link fitOnce}).
  *
  * @example
  * ```ts
@@ -174,6 +227,7 @@ export function fitBags(
   data: EncodedDataset,
   task: BagTask,
   shouldStop: () => boolean,
+  reuse: StageReuse | null = null,
 ): BagResult[] {
   const steps = (function* () {
     const prep = yield* prepare(
@@ -184,8 +238,14 @@ export function fitBags(
       task.judged,
       null,
       task.greedy ?? 0,
+      reuse?.bins ?? null,
     );
     const stop = fitStop(shouldStop);
+    if (reuse && task.stages) {
+      for (const [b, stage] of task.stages) {
+        keep(reuse, prep.reuseKey, b, stage);
+      }
+    }
     let shared: [number, number][] | null = null;
     const out: BagResult[] = [];
     // Given up by the training thread (it fitted every bag): nothing to do.
@@ -194,11 +254,19 @@ export function fitBags(
       const b = Atomics.add(task.claims, 0, 1);
       if (b >= task.bags) break;
       if (task.sharedPairs && b > 0 && !shared) {
-        shared = (yield* fitBag(prep, stop, 0, null, true)).pairs;
+        shared = (yield* fitBag(prep, stop, 0, null, true, reuse)).pairs;
       }
-      out.push(
-        yield* fitBag(prep, stop, b, b > 0 && task.sharedPairs ? shared : null),
+      const r = yield* fitBag(
+        prep,
+        stop,
+        b,
+        b > 0 && task.sharedPairs ? shared : null,
+        false,
+        reuse,
       );
+      const stage = reuse?.stages.get(prep.reuseKey)?.get(b);
+      if (task.stages && stage) r.stage = stage;
+      out.push(r);
     }
     return out;
   })();

@@ -131,60 +131,106 @@ export function fitOrderedBins(
   const l1 = reg.l1;
   const g0 = G[k], h0 = H[k];
   if (C[0] >= minLeaf) out[0] = (-lr * soft(g0, l1)) / (h0 + lambda);
-  const idx: number[] = [];
-  for (let b = 1; b < nBins; b++) if (!categorical || C[b] > 0) idx.push(b);
-  if (idx.length === 0) return;
+  let idx: ArrayLike<number>;
+  let m = 0;
   if (categorical) {
-    idx.sort((a, b) =>
+    const bins: number[] = [];
+    for (let b = 1; b < nBins; b++) if (C[b] > 0) bins.push(b);
+    bins.sort((a, b) =>
       G[a * K + k] / (H[a * K + k] + lambda) -
         G[b * K + k] / (H[b * K + k] + lambda) || a - b
     );
+    idx = bins, m = bins.length;
+  } else {
+    // The bins in order, in a scratch array: a stage fits this step for
+    // every feature, class and round, so nothing is allocated here.
+    if (ORDER.length < nBins) ORDER = new Int32Array(2 * nBins);
+    for (let b = 1; b < nBins; b++) ORDER[m++] = b;
+    idx = ORDER;
   }
-  splitSegment(idx, 0, idx.length, depth);
+  if (m === 0) return;
+  STEP.G = G, STEP.H = H, STEP.C = C, STEP.K = K, STEP.k = k;
+  STEP.minLeaf = minLeaf, STEP.lambda = lambda, STEP.lr = lr, STEP.out = out;
+  STEP.reg = reg;
+  splitSegment(idx, 0, m, depth);
+}
 
-  function splitSegment(
-    order: number[],
-    from: number,
-    to: number,
-    d: number,
-  ): void {
-    let gs = 0, hs = 0, cs = 0;
-    for (let i = from; i < to; i++) {
+/** The bins of a numeric step, in order (scratch of {@link fitOrderedBins}). */
+let ORDER = new Int32Array(256);
+
+/** What {@link splitSegment} reads of the step being fitted. */
+const STEP: {
+  G: Float64Array;
+  H: Float64Array;
+  C: Float64Array;
+  K: number;
+  k: number;
+  minLeaf: number;
+  lambda: number;
+  lr: number;
+  out: Float64Array;
+  reg: StepRegularisation;
+} = {
+  G: new Float64Array(0),
+  H: new Float64Array(0),
+  C: new Float64Array(0),
+  K: 1,
+  k: 0,
+  minLeaf: 0,
+  lambda: 0,
+  lr: 0,
+  out: new Float64Array(0),
+  reg: NO_REGULARISATION,
+};
+
+/**
+ * Splits the segment `[from, to)` of `order` (bins) at its best cut, down to
+ * depth `d`, and writes each leaf's shrunk value (see {@link fitOrderedBins}).
+ */
+function splitSegment(
+  order: ArrayLike<number>,
+  from: number,
+  to: number,
+  d: number,
+): void {
+  const { G, H, C, K, k, minLeaf, lambda, lr, out, reg } = STEP;
+  const l1 = reg.l1;
+  let gs = 0, hs = 0, cs = 0;
+  for (let i = from; i < to; i++) {
+    const b = order[i];
+    gs += G[b * K + k];
+    hs += H[b * K + k];
+    cs += C[b];
+  }
+  let best = -1, bestGain = 1e-12;
+  if (d > 0 && cs >= 2 * minLeaf) {
+    const sg = soft(gs, l1);
+    const parent = (sg * sg) / (hs + lambda);
+    bestGain = Math.max(1e-12, reg.minGain, reg.minGainFraction * parent);
+    let gl = 0, hl = 0, cl = 0;
+    for (let i = from; i < to - 1; i++) {
       const b = order[i];
-      gs += G[b * K + k];
-      hs += H[b * K + k];
-      cs += C[b];
-    }
-    let best = -1, bestGain = 1e-12;
-    if (d > 0 && cs >= 2 * minLeaf) {
-      const sg = soft(gs, l1);
-      const parent = (sg * sg) / (hs + lambda);
-      bestGain = Math.max(1e-12, reg.minGain, reg.minGainFraction * parent);
-      let gl = 0, hl = 0, cl = 0;
-      for (let i = from; i < to - 1; i++) {
-        const b = order[i];
-        gl += G[b * K + k];
-        hl += H[b * K + k];
-        cl += C[b];
-        if (cl < minLeaf) continue;
-        if (cs - cl < minLeaf) break;
-        const gr = soft(gs - gl, l1), hr = hs - hl, sl = soft(gl, l1);
-        const gain = (sl * sl) / (hl + lambda) + (gr * gr) / (hr + lambda) -
-          parent;
-        if (gain > bestGain) {
-          bestGain = gain;
-          best = i + 1;
-        }
+      gl += G[b * K + k];
+      hl += H[b * K + k];
+      cl += C[b];
+      if (cl < minLeaf) continue;
+      if (cs - cl < minLeaf) break;
+      const gr = soft(gs - gl, l1), hr = hs - hl, sl = soft(gl, l1);
+      const gain = (sl * sl) / (hl + lambda) + (gr * gr) / (hr + lambda) -
+        parent;
+      if (gain > bestGain) {
+        bestGain = gain;
+        best = i + 1;
       }
     }
-    if (best < 0) {
-      const v = (-lr * soft(gs, l1)) / (hs + lambda);
-      for (let i = from; i < to; i++) out[order[i]] = v;
-      return;
-    }
-    splitSegment(order, from, best, d - 1);
-    splitSegment(order, best, to, d - 1);
   }
+  if (best < 0) {
+    const v = (-lr * soft(gs, l1)) / (hs + lambda);
+    for (let i = from; i < to; i++) out[order[i]] = v;
+    return;
+  }
+  splitSegment(order, from, best, d - 1);
+  splitSegment(order, best, to, d - 1);
 }
 
 /**
@@ -193,6 +239,9 @@ export function fitOrderedBins(
  * axis separately on each side; both axis orders are tried. Returns the gain
  * (the FAST interaction score when called on residuals) and writes the shrunk
  * leaf values to `out[cell]` (all 0 when no cut satisfies `minLeaf`).
+ * `plan`: the histogram's {@link PairPlan} (what its counts allow; built
+ * here when not given), which a multi-class step builds once for its
+ * classes.
  *
  * @example
  * ```ts
@@ -215,24 +264,190 @@ export function fitPair(
   lr: number,
   out: Float64Array,
   reg: StepRegularisation = NO_REGULARISATION,
+  plan: PairPlan = pairPlan(hist.C, P0, P1, minLeaf, SCRATCH_PLAN),
 ): number {
   // Marginal sums along each axis for each slice make every candidate cut O(1).
-  const a = bestTwoLevel(hist, K, k, P0, P1, false, minLeaf, lambda, TWO_A);
-  const b = bestTwoLevel(hist, K, k, P0, P1, true, minLeaf, lambda, TWO_B);
+  const a = bestTwoLevel(
+    hist,
+    K,
+    k,
+    P0,
+    P1,
+    false,
+    lambda,
+    TWO_A,
+    plan.ranges[0],
+  );
+  const b = bestTwoLevel(
+    hist,
+    K,
+    k,
+    P0,
+    P1,
+    true,
+    lambda,
+    TWO_B,
+    plan.ranges[1],
+  );
   const best = a.gain >= b.gain ? a : b;
-  out.fill(0);
-  if (best.gain <= Math.max(0, reg.minGain)) return 0;
+  if (best.gain <= Math.max(0, reg.minGain)) {
+    out.fill(0);
+    return 0;
+  }
+  out.fill(0, P0 * P1);
+  // The four leaves' values, then each row of cells as its runs of them.
+  const v = LEAVES;
+  for (let leaf = 0; leaf < 4; leaf++) {
+    v[leaf] = (-lr * soft(best.g[leaf], reg.l1)) / (best.h[leaf] + lambda);
+  }
+  const { cut, cuts } = best;
   for (let i = 0; i < P0; i++) {
-    for (let j = 0; j < P1; j++) {
-      const first = best.transposed ? j : i;
-      const second = best.transposed ? i : j;
-      const side = first < best.cut ? 0 : 1;
-      const leaf = side * 2 + (second < best.cuts[side] ? 0 : 1);
-      out[i * P1 + j] = (-lr * soft(best.g[leaf], reg.l1)) /
-        (best.h[leaf] + lambda);
+    const row = i * P1;
+    if (best.transposed) {
+      // Side by the column (j < cut), leaf within it by the row.
+      const lo = i < cuts[0] ? v[0] : v[1], hi = i < cuts[1] ? v[2] : v[3];
+      const at = Math.min(cut, P1);
+      out.fill(lo, row, row + at);
+      out.fill(hi, row + at, row + P1);
+    } else {
+      const side = i < cut ? 0 : 1, at = Math.min(cuts[side], P1);
+      out.fill(v[2 * side], row, row + at);
+      out.fill(v[2 * side + 1], row + at, row + P1);
     }
   }
   return best.gain;
+}
+
+/**
+ * The gain of {@link fitPair}'s tree for score column `k` without fitting
+ * its leaves (the FAST score of a pair, summed over the columns by the
+ * ranking, see interactions.ts): the larger of both orientations, 0 when
+ * no tree keeps `minLeaf` rows a leaf; `plan` as fitPair's.
+ *
+ * @example
+ * ```ts
+ * import { fitPair, pairGain } from "./boost.ts";
+ *
+ * const hist = { G: Float64Array.of(5, -5, -5, 5), H: Float64Array.of(5, 5, 5, 5), C: Float64Array.of(20, 20, 20, 20) };
+ * const gain = pairGain(hist, 1, 0, 2, 2, 1, 1);
+ * if (!(gain > 0 && gain === fitPair(hist, 1, 0, 2, 2, 1, 1, 1, new Float64Array(4)))) throw new Error("example failed");
+ * ```
+ */
+export function pairGain(
+  hist: Histogram,
+  K: number,
+  k: number,
+  P0: number,
+  P1: number,
+  minLeaf: number,
+  lambda: number,
+  plan: PairPlan = pairPlan(hist.C, P0, P1, minLeaf, SCRATCH_PLAN),
+): number {
+  const a =
+    bestTwoLevel(hist, K, k, P0, P1, false, lambda, TWO_A, plan.ranges[0]).gain;
+  const b =
+    bestTwoLevel(hist, K, k, P0, P1, true, lambda, TWO_B, plan.ranges[1]).gain;
+  const best = a >= b ? a : b;
+  return best <= 0 ? 0 : best;
+}
+
+/**
+ * What a pair histogram's row counts decide of {@link fitPair}'s trees, the
+ * same for every score column: for each orientation (axis 0 cut first, or
+ * axis 1), each first cut `x` (1 to the cut axis's bins - 1) and each side
+ * of it, the first and last second cut (`z`, the cut after bin `z`) that
+ * leave at least `minLeaf` rows on both sides of it, in `ranges[o]` at `4x`
+ * (lower side) and `4x + 2` (upper side); first > last when there is none
+ * (or the side has fewer than `2 minLeaf` rows). A multi-class step builds
+ * it once a histogram and fits every class with it: the counts' sums are
+ * the ones fitPair made for each class, in the same order.
+ */
+export interface PairPlan {
+  ranges: [Int32Array, Int32Array];
+}
+
+/**
+ * The {@link PairPlan} of a pair histogram's counts `C` (cells
+ * `a * P1 + b`), written into `into` when given (grown as needed).
+ *
+ * @example
+ * ```ts
+ * import { fitPair, pairPlan } from "./boost.ts";
+ *
+ * const hist = { G: Float64Array.of(5, -5, -5, 5), H: Float64Array.of(5, 5, 5, 5), C: Float64Array.of(20, 20, 20, 20) };
+ * const plan = pairPlan(hist.C, 2, 2, 1);
+ * // One first cut (x = 1) on each axis: every side can be cut after its bin 0.
+ * if (plan.ranges[0].subarray(4, 8).join() !== "0,0,0,0") throw new Error("example failed");
+ * const out = new Float64Array(4);
+ * if (!(fitPair(hist, 1, 0, 2, 2, 1, 1, 1, out, undefined, plan) > 0 && out[0] < 0)) throw new Error("example failed");
+ * ```
+ */
+export function pairPlan(
+  C: Float64Array,
+  P0: number,
+  P1: number,
+  minLeaf: number,
+  into: PairPlan = { ranges: [new Int32Array(0), new Int32Array(0)] },
+): PairPlan {
+  for (let o = 0; o < 2; o++) {
+    const transposed = o === 1;
+    const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
+    if (into.ranges[o].length < 4 * nA) into.ranges[o] = new Int32Array(4 * nA);
+    const ranges = into.ranges[o];
+    const size = (nA + 1) * nB;
+    if (countScratch.length < size) countScratch = new Float64Array(size);
+    const cCum = countScratch;
+    cCum.fill(0, 0, nB);
+    for (let x = 0; x < nA; x++) {
+      for (let z = 0; z < nB; z++) {
+        const c = transposed ? z * P1 + x : x * P1 + z;
+        cCum[(x + 1) * nB + z] = cCum[x * nB + z] + C[c];
+      }
+    }
+    for (let cut = 1; cut < nA; cut++) {
+      secondCuts(cCum, nB, 0, cut, minLeaf, ranges, 4 * cut);
+      secondCuts(cCum, nB, cut, nA, minLeaf, ranges, 4 * cut + 2);
+    }
+  }
+  return into;
+}
+
+/** Scratch of {@link pairPlan}'s cumulative counts (one per thread). */
+let countScratch = new Float64Array(0);
+
+/** The plan {@link fitPair} builds when given none. */
+const SCRATCH_PLAN: PairPlan = {
+  ranges: [new Int32Array(0), new Int32Array(0)],
+};
+
+/**
+ * The first and last second cut of the slice `[from, to)` of the cut axis
+ * (see {@link PairPlan}), written at `out[at]` and `out[at + 1]`: the
+ * counts' part of what fitPair's second-level search did, the same sums in
+ * the same order.
+ */
+function secondCuts(
+  cCum: Float64Array,
+  nB: number,
+  from: number,
+  to: number,
+  minLeaf: number,
+  out: Int32Array,
+  at: number,
+): void {
+  out[at] = 1, out[at + 1] = 0;
+  let cs = 0;
+  for (let z = 0; z < nB; z++) cs += cCum[to * nB + z] - cCum[from * nB + z];
+  if (cs < 2 * minLeaf) return;
+  let cl = 0, first = -1, last = -1;
+  for (let z = 0; z < nB - 1; z++) {
+    cl += cCum[to * nB + z] - cCum[from * nB + z];
+    if (cl < minLeaf) continue;
+    if (cs - cl < minLeaf) break;
+    if (first < 0) first = z;
+    last = z;
+  }
+  if (first >= 0) out[at] = first, out[at + 1] = last;
 }
 
 /**
@@ -262,7 +477,11 @@ const newTwoLevel = (): TwoLevel => ({
 // fitPair millions of times (pairs x classes x rounds x bags), and building
 // these objects and the cumulative sums anew each call was most of its time.
 const TWO_A = newTwoLevel(), TWO_B = newTwoLevel();
+/** The best tree's four leaf values (scratch of {@link fitPair}). */
+const LEAVES = new Float64Array(4);
 let cumulative = new Float64Array(0);
+/** A side's running sums of gradients and hessians along the second axis. */
+let prefix = new Float64Array(0);
 
 /** The best second-level cut of one side, written to {@link SECOND}. */
 const SECOND = {
@@ -276,33 +495,33 @@ const SECOND = {
 };
 
 function bestTwoLevel(
-  { G, H, C }: Histogram,
+  { G, H }: Histogram,
   K: number,
   k: number,
   P0: number,
   P1: number,
   transposed: boolean,
-  minLeaf: number,
   lambda: number,
   best: TwoLevel,
+  ranges: Int32Array,
 ): TwoLevel {
   // Axis A is cut first, axis B second. Cell (x along A, z along B).
   const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
   // cumulative sums along A of the B-profile: lower[x][z] = sum over A < x,
-  // for g, h and counts, one after the other in one scratch buffer.
+  // of g and h side by side (at 2 (x nB + z) and the next) in one scratch
+  // buffer (the counts' part is the plan's).
   const size = (nA + 1) * nB;
-  if (cumulative.length < 3 * size) cumulative = new Float64Array(3 * size);
-  const gCum = cumulative.subarray(0, size);
-  const hCum = cumulative.subarray(size, 2 * size);
-  const cCum = cumulative.subarray(2 * size, 3 * size);
-  gCum.fill(0, 0, nB), hCum.fill(0, 0, nB), cCum.fill(0, 0, nB);
+  if (cumulative.length < 2 * size) cumulative = new Float64Array(2 * size);
+  if (prefix.length < 2 * nB) prefix = new Float64Array(2 * nB);
+  const cum = cumulative;
+  cum.fill(0, 0, 2 * nB);
   for (let x = 0; x < nA; x++) {
-    for (let z = 0; z < nB; z++) {
-      const c = transposed ? z * P1 + x : x * P1 + z;
-      const o = (x + 1) * nB + z, p = x * nB + z;
-      gCum[o] = gCum[p] + G[c * K + k];
-      hCum[o] = hCum[p] + H[c * K + k];
-      cCum[o] = cCum[p] + C[c];
+    // Cell (x, z) is x * P1 + z, or z * P1 + x on the transposed grid.
+    const c0 = transposed ? x : x * P1, dc = transposed ? P1 : 1;
+    for (let z = 0, c = c0; z < nB; z++, c += dc) {
+      const o = 2 * ((x + 1) * nB + z), p = 2 * (x * nB + z);
+      cum[o] = cum[p] + G[c * K + k];
+      cum[o + 1] = cum[p + 1] + H[c * K + k];
     }
   }
   best.gain = 0;
@@ -311,18 +530,19 @@ function bestTwoLevel(
   best.cuts[0] = best.cuts[1] = 0;
   let totalG = 0, totalH = 0;
   for (let z = 0; z < nB; z++) {
-    totalG += gCum[nA * nB + z];
-    totalH += hCum[nA * nB + z];
+    totalG += cum[2 * (nA * nB + z)];
+    totalH += cum[2 * (nA * nB + z) + 1];
   }
   const parent = (totalG * totalG) / (totalH + lambda);
   for (let cut = 1; cut < nA; cut++) {
-    // side 0: A in [0, cut); side 1: A in [cut, nA).
-    bestSecond(gCum, hCum, cCum, nB, 0, cut, minLeaf, lambda);
-    if (!SECOND.found) continue;
+    // side 0: A in [0, cut); side 1: A in [cut, nA); either without a
+    // second cut that keeps minLeaf rows a leaf: no tree at this cut.
+    const r = 4 * cut;
+    if (ranges[r] > ranges[r + 1] || ranges[r + 2] > ranges[r + 3]) continue;
+    bestSecond(cum, nB, 0, cut, ranges[r], ranges[r + 1], lambda);
     const lo = SECOND.score, loCut = SECOND.cut;
     const lgl = SECOND.gl, lgr = SECOND.gr, lhl = SECOND.hl, lhr = SECOND.hr;
-    bestSecond(gCum, hCum, cCum, nB, cut, nA, minLeaf, lambda);
-    if (!SECOND.found) continue;
+    bestSecond(cum, nB, cut, nA, ranges[r + 2], ranges[r + 3], lambda);
     const gain = lo + SECOND.score - parent;
     if (gain > best.gain + 1e-12) {
       best.gain = gain;
@@ -337,38 +557,39 @@ function bestTwoLevel(
   return best;
 }
 
+/**
+ * The best second cut of the slice `[from, to)` of axis A among the cuts
+ * after bins `first..last` of axis B (the plan's: those that keep minLeaf
+ * rows a side; at least one), written to {@link SECOND}. The slice's sums
+ * along B are added up once, in B's order; the sums left of each cut are
+ * those running sums, as a scan adding the same terms in the same order
+ * gives them.
+ */
 function bestSecond(
-  gCum: Float64Array,
-  hCum: Float64Array,
-  cCum: Float64Array,
+  cum: Float64Array,
   nB: number,
   from: number,
   to: number,
-  minLeaf: number,
+  first: number,
+  last: number,
   lambda: number,
 ): void {
-  SECOND.found = false;
-  let gs = 0, hs = 0, cs = 0;
-  for (let z = 0; z < nB; z++) {
-    gs += gCum[to * nB + z] - gCum[from * nB + z];
-    hs += hCum[to * nB + z] - hCum[from * nB + z];
-    cs += cCum[to * nB + z] - cCum[from * nB + z];
+  const pre = prefix, t = 2 * to * nB, f = 2 * from * nB;
+  let gs = 0, hs = 0;
+  for (let z = 0; z < 2 * nB; z += 2) {
+    pre[z] = gs += cum[t + z] - cum[f + z];
+    pre[z + 1] = hs += cum[t + z + 1] - cum[f + z + 1];
   }
-  if (cs < 2 * minLeaf) return;
-  let gl = 0, hl = 0, cl = 0;
-  for (let z = 0; z < nB - 1; z++) {
-    gl += gCum[to * nB + z] - gCum[from * nB + z];
-    hl += hCum[to * nB + z] - hCum[from * nB + z];
-    cl += cCum[to * nB + z] - cCum[from * nB + z];
-    if (cl < minLeaf) continue;
-    if (cs - cl < minLeaf) break;
+  let found = false, best = 0, at = 0;
+  for (let z = first; z <= last; z++) {
+    const gl = pre[2 * z], hl = pre[2 * z + 1];
     const gr = gs - gl, hr = hs - hl;
     const score = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda);
-    if (!SECOND.found || score > SECOND.score) {
-      SECOND.found = true;
-      SECOND.score = score;
-      SECOND.cut = z + 1;
-      SECOND.gl = gl, SECOND.gr = gr, SECOND.hl = hl, SECOND.hr = hr;
-    }
+    if (!found || score > best) found = true, best = score, at = z;
   }
+  const gl = pre[2 * at], hl = pre[2 * at + 1];
+  SECOND.found = found;
+  SECOND.score = best;
+  SECOND.cut = at + 1;
+  SECOND.gl = gl, SECOND.gr = gs - gl, SECOND.hl = hl, SECOND.hr = hs - hl;
 }

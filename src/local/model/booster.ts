@@ -10,6 +10,8 @@ import {
   fitCells,
   fitOrderedBins,
   fitPair,
+  type PairPlan,
+  pairPlan,
   type StepRegularisation,
 } from "./boost.ts";
 import { newHistogram } from "./histogram.ts";
@@ -22,7 +24,13 @@ import {
 } from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
 import { linearStart } from "./linear.ts";
-import { bagData, type Prepared, type RawTerm, toBoosted } from "./prepared.ts";
+import {
+  bagData,
+  type Binned,
+  type Prepared,
+  type RawTerm,
+  toBoosted,
+} from "./prepared.ts";
 import {
   addScores,
   type Bins,
@@ -87,6 +95,11 @@ export interface BagResult {
   mainStop: string;
   pairRounds: number;
   pairStop: string;
+  /**
+   * A helper thread's bag (see `fitBags`): its main stage, for the
+   * training thread's {@link StageReuse} (taken off the result there).
+   */
+  stage?: MainStage;
 }
 
 /** A fit's deadline, polled once a round and sticky once reached. */
@@ -103,6 +116,55 @@ export function fitStop(shouldStop: () => boolean): FitStop {
     check: () => (stop.deadline ||= shouldStop()),
   };
   return stop;
+}
+
+/**
+ * What one training's fits share of their bags: the search's candidates
+ * that differ only in their pairs (few, fewest, many, none; and the final
+ * fit of the chosen one) fit the same main stage in every bag (same rows,
+ * bins, linear start, rounds and random draws) and rank the same pairs, so
+ * the first fit of a {@link Prepared.reuseKey} keeps, per bag, its linear
+ * start, its main terms' tables after the main stage, the random draws
+ * taken, and its ranking of every pair, and the later ones start from
+ * them: the same arithmetic, skipped, so the models are bit for bit the
+ * ones a fit from scratch gives. A main stage cut short by a deadline is
+ * not kept.
+ */
+export interface StageReuse {
+  /** Per key, per bag. */
+  stages: Map<string, Map<number, MainStage>>;
+  /** Each fit's bins, by their inputs (see `prepare`): most fits share them. */
+  bins: Map<string, Binned>;
+}
+
+/** One bag's main stage as {@link StageReuse} keeps it. */
+export interface MainStage {
+  /** The linear start's tables (projected on the constraints), or null. */
+  start: Float64Array[] | null;
+  /** The main terms' tables after the main stage. */
+  tables: Float64Array[];
+  rounds: number;
+  stop: string;
+  /** Draws taken from the bag's stream by the main stage. */
+  draws: number;
+  /** Every pair with a gain, best first, and the draws taken after ranking them. */
+  ranked: { pairs: [number, number][]; draws: number } | null;
+}
+
+/**
+ * A new, empty {@link StageReuse} for one training (its search's fits in
+ * one thread; a helper thread keeps its own).
+ *
+ * @example
+ * ```ts
+ * import { newStageReuse } from "./booster.ts";
+ *
+ * const reuse = newStageReuse();
+ * if (reuse.stages.size !== 0 || reuse.bins.size !== 0) throw new Error("example failed");
+ * ```
+ */
+export function newStageReuse(): StageReuse {
+  return { stages: new Map(), bins: new Map() };
 }
 
 /** The step settings every bag of a fit shares (from its parameters). */
@@ -146,14 +208,39 @@ function stepSettings(prep: Prepared) {
   };
 }
 
+/**
+ * Bag `b`'s random stream (bag 0's is the seed's own), so a bag's fit does
+ * not depend on the bags fitted before it, with the draws taken from it
+ * counted; `skip`: draws already taken (a reused main stage's, see
+ * {@link StageReuse}).
+ */
+function bagStream(p: Prepared["p"], b: number, skip: number) {
+  const next = createRng(b === 0 ? p.seed : (p.seed + 0x5bd1 * b) >>> 0);
+  const stream = {
+    draws: 0,
+    rng: () => {
+      stream.draws++;
+      return next();
+    },
+    /** Takes draws until `draws` were taken. */
+    skipTo: (draws: number) => {
+      while (stream.draws < draws) stream.rng();
+    },
+  };
+  stream.skipTo(skip);
+  return stream;
+}
+
 /** What bag `b`'s boosting stages share. */
-function boosterOf(prep: Prepared, stop: FitStop, b: number): Booster {
+function boosterOf(
+  prep: Prepared,
+  stop: FitStop,
+  rng: () => number,
+): Booster {
   const { p, K } = prep;
   return {
     K,
-    // Each bag its own stream (bag 0's is the seed's own), so a bag's fit
-    // does not depend on the bags fitted before it.
-    rng: createRng(b === 0 ? p.seed : (p.seed + 0x5bd1 * b) >>> 0),
+    rng,
     maxRounds: p.max_rounds,
     patience: p.early_stopping_patience,
     lr: p.learning_rate,
@@ -190,6 +277,7 @@ export function* fitBag(
   b: number,
   given: [number, number][] | null,
   rankOnly = false,
+  reuse: StageReuse | null = null,
 ): Generator<TrainProgress, BagResult, void> {
   const {
     K,
@@ -207,14 +295,20 @@ export function* fitBag(
   const F = features.length;
   const { rate, l2, reg, pairReg, minLeaf, depthAt, mainPart, at, span } =
     stepSettings(prep);
-  const booster = boosterOf(prep, stop, b);
+  // This bag's main stage as an earlier fit of the same key left it.
+  const byBag = reuse?.stages.get(prep.reuseKey) ?? null;
+  const seen = byBag?.get(b) ?? null;
+  const stream = bagStream(prep.p, b, seen ? seen.draws : 0);
+  const booster = boosterOf(prep, stop, stream.rng);
   let pairs: [number, number][] = given ?? [];
   let pairRounds = 0, pairStop = "none";
   const bag = bagData(prep, b);
   const nVa = bag.objective.yVa.length;
   // The linear start's scores are outside the boosting stage (its base);
   // its tables join the main terms' afterwards.
-  const start = linear
+  const start = seen
+    ? seen.start && { tables: seen.start }
+    : linear
     ? linearStart({
       kinds: features.map((f) => f.kind),
       nBins: features.map((f) => f.nBins),
@@ -232,9 +326,7 @@ export function* fitBag(
   // Monotone features (constraints.ts): every step, and the linear start,
   // follow their direction.
   const dirs = directionsOf(prep.data, features);
-  if (start) projectTables(start.tables, dirs);
-  const startTr = constant(bag.nTrain, intercept, K);
-  const startVa = constant(nVa, intercept, K);
+  if (start && !seen) projectTables(start.tables, dirs);
   // Adds the linear start's scores to a bag's training and validation scores.
   const withStart = (tr: Float64Array, va: Float64Array) => {
     start?.tables.forEach((t, j) => {
@@ -242,7 +334,6 @@ export function* fitBag(
       addScores(va, bag.vaBins[j], t, K);
     });
   };
-  withStart(startTr, startVa);
   const mainTerms: StageTerm[] = features.map((f, j) => {
     const nBins = boostedBins[j];
     const step = new Float64Array(nBins);
@@ -270,20 +361,40 @@ export function* fitBag(
       },
     };
   });
-  const main = yield* boostStage(
-    booster,
-    bag,
-    rate(bag.nTrain),
-    mainTerms,
-    startTr,
-    startVa,
-    {
-      stage: "training",
-      ...span(b, 0, mainPart),
-      roundOffset: 0,
-      log: b === 0,
-    },
-  );
+  let main: { rounds: number; stop: string };
+  if (seen) {
+    seen.tables.forEach((t, j) => mainTerms[j].table.set(t));
+    main = { rounds: seen.rounds, stop: seen.stop };
+  } else {
+    const startTr = constant(bag.nTrain, intercept, K);
+    const startVa = constant(nVa, intercept, K);
+    withStart(startTr, startVa);
+    main = yield* boostStage(
+      booster,
+      bag,
+      rate(bag.nTrain),
+      mainTerms,
+      startTr,
+      startVa,
+      {
+        stage: "training",
+        ...span(b, 0, mainPart),
+        roundOffset: 0,
+        log: b === 0,
+      },
+    );
+    if (reuse && !stop.deadline) {
+      if (!byBag) reuse.stages.set(prep.reuseKey, new Map());
+      reuse.stages.get(prep.reuseKey)!.set(b, {
+        start: start?.tables ?? null,
+        tables: mainTerms.map((t) => t.table.slice()),
+        rounds: main.rounds,
+        stop: main.stop,
+        draws: stream.draws,
+        ranked: null,
+      });
+    }
+  }
   const mainRounds = main.rounds;
   // A main term's table: its boosted steps, on every (refined) bin, plus
   // the linear start.
@@ -305,7 +416,8 @@ export function* fitBag(
   if (pairsWanted > 0 && !stop.deadline) {
     if (given === null) {
       yield { fraction: at(b, mainPart), stage: "interactions" };
-      pairs = yield* rankPairs(
+      const kept = reuse?.stages.get(prep.reuseKey)?.get(b) ?? null;
+      const ranked = kept?.ranked?.pairs ?? (yield* rankPairs(
         features,
         b === 0 ? overall : bag,
         own,
@@ -313,12 +425,19 @@ export function* fitBag(
         K,
         minLeaf,
         l2,
-        pairsWanted,
+        Infinity,
         booster.rng,
         at(b, mainPart),
         at(b, mainPart + 0.1),
         pairAllowed(prep.data, features),
-      );
+      ));
+      if (kept?.ranked) stream.skipTo(kept.ranked.draws);
+      else if (kept && !stop.deadline) {
+        kept.ranked = { pairs: ranked, draws: stream.draws };
+      }
+      // The best `pairsWanted` of every pair ranked (the ranking does not
+      // depend on how many are wanted).
+      pairs = ranked.slice(0, pairsWanted);
     }
     if (rankOnly) {
       return {
@@ -351,6 +470,9 @@ export function* fitBag(
       const cells = P0 * P1;
       const step = new Float64Array(cells);
       const perCell = nTrain >= PER_CELL_ROWS * cells;
+      // What the counts allow (see PairPlan), built at a histogram's first
+      // score column: a stage fits columns 0..K-1 of each histogram in turn.
+      const plan: PairPlan = { ranges: [new Int32Array(0), new Int32Array(0)] };
       return {
         cellsTr: pairCells(features, a, c, bag.trBins),
         cellsVa: pairCells(features, a, c, bag.vaBins),
@@ -360,7 +482,8 @@ export function* fitBag(
           if (perCell) {
             fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
           } else {
-            fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg);
+            if (k === 0) pairPlan(hist.C, P0, P1, minLeaf, plan);
+            fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg, plan);
           }
           if (dirs[a] || dirs[c]) {
             projectPairStep(step, hist.H, K, k, P0, P1, dirs[a], dirs[c], l2);

@@ -215,6 +215,96 @@ function softmaxCached(
 }
 
 /**
+ * Each row's gradients and hessians (K a row) at the scores whose
+ * exponentials `cache` holds, as {@link gradientHistogram} left it after a
+ * call without a pending update (the scores unchanged since): the values
+ * that call added up, computed the same way, so {@link scatterHistogram} of
+ * them builds, bit for bit, the histogram gradientHistogram would build at
+ * those scores for any term, without an `exp` or a division a row. For a
+ * greedy round's ranking, which builds every term's histogram at the same
+ * scores. Logistic and softmax losses.
+ *
+ * @example
+ * ```ts
+ * import { gradientHistogram, newHistogram, rowGradients, scatterHistogram } from "./histogram.ts";
+ *
+ * const s = Float64Array.of(0.5, -1, 2), y = Int32Array.of(1, 0, 1), cache = new Float64Array(3);
+ * const direct = newHistogram(2, 1), other = Uint8Array.of(1, 0, 1);
+ * gradientHistogram("logistic", 1, s, y, new Float64Array(0), Uint8Array.of(0, 0, 1), 3, newHistogram(2, 1), null, null, false, cache);
+ * gradientHistogram("logistic", 1, s, y, new Float64Array(0), other, 3, direct, null, null, false, cache);
+ * const g = new Float64Array(3), h = new Float64Array(3), scattered = newHistogram(2, 1);
+ * rowGradients("logistic", 1, y, 3, cache, g, h);
+ * scatterHistogram(1, other, 3, g, h, scattered, false);
+ * if (!(scattered.G.every((v, i) => v === direct.G[i]) && scattered.H.every((v, i) => v === direct.H[i]))) throw new Error("example failed");
+ * ```
+ */
+export function rowGradients(
+  loss: "logistic" | "softmax",
+  K: number,
+  y: Int32Array,
+  n: number,
+  cache: Float64Array,
+  g: Float64Array,
+  h: Float64Array,
+): void {
+  if (loss === "logistic") {
+    for (let i = 0; i < n; i++) {
+      const p = 1 / (1 + cache[i]);
+      g[i] = p - y[i];
+      h[i] = p * (1 - p) + 1e-16;
+    }
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const o = i * K, yi = y[i];
+    let z = 0;
+    for (let k = 0; k < K; k++) z += cache[o + k];
+    for (let k = 0; k < K; k++) {
+      const p = cache[o + k] / z;
+      g[o + k] = p - (yi === k ? 1 : 0);
+      h[o + k] = p * (1 - p) + 1e-16;
+    }
+  }
+}
+
+/**
+ * A term's histogram (zeroed first) of the rows' gradients `g` and
+ * hessians `h` (K a row, see {@link rowGradients}), row `i` to cell
+ * `cells[i]`, in row order; `counted` as {@link gradientHistogram}'s.
+ */
+export function scatterHistogram(
+  K: number,
+  cells: ArrayLike<number>,
+  n: number,
+  g: Float64Array,
+  h: Float64Array,
+  hist: Histogram,
+  counted: boolean,
+): void {
+  const { G, H, C } = hist;
+  G.fill(0), H.fill(0);
+  if (!counted) {
+    C.fill(0);
+    for (let i = 0; i < n; i++) C[cells[i]]++;
+  }
+  if (K === 1) {
+    for (let i = 0; i < n; i++) {
+      const q = cells[i];
+      G[q] += g[i];
+      H[q] += h[i];
+    }
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const qo = cells[i] * K, o = i * K;
+    for (let k = 0; k < K; k++) {
+      G[qo + k] += g[o + k];
+      H[qo + k] += h[o + k];
+    }
+  }
+}
+
+/**
  * Gradient histogram of a term: per cell (a main term's bin or a pair term's
  * cell) and score column `k`, the sums `G[cell * K + k]` of gradients and
  * `H[cell * K + k]` of hessians, and the row count `C[cell]`.

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { pairGain, type PairPlan, pairPlan } from "./boost.ts";
 import { gradientHistogram, newHistogram } from "./histogram.ts";
 import type { Bag, RawTerm } from "./prepared.ts";
 import { cellsOf, scoreTerms } from "./predictor.ts";
@@ -113,6 +114,8 @@ export function* rankPairs(
   const G = new Float64Array(most * K), H = new Float64Array(most * K);
   const C = new Float64Array(most);
   const gain2 = pairScorer(Math.sqrt(most));
+  const plan: PairPlan = { ranges: [new Int32Array(0), new Int32Array(0)] };
+  const hist = { G, H, C };
   const ranked: { pair: [number, number]; gain: number }[] = [];
   for (let ia = 0; ia < kept.length; ia++) {
     const a = kept[ia], ca = coarse.get(a)!, P0 = features[a].pairBins;
@@ -137,8 +140,13 @@ export function* rankPairs(
         }
       }
       let gain = 0;
-      for (let k = 0; k < K; k++) {
-        gain += gain2(G, H, C, K, k, P0, P1, minLeaf, lambda);
+      if (K === 1) gain = gain2(G, H, C, 1, 0, P0, P1, minLeaf, lambda);
+      else {
+        // What the counts allow, once for the K columns.
+        pairPlan(C, P0, P1, minLeaf, plan);
+        for (let k = 0; k < K; k++) {
+          gain += pairGain(hist, K, k, P0, P1, minLeaf, lambda, plan);
+        }
       }
       if (gain > 0) ranked.push({ pair: [a, c], gain });
     }
@@ -182,7 +190,10 @@ function importances(
  * rows a leaf. The same arithmetic in the same order as `fitPair` (boost.ts,
  * whose gain it returns; tests/model_wide_test.ts checks they agree), without
  * the leaf values and without allocating: a wide table ranks thousands of
- * pairs in every bag. `side`: the most pair bins of a feature.
+ * pairs in every bag. `side`: the most pair bins of a feature. The ranking
+ * scores a binary or regression target's pairs with it; a multi-class one's
+ * with `pairGain` and the histogram's `PairPlan` built once for its classes
+ * (the same gain: a plan per call costs more than it saves for one class).
  *
  * @example
  * ```ts

@@ -69,6 +69,13 @@ export interface Prepared {
   rows: RowHelper | null;
   /** Main terms stepped a boosting round by gain (0: cyclic rounds; see `Booster.greedy`). */
   greedy: number;
+  /**
+   * Every input of a bag's main stage and pair ranking in one string (the
+   * parameters but `max_interactions`, the linear start, its bins, judged,
+   * greedy, a row helper): fits with the same key fit the same main terms
+   * and rank the same pairs, bag by bag (see `StageReuse`, booster.ts).
+   */
+  reuseKey: string;
 }
 
 /**
@@ -84,6 +91,7 @@ export function* prepare(
   judged: boolean,
   rows: RowHelper | null = null,
   greedy = 0,
+  binned: Map<string, Binned> | null = null,
 ): Generator<TrainProgress, Prepared, void> {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
@@ -102,6 +110,91 @@ export function* prepare(
   const pool = data.order.subarray(0, nTrain + nVal);
   const trRows = pool.subarray(0, nTrain);
   const linear = withLinearStart;
+  // Every fit of a training with the same bins bins the same way (the
+  // search's candidates but the bins': their pairs, judged or not).
+  const binKey = JSON.stringify([
+    { ...p, max_interactions: 0, max_rounds: 0 },
+    linear,
+    linearBins,
+  ]);
+  const kept = binned?.get(binKey) ??
+    binFeatures(data, p, linear, linearBins, trRows);
+  binned?.set(binKey, kept);
+  const { features, coarseOf, boostedBins, binsAll, binMeans } = kept;
+  const prepared: Prepared = {
+    data,
+    p,
+    regression,
+    classes,
+    K,
+    nTrain,
+    nVal,
+    pool,
+    trRows,
+    linear,
+    judged,
+    features,
+    coarseOf,
+    boostedBins,
+    binsAll,
+    binMeans,
+    overall: null as unknown as Bag,
+    intercept: [],
+    // A bag of a wide table costs as many rows of WIDE_FEATURES features.
+    bags: bagCount(
+      p.estimators,
+      nTrain * Math.max(1, data.encoder.features.length / WIDE_FEATURES),
+    ),
+    drawn: sampleCount(p.max_samples, nTrain),
+    pairsWanted: p.max_interaction_degree >= 2 && features.length >= 2
+      ? p.max_interactions
+      : 0,
+    rows,
+    greedy,
+    reuseKey: JSON.stringify([
+      { ...p, max_interactions: 0 },
+      linear,
+      linearBins,
+      judged,
+      greedy,
+      rows !== null,
+    ]),
+  };
+  const overall = bagOf(prepared, trRows, pool.subarray(nTrain));
+  prepared.overall = overall;
+  // Intercept = log prior (smoothed so a rare class cannot give -Infinity);
+  // regression: the mean target.
+  const prior = new Float64Array(classes.length);
+  for (const y of overall.yTr) prior[y]++;
+  prepared.intercept = regression
+    ? [overall.vTr.reduce((a, b) => a + b, 0) / nTrain]
+    : K === 1
+    ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
+    : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
+  return prepared;
+}
+
+/**
+ * A fit's bins, as {@link prepare} makes them from the training rows: every
+ * feature's bins (refined for a linear start kept at `linearBins`), the
+ * boosted bins, every row's bin and the linear start's bin means.
+ */
+export interface Binned {
+  features: FeatureBins[];
+  coarseOf: (Uint8Array | null)[];
+  boostedBins: number[];
+  binsAll: Bins[];
+  binMeans: Float64Array[];
+}
+
+/** The {@link Binned} bins of a fit (see {@link prepare}). */
+function binFeatures(
+  data: EncodedDataset,
+  p: TrainingParams,
+  linear: boolean,
+  linearBins: number,
+  trRows: Uint32Array,
+): Binned {
   // With a refined linear start, a numeric feature's bins are its boosted
   // bins cut finer (see LINEAR_BINS): the main terms boost the coarse bins
   // (`coarseOf` maps each bin to its boosted one) and the linear start sets
@@ -152,49 +245,7 @@ export function* prepare(
       meanPerBin(f, data.features[j], binsAll[j], trRows)
     )
     : [];
-  const prepared: Prepared = {
-    data,
-    p,
-    regression,
-    classes,
-    K,
-    nTrain,
-    nVal,
-    pool,
-    trRows,
-    linear,
-    judged,
-    features,
-    coarseOf,
-    boostedBins,
-    binsAll,
-    binMeans,
-    overall: null as unknown as Bag,
-    intercept: [],
-    // A bag of a wide table costs as many rows of WIDE_FEATURES features.
-    bags: bagCount(
-      p.estimators,
-      nTrain * Math.max(1, data.encoder.features.length / WIDE_FEATURES),
-    ),
-    drawn: sampleCount(p.max_samples, nTrain),
-    pairsWanted: p.max_interaction_degree >= 2 && features.length >= 2
-      ? p.max_interactions
-      : 0,
-    rows,
-    greedy,
-  };
-  const overall = bagOf(prepared, trRows, pool.subarray(nTrain));
-  prepared.overall = overall;
-  // Intercept = log prior (smoothed so a rare class cannot give -Infinity);
-  // regression: the mean target.
-  const prior = new Float64Array(classes.length);
-  for (const y of overall.yTr) prior[y]++;
-  prepared.intercept = regression
-    ? [overall.vTr.reduce((a, b) => a + b, 0) / nTrain]
-    : K === 1
-    ? [Math.log((prior[1] + 0.5) / (prior[0] + 0.5))]
-    : Array.from(prior, (c) => Math.log((c + 0.5) / (nTrain + 0.5 * K)));
-  return prepared;
+  return { features, coarseOf, boostedBins, binsAll, binMeans };
 }
 
 /** The bins a main term boosts of a feature's (fine) bins `cells`. */

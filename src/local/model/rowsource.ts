@@ -7,7 +7,12 @@
  * @module
  */
 
-import { gradientHistogram, type Histogram } from "./histogram.ts";
+import {
+  gradientHistogram,
+  type Histogram,
+  rowGradients,
+  scatterHistogram,
+} from "./histogram.ts";
 import type { LossKind } from "./loss.ts";
 import { addScores, type Bins } from "./predictor.ts";
 import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
@@ -184,6 +189,12 @@ export function stageRows(o: StageRowsInput): RowSource {
     ? null
     : new Float64Array(bag.nTrain * K);
   let filled = false;
+  // Histograms without a pending update since the scores last changed (a
+  // greedy round ranks every term at the same scores): from the second
+  // one, each is the rows' gradients (computed once, from the cache)
+  // summed per cell, the same values in the same order.
+  let sameScores = 0;
+  let rowG = new Float64Array(0), rowH = new Float64Array(0);
   const from = split?.setup.from;
   if (from) {
     cellsTr.forEach((c, j) => from.cells[j].set(c));
@@ -203,6 +214,7 @@ export function stageRows(o: StageRowsInput): RowSource {
     all: sAll !== null,
     next(tables) {
       filled = false;
+      sameScores = 0;
       const rows = sAll
         ? null
         : sampleRows(bag.nTrain, rate, o.rng, from?.rows);
@@ -243,7 +255,25 @@ export function stageRows(o: StageRowsInput): RowSource {
         );
       }
       if (split) split.build(j, pending, update, r.m, counted, hist);
-      else {
+      else if (pending < 0 && cache !== null && sameScores > 0) {
+        if (sameScores === 1) {
+          if (rowG.length < r.m * K) {
+            rowG = new Float64Array(r.m * K), rowH = new Float64Array(r.m * K);
+          }
+          rowGradients(
+            o.loss as "logistic" | "softmax",
+            K,
+            r.y,
+            r.m,
+            cache,
+            rowG,
+            rowH,
+          );
+        }
+        scatterHistogram(K, r.cells[j], r.m, rowG, rowH, hist, counted);
+        sameScores++;
+      } else {
+        sameScores = pending < 0 ? 1 : 0;
         gradientHistogram(
           o.loss,
           K,

@@ -9,6 +9,7 @@ import {
   type BagHelper,
   type BagResult,
   fitOnce,
+  newStageReuse,
   type Step,
 } from "./bagging.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
@@ -326,6 +327,9 @@ export function* searchSteps(
   // the bags' mean weight shrinks towards no pairs where the bags disagree
   // (figures: BENCHMARKS.md, "Pairs mixed in").
   const slots = fits === 1 ? 1 : fits + 1;
+  // The bags' main stages and pair rankings the candidates share (those
+  // that differ only in their pairs): the same models, fitted once.
+  const reuse = newStageReuse();
   let stopped = false;
   let tried = 0;
   const fit = function* (
@@ -351,6 +355,7 @@ export function* searchSteps(
       helper,
       rows,
       candidate.greedy,
+      reuse,
     );
     let r = steps.next();
     while (!r.done) {

@@ -21,7 +21,7 @@
  * @module
  */
 
-import { type BagTask, fitBags } from "./bagging.ts";
+import { type BagTask, fitBags, newStageReuse } from "./bagging.ts";
 import { trainAsync } from "./train.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import type { TrainingParams } from "./params.ts";
@@ -62,6 +62,8 @@ export interface BagsRequest {
 }
 
 let helperData: EncodedDataset | null = null;
+/** What the helper's fits of one training share (see `StageReuse`). */
+let helperReuse = newStageReuse();
 
 // Only the two members used, so this file type-checks without the worker lib.
 const scope = globalThis as unknown as {
@@ -88,7 +90,12 @@ scope.onmessage = (e) => {
   }
   if (e.data.type === "bags") {
     const { task, deadlineAt, stop } = e.data;
-    helperData = e.data.data ?? helperData;
+    // A new dataset is a new training: the bags' main stages kept for the
+    // last one's tasks (see StageReuse) go with it.
+    if (e.data.data) {
+      helperData = e.data.data;
+      helperReuse = newStageReuse();
+    }
     try {
       if (!helperData) throw new Error("the bag helper got no dataset");
       const results = fitBags(
@@ -97,6 +104,7 @@ scope.onmessage = (e) => {
         () =>
           (stop !== undefined && Atomics.load(stop, 0) === 1) ||
           (deadlineAt !== null && Date.now() >= deadlineAt),
+        helperReuse,
       );
       scope.postMessage({ type: "bags-done", results });
     } catch (err) {

@@ -1,0 +1,123 @@
+/**
+ * The search's fits share their bags' main stages and pair rankings
+ * (`StageReuse`, booster.ts): a fit that starts from what an earlier fit of
+ * the same key kept gives exactly the fit from scratch (bit for bit: the
+ * models and every bag's held-out loss), with the linear start or without,
+ * judged or not, shared pairs or each bag its own, and with rounds on
+ * sampled rows (so the random draws a reused main stage took count); the
+ * fits with the same bins share one binning.
+ */
+import { assert, assertEquals } from "@std/assert";
+import {
+  type BagResult,
+  fitOnce,
+  newStageReuse,
+} from "../src/local/model/bagging.ts";
+import type { Step } from "../src/local/model/bagging.ts";
+import {
+  encodeDataset,
+  type EncodedDataset,
+  type SchemaField,
+} from "../src/local/model/encoding.ts";
+import type { Fitted } from "../src/local/model/finalize.ts";
+import { resolveParams } from "../src/local/model/params.ts";
+import { createRng } from "../src/local/model/rng.ts";
+
+const field = (name: string, kind: "num" | "cat" | "target"): SchemaField => ({
+  name,
+  data_type: { data_type: kind === "num" ? "NUMBER" : "STRING", format: null },
+  designation: kind === "target" ? "TARGET" : "FEATURE",
+  semantic_type: kind === "num" ? "CONTINUOUS" : "CATEGORICAL",
+});
+
+/** 3 classes from two interacting numbers, a weak one and a category. */
+function generated(n: number, seed: number): EncodedDataset {
+  const rng = createRng(seed);
+  const a = Array.from({ length: n }, () => rng() * 4);
+  const b = Array.from({ length: n }, () => rng() * 4);
+  const w = Array.from({ length: n }, () => rng());
+  const c = Array.from({ length: n }, () => `l${Math.floor(rng() * 6)}`);
+  const y = a.map((x, i) => {
+    const s = (x - 2) * (b[i] - 2) + w[i] + (c[i] === "l1" ? 1 : 0) +
+      rng() - 0.5;
+    return s > 0.8 ? "hi" : s < -0.8 ? "lo" : "mid";
+  });
+  return encodeDataset(
+    { a, b, w, c, y },
+    [
+      field("a", "num"),
+      field("b", "num"),
+      field("w", "num"),
+      field("c", "cat"),
+      field("y", "target"),
+    ],
+    { targets: ["y"] },
+  );
+}
+
+/** One fit of a candidate, with the given reuse (null: from scratch). */
+function fit(
+  data: EncodedDataset,
+  pairs: number,
+  linear: boolean,
+  sharedPairs: boolean,
+  judged: boolean,
+  reuse: ReturnType<typeof newStageReuse> | null,
+): Fitted {
+  const p = {
+    ...resolveParams({ max_rounds: 80, subsample: 0.7, estimators: 3 })
+      .params,
+    max_interactions: pairs,
+  };
+  const steps = fitOnce(
+    data,
+    p,
+    linear,
+    0,
+    sharedPairs,
+    judged,
+    () => false,
+    null,
+    null,
+    0,
+    reuse,
+  );
+  let r: IteratorResult<Step, Fitted> = steps.next();
+  while (!r.done) r = steps.next(undefined as BagResult[] | undefined);
+  return r.value;
+}
+
+Deno.test("stage reuse: every fit after the first of a key is the fit from scratch, bit for bit", () => {
+  const data = generated(500, 3);
+  for (const linear of [false, true]) {
+    const reuse = newStageReuse();
+    // The search's order: many pairs, then fewer, more, none (judged), and
+    // the chosen one again with shared pairs.
+    const sequence: [number, boolean, boolean][] = [
+      [4, false, false],
+      [2, false, false],
+      [6, false, false],
+      [4, false, true],
+      [0, false, true],
+      [2, true, false],
+      [0, true, false],
+    ];
+    for (const [pairs, shared, judged] of sequence) {
+      const reused = fit(data, pairs, linear, shared, judged, reuse);
+      const fresh = fit(data, pairs, linear, shared, judged, null);
+      assertEquals(
+        JSON.stringify(reused),
+        JSON.stringify(fresh),
+        `linear ${linear}, ${pairs} pairs, shared ${shared}, judged ${judged}`,
+      );
+    }
+    // One key judged and one not, every bag kept, with its ranking; one
+    // binning for every fit.
+    assertEquals(reuse.stages.size, 2);
+    assertEquals(reuse.bins.size, 1);
+    for (const byBag of reuse.stages.values()) {
+      assertEquals(byBag.size, 3);
+      for (const stage of byBag.values()) assert(stage.ranked !== null);
+    }
+  }
+});
