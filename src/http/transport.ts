@@ -52,13 +52,13 @@ import { Deadlines, TimeoutSignals } from "./deadlines.ts";
 import {
   attempt,
   type AttemptRunner,
+  authorized,
   isRedirect,
   type Outgoing,
   type Received,
   redirected,
   type Started,
 } from "./exchange.ts";
-import { CallHeaders } from "./headers.ts";
 import { parseRequest, parseWith } from "./parse.ts";
 import { type ListPage, reconcileCreate } from "./reconcile.ts";
 import { responseCheck } from "./response_check.ts";
@@ -127,8 +127,6 @@ export class Transport {
   readonly #tokens?: TokenManager;
   /** The fetch and the timers every attempt runs under. */
   readonly #clocks: AttemptRunner;
-  /** The headers of each call (headers.ts). */
-  readonly #headers: CallHeaders;
 
   /** Checks the base URL; credentials are used at the first call. */
   constructor(settings: TransportSettings) {
@@ -141,7 +139,6 @@ export class Transport {
       timeouts: new TimeoutSignals({ keepAlive: !!settings.fetch }),
       deadlines: new Deadlines(),
     };
-    this.#headers = new CallHeaders(settings);
     this.#limits = {
       maxRetries: settings.maxRetries,
       retryTimeout: settings.retryTimeout ?? DEFAULT_RETRY_TIMEOUT,
@@ -191,13 +188,17 @@ export class Transport {
       }
     }
     const path = filledPath(route.path, options.params);
+    const headers = this.#headers(route, options);
     const outgoing: Outgoing = {
       method: route.method,
       url: requestUrl(this.#prefix, path, options.query),
       sameOrigin: true,
-      headers: this.#headers.of(route, options, body !== undefined),
+      headers,
     };
-    if (body !== undefined) outgoing.body = JSON.stringify(body);
+    if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      outgoing.body = JSON.stringify(body);
+    }
     const state = { outcomeUnknown: false };
     const policy: Policy = {
       kind: callKind(route),
@@ -221,7 +222,7 @@ export class Transport {
       } else {
         const attempt = this.#attempt(
           outgoing,
-          this.#headers.signed(outgoing, token),
+          authorized(outgoing, token),
           policy,
         );
         let first: Received | undefined;
@@ -284,6 +285,33 @@ export class Transport {
           headers: options.headers,
         }) as Promise<ListPage>,
     );
+  }
+
+  /**
+   * The headers of one call, in one object: accept, the client's, the
+   * route's own (workspace, views cache), then the call's.
+   */
+  #headers(route: Route, options: CallOptions): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      ...this.#settings.headers,
+    };
+    if (route.workspace) {
+      const workspace = options.workspaceId ?? this.#settings.workspaceId;
+      if (!workspace) {
+        throw new ConfigurationError({
+          message:
+            `${route.method} ${route.path} needs a workspace (X-Active-Workspace)`,
+          hint:
+            "Pass { workspaceId } to this call or to the client options; create one with client.workspaces.create({ name })",
+        });
+      }
+      headers["x-active-workspace"] = workspace;
+    }
+    if (route.views && this.#settings.viewsCacheControl !== false) {
+      headers["x-views-cache-control"] = this.#settings.viewsCacheControl;
+    }
+    return options.headers ? { ...headers, ...options.headers } : headers;
   }
 
   /** Polls the `Location` of 202 answers until the final one. */
@@ -358,11 +386,7 @@ export class Transport {
         token = policy.auth
           ? this.#tokens?.cached() ?? await this.#token(policy)
           : undefined;
-        attempt = this.#attempt(
-          outgoing,
-          this.#headers.signed(outgoing, token),
-          policy,
-        );
+        attempt = this.#attempt(outgoing, authorized(outgoing, token), policy);
       }
       let answer: Received;
       try {
