@@ -13,8 +13,11 @@
  * CPU per call (`/proc/self/task/<pid>/stat`: JavaScript and the fetch's
  * I/O, which Deno runs on the main thread), the mean over rounds.
  *
- * `deno run -A bench/lib/views_layers.ts [--rounds N] [--calls N]` prints
- * one line per variant.
+ * `deno run -A bench/lib/views_layers.ts [--rounds N] [--calls N] [--base
+ * DIR]` prints one line per variant; with `--base`, the SDK of another
+ * tree (e.g. main's, from `git archive`) runs its `transport.call`,
+ * `deployedModels.views` and `deployment.views(row)` in the same rounds
+ * against the same server, for an A/B in one run.
  *
  * @module
  */
@@ -57,7 +60,7 @@ function mainThreadCpu(): number {
  * ```
  */
 export async function viewsLayers(
-  options: { rounds?: number; calls?: number } = {},
+  options: { rounds?: number; calls?: number; base?: string } = {},
 ): Promise<Record<string, LayerFigure>> {
   const target = await httpTarget(BUCKETS);
   try {
@@ -137,6 +140,36 @@ export async function viewsLayers(
         }),
       "sdk": () => deployment.views(row),
     };
+    if (options.base) {
+      // The other tree's client, against the same server and deployment.
+      const root = new URL(`file://${Deno.realPathSync(options.base)}/`);
+      const other = await import(new URL("mod.ts", root).href) as {
+        connect: typeof import("../../mod.ts").connect;
+      };
+      const ml = other.connect({
+        baseUrl: target.baseUrl,
+        ...target.credentials,
+        progress: false,
+      });
+      const baseDeployment = await ml.deployment(deployment.id);
+      const baseTransport = (ml.deployedModels as unknown as {
+        transport: { call: (r: unknown, o: unknown) => Promise<unknown> };
+      }).transport;
+      const baseRoutes = (await import(
+        new URL("src/schemas/routes.ts", root).href
+      ) as { routes: typeof routes }).routes;
+      all["base transport.call"] = () =>
+        baseTransport.call(baseRoutes.deployedModels.views, {
+          params: { id: deployment.id },
+          body: request,
+          validated: true,
+        });
+      all["base deployedModels.views"] = () =>
+        ml.deployedModels.views(deployment.id, request as never, {
+          validated: true,
+        });
+      all["base sdk"] = () => baseDeployment.views(row);
+    }
     const names = Object.keys(all);
     const wall: Record<string, number[]> = {};
     const cpu: Record<string, number[]> = {};
@@ -171,17 +204,22 @@ export async function viewsLayers(
 }
 
 if (import.meta.main) {
-  const at = (flag: string) => {
+  const arg = (flag: string) => {
     const i = Deno.args.indexOf(flag);
-    return i < 0 ? undefined : Number(Deno.args[i + 1]);
+    return i < 0 ? undefined : Deno.args[i + 1];
+  };
+  const at = (flag: string) => {
+    const value = arg(flag);
+    return value === undefined ? undefined : Number(value);
   };
   const figures = await viewsLayers({
     rounds: at("--rounds"),
     calls: at("--calls"),
+    base: arg("--base"),
   });
   for (const [name, f] of Object.entries(figures)) {
     console.log(
-      `${name.padEnd(22)} ${f.us.toFixed(1).padStart(6)} µs a call, ${
+      `${name.padEnd(26)} ${f.us.toFixed(1).padStart(6)} µs a call, ${
         f.ratio.toFixed(3)
       }x raw, main thread ${f.cpu.toFixed(1)} µs CPU`,
     );
