@@ -32,7 +32,8 @@
  * N-1, the same rule; default 1, this split alone, printed as above) and
  * prints instead, per table and metric, the means over the splits of ours and
  * of each peer and the paired difference between ours and the peer with the
- * best mean, with its standard error over the splits and how many splits
+ * best mean, with its standard error over the splits (plain, and corrected
+ * for the training rows the splits share) and how many splits
  * ours is at or above it (`--repeats=1` keeps it to one fit a model and split).
  * `PYTHON` picks the interpreter (default /usr/bin/python3).
  *
@@ -797,6 +798,13 @@ export interface SplitSummary {
   /** Their mean and its standard error (sample standard deviation / √n; NaN for one split). */
   difference: number;
   standardError: number;
+  /**
+   * The standard error corrected for overlapping training sets (Nadeau and
+   * Bengio's corrected resampled t test: the variance over `1/n + test
+   * rows / train rows` instead of `1/n`); the splits share most of their
+   * training rows, so the plain one understates the noise.
+   */
+  correctedStandardError: number;
   /** Splits where ours is at or above the best peer (difference ≥ 0). */
   atOrAbove: number;
 }
@@ -818,7 +826,8 @@ export interface SplitSummary {
  * const [s] = summarizeSplits([[row(0.9, 0.8, 0.85)], [row(0.7, 0.8, 0.6)], [row(0.8, 0.8, 0.7)]]);
  * const close = (a: number, b: number) => Math.abs(a - b) < 1e-12;
  * if (!(s.best === "hgb" && close(s.ours, 0.8) && s.peers.xgboost === null && close(s.peers.linear!, 0.7166666666666667)
- *   && close(s.difference, 0) && close(s.standardError, 0.1 / Math.sqrt(3)) && s.atOrAbove === 2)) throw new Error(JSON.stringify(s));
+ *   && close(s.difference, 0) && close(s.standardError, 0.1 / Math.sqrt(3)) && s.atOrAbove === 2
+ *   && close(s.correctedStandardError, 0.1 * Math.sqrt(1 / 3 + 2 / 8)))) throw new Error(JSON.stringify(s));
  * ```
  */
 export function summarizeSplits(
@@ -863,6 +872,7 @@ export function summarizeSplits(
         ),
       );
       const d = mean(differences);
+      const testShare = mean(rows.map((r) => r.testRows / r.trainRows));
       const sd = Math.sqrt(
         differences.reduce((a, x) => a + (x - d) ** 2, 0) /
           (differences.length - 1),
@@ -877,6 +887,9 @@ export function summarizeSplits(
         difference: d,
         standardError: differences.length > 1
           ? sd / Math.sqrt(differences.length)
+          : NaN,
+        correctedStandardError: differences.length > 1
+          ? sd * Math.sqrt(1 / differences.length + testShare)
           : NaN,
         atOrAbove: differences.filter((x) => x >= 0).length,
       });
@@ -895,8 +908,10 @@ function printSplitSummary(summaries: readonly SplitSummary[]): void {
       pad("HGB", 6)
     } ${pad("LR/rdg", 6)} ${pad("XGB", 6)} | ${pad("best", 6)} ${
       pad("ours-best", 9)
-    } ${pad("SE", 6)} ${pad(">=best", 6)} | beyond 2 SE`,
+    } ${pad("SE", 6)} ${pad("cSE", 6)} ${pad(">=best", 6)} | >2 SE  >2 cSE`,
   );
+  const beyond = (d: number, se: number) =>
+    (Math.abs(d) > 2 * se ? d > 0 ? "ahead" : "behind" : "no").padEnd(6);
   for (const s of summaries) {
     console.log(
       `${s.table.padEnd(11)} ${pad(s.metric, 8)} | ${
@@ -905,15 +920,16 @@ function printSplitSummary(summaries: readonly SplitSummary[]): void {
         ).join(" ")
       } | ${pad(label[s.best], 6)} ${pad(signed(s.difference), 9)} ${
         pad(s.standardError.toFixed(4), 6)
-      } ${pad(`${s.atOrAbove}/${s.differences.length}`, 6)} | ${
-        Math.abs(s.difference) > 2 * s.standardError
-          ? s.difference > 0 ? "ahead" : "behind"
-          : "no"
+      } ${pad(s.correctedStandardError.toFixed(4), 6)} ${
+        pad(`${s.atOrAbove}/${s.differences.length}`, 6)
+      } | ${beyond(s.difference, s.standardError)} ${
+        beyond(s.difference, s.correctedStandardError)
       }`,
     );
   }
   console.log(
-    "\n(means over the splits; ours-best: paired, positive = ours ahead, for log loss best - ours)",
+    "\n(means over the splits; ours-best: paired, positive = ours ahead, for log loss best - ours;" +
+      " SE: its standard error over the splits, cSE: corrected for the splits' shared training rows)",
   );
   for (const s of summaries) {
     console.log(
