@@ -21,12 +21,20 @@
  * side), so their test rows are customers no model saw.
  *
  * Run alone: `deno run -A bench/model_bench.ts [--skip-large] [--skip-wide]
- * [--only=a,b] [--repeats=N] [--params=JSON] [--onboarding=JSON]` (`--only`
+ * [--only=a,b] [--repeats=N] [--params=JSON] [--onboarding=JSON]
+ * [--splits=N]` (`--only`
  * names any table, the wide and large ones included; `--repeats`: fits per
  * model, best time kept, default 3; `--params`: training parameters over the
  * defaults, `--onboarding`: encoding options such as
  * `one_hot_encoding_max_categories` over the defaults, both for ours on the
  * public tables only, the peers unchanged). Ours fits once when a fit takes over 10 s (best of 3 below).
+ * `--splits=N` repeats the benchmark over N splits (`random_state` 0 to
+ * N-1, the same rule; default 1, this split alone, printed as above) and
+ * prints instead, per table and metric, the means over the splits of ours and
+ * of each peer and the paired difference between ours and the peer with the
+ * best mean, with its standard error over the splits (plain, and corrected
+ * for the training rows the splits share) and how many splits
+ * ours is at or above it (`--repeats=1` keeps it to one fit a model and split).
  * `PYTHON` picks the interpreter (default /usr/bin/python3).
  *
  * @module
@@ -346,12 +354,14 @@ async function headerOf(file: string): Promise<string[]> {
 
 /**
  * Runs every table (ours in a subprocess, the peers in Python) and returns
- * the results; `overrides` go to ours on the public tables.
+ * the results; `overrides` go to ours on the public tables; `seed` is the
+ * split's `random_state` (0: the benchmark's split).
  */
 export async function runTables(
   tables: readonly BenchTable[] = TABLES,
   repeats = 3,
   overrides: Overrides = {},
+  seed = 0,
 ): Promise<TableResult[]> {
   const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
   const dir = await Deno.makeTempDir({ prefix: "model_bench_" });
@@ -382,6 +392,7 @@ export async function runTables(
             : String(repeats),
           ...(table.rows ? [groupsFileOf(file)] : []),
           ...(spec.peersDrop ? [`--drop=${spec.peersDrop.join(",")}`] : []),
+          `--seed=${seed}`,
         ]),
       );
       const split = JSON.parse(await Deno.readTextFile(splitFile));
@@ -733,6 +744,202 @@ export function repeatsOf(argv: readonly string[]): number {
   return r ? Math.max(1, Number(r.slice(10)) || 1) : 3;
 }
 
+/**
+ * `--splits=N`: how many splits to run (`random_state` 0 to N-1, the same
+ * rule as the benchmark's split; default 1, the benchmark's split alone).
+ *
+ * @example
+ * ```ts
+ * import { splitsOf } from "./model_bench.ts";
+ * if (splitsOf(["--only=cells"]) !== 1 || splitsOf(["--splits=10"]) !== 10) throw new Error("example failed");
+ * ```
+ */
+export function splitsOf(argv: readonly string[]): number {
+  const s = argv.find((a) => a.startsWith("--splits="));
+  return s ? Math.max(1, Math.floor(Number(s.slice(9))) || 1) : 1;
+}
+
+/**
+ * {@link runTables} over `splits` splits (`random_state` 0 to splits - 1):
+ * one list of results per split, in split order (`onSplit` hears of each
+ * as it ends).
+ */
+export async function runSplits(
+  tables: readonly BenchTable[],
+  splits: number,
+  repeats = 1,
+  overrides: Overrides = {},
+  onSplit: (seed: number, results: TableResult[]) => void = () => {},
+): Promise<TableResult[][]> {
+  const out: TableResult[][] = [];
+  for (let seed = 0; seed < splits; seed++) {
+    out.push(await runTables(tables, repeats, overrides, seed));
+    onSplit(seed, out[seed]);
+  }
+  return out;
+}
+
+/** One table's metric over several splits ({@link summarizeSplits}). */
+export interface SplitSummary {
+  table: string;
+  /** The table's {@link Metric}, or "accuracy" (3+ classes). */
+  metric: Metric | "accuracy";
+  /** Means over the splits: ours and each peer's (null: the peer never ran). */
+  ours: number;
+  peers: Record<"hgb" | "linear" | "xgboost", number | null>;
+  /** The peer with the best mean (lowest for log loss, highest otherwise). */
+  best: "hgb" | "linear" | "xgboost";
+  /**
+   * Ours minus the best peer on each split where both scored, signed so that
+   * a positive difference is ours ahead (for log loss: the peer's minus
+   * ours), as the benchmark's "vs best peer" column.
+   */
+  differences: number[];
+  /** Their mean and its standard error (sample standard deviation / √n; NaN for one split). */
+  difference: number;
+  standardError: number;
+  /**
+   * The standard error corrected for overlapping training sets (Nadeau and
+   * Bengio's corrected resampled t test: the variance over `1/n + test
+   * rows / train rows` instead of `1/n`); the splits share most of their
+   * training rows, so the plain one understates the noise.
+   */
+  correctedStandardError: number;
+  /** Splits where ours is at or above the best peer (difference ≥ 0). */
+  atOrAbove: number;
+}
+
+/**
+ * Per table and metric (the headline one, and accuracy for 3+ classes):
+ * the means over the splits of ours and of each peer, and the paired
+ * difference between ours and the peer with the best mean, with its standard
+ * error over the splits.
+ *
+ * @example
+ * ```ts
+ * import { summarizeSplits, type TableResult } from "./model_bench.ts";
+ * const row = (ours: number, hgb: number, linear: number): TableResult => ({
+ *   table: { name: "t", spec: { file: "t.csv", target: "y", numeric: [] } }, metric: "R²", trainRows: 8, testRows: 2,
+ *   ours: { score: ours, fitSeconds: 1, peakMb: 100 },
+ *   peers: { hgb: { score: hgb, fitSeconds: 1, peakMb: null }, linear: { score: linear, fitSeconds: 1, peakMb: null }, xgboost: null },
+ * });
+ * const [s] = summarizeSplits([[row(0.9, 0.8, 0.85)], [row(0.7, 0.8, 0.6)], [row(0.8, 0.8, 0.7)]]);
+ * const close = (a: number, b: number) => Math.abs(a - b) < 1e-12;
+ * if (!(s.best === "hgb" && close(s.ours, 0.8) && s.peers.xgboost === null && close(s.peers.linear!, 0.7166666666666667)
+ *   && close(s.difference, 0) && close(s.standardError, 0.1 / Math.sqrt(3)) && s.atOrAbove === 2
+ *   && close(s.correctedStandardError, 0.1 * Math.sqrt(1 / 3 + 2 / 8)))) throw new Error(JSON.stringify(s));
+ * ```
+ */
+export function summarizeSplits(
+  perSplit: readonly (readonly TableResult[])[],
+): SplitSummary[] {
+  const names = [...new Set(perSplit.flat().map((r) => r.table.name))];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const out: SplitSummary[] = [];
+  for (const name of names) {
+    const rows = perSplit.flatMap((rs) =>
+      rs.filter((r) => r.table.name === name)
+    );
+    const metrics: [SplitSummary["metric"], (s: Score) => number][] = [
+      [rows[0].metric, (s) => s.score],
+      ...(rows[0].ours.accuracy === undefined ? [] : [
+        ["accuracy", (s: Score) => s.accuracy ?? NaN] as [
+          SplitSummary["metric"],
+          (s: Score) => number,
+        ],
+      ]),
+    ];
+    for (const [metric, of] of metrics) {
+      const sign = metric === "log loss" ? -1 : 1;
+      const finite = (xs: number[]) => xs.filter((x) => Number.isFinite(x));
+      const peerMean = (k: "hgb" | "linear" | "xgboost") => {
+        const xs = finite(
+          rows.map((r) => (r.peers[k] ? of(r.peers[k]!) : NaN)),
+        );
+        return xs.length ? mean(xs) : null;
+      };
+      const peers = {
+        hgb: peerMean("hgb"),
+        linear: peerMean("linear"),
+        xgboost: peerMean("xgboost"),
+      };
+      const best = (["hgb", "linear", "xgboost"] as const)
+        .filter((k) => peers[k] !== null)
+        .reduce((a, b) => sign * peers[b]! > sign * peers[a]! ? b : a);
+      const differences = finite(
+        rows.map((r) =>
+          r.peers[best] ? sign * (of(r.ours) - of(r.peers[best]!)) : NaN
+        ),
+      );
+      const d = mean(differences);
+      const testShare = mean(rows.map((r) => r.testRows / r.trainRows));
+      const sd = Math.sqrt(
+        differences.reduce((a, x) => a + (x - d) ** 2, 0) /
+          (differences.length - 1),
+      );
+      out.push({
+        table: name,
+        metric,
+        ours: mean(finite(rows.map((r) => of(r.ours)))),
+        peers,
+        best,
+        differences,
+        difference: d,
+        standardError: differences.length > 1
+          ? sd / Math.sqrt(differences.length)
+          : NaN,
+        correctedStandardError: differences.length > 1
+          ? sd * Math.sqrt(1 / differences.length + testShare)
+          : NaN,
+        atOrAbove: differences.filter((x) => x >= 0).length,
+      });
+    }
+  }
+  return out;
+}
+
+/** Prints {@link summarizeSplits}'s figures as one table, each split's difference under it. */
+function printSplitSummary(summaries: readonly SplitSummary[]): void {
+  const pad = (s: string, n: number) => s.padStart(n);
+  const f = (x: number | null) => x === null ? "-" : x.toFixed(4);
+  const label = { hgb: "HGB", linear: "LR/rdg", xgboost: "XGB" };
+  console.log(
+    `${"table".padEnd(11)} ${pad("metric", 8)} | ${pad("ours", 6)} ${
+      pad("HGB", 6)
+    } ${pad("LR/rdg", 6)} ${pad("XGB", 6)} | ${pad("best", 6)} ${
+      pad("ours-best", 9)
+    } ${pad("SE", 6)} ${pad("cSE", 6)} ${pad(">=best", 6)} | >2 SE  >2 cSE`,
+  );
+  const beyond = (d: number, se: number) =>
+    (Math.abs(d) > 2 * se ? d > 0 ? "ahead" : "behind" : "no").padEnd(6);
+  for (const s of summaries) {
+    console.log(
+      `${s.table.padEnd(11)} ${pad(s.metric, 8)} | ${
+        [s.ours, s.peers.hgb, s.peers.linear, s.peers.xgboost].map((x) =>
+          pad(f(x), 6)
+        ).join(" ")
+      } | ${pad(label[s.best], 6)} ${pad(signed(s.difference), 9)} ${
+        pad(s.standardError.toFixed(4), 6)
+      } ${pad(s.correctedStandardError.toFixed(4), 6)} ${
+        pad(`${s.atOrAbove}/${s.differences.length}`, 6)
+      } | ${beyond(s.difference, s.standardError)} ${
+        beyond(s.difference, s.correctedStandardError)
+      }`,
+    );
+  }
+  console.log(
+    "\n(means over the splits; ours-best: paired, positive = ours ahead, for log loss best - ours;" +
+      " SE: its standard error over the splits, cSE: corrected for the splits' shared training rows)",
+  );
+  for (const s of summaries) {
+    console.log(
+      `  ${s.table} ${s.metric} vs ${label[s.best]}, split 0..${
+        s.differences.length - 1
+      }: ${s.differences.map(signed).join(" ")}`,
+    );
+  }
+}
+
 if (import.meta.main) {
   const args = Object.fromEntries(
     Deno.args.map((a) => a.replace(/^--/, "").split("=")).map((
@@ -751,6 +958,22 @@ if (import.meta.main) {
         ),
       ),
     );
+  } else if (splitsOf(Deno.args) > 1) {
+    const perSplit = await runSplits(
+      pickTables(Deno.args),
+      splitsOf(Deno.args),
+      repeatsOf(Deno.args),
+      overridesOf(Deno.args),
+      (seed, rs) =>
+        console.error(
+          `split ${seed}: ${
+            rs.map((r) => `${r.table.name} ${r.ours.score.toFixed(4)}`).join(
+              ", ",
+            )
+          } (load ${Deno.loadavg()[0].toFixed(1)})`,
+        ),
+    );
+    printSplitSummary(summarizeSplits(perSplit));
   } else {
     printResults(
       await runTables(

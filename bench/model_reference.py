@@ -14,13 +14,15 @@ With a groups file (one group per row, e.g. the source row of a resampled
 table), the split is GroupShuffleSplit(test_size=0.2, random_state=0)
 instead, so a group's rows (a customer's copies) all land on one side.
 Fit time: the best of `repeats` fits (1 for large files).
+`--seed=N` sets the split's random_state (default 0, the split above), so the
+benchmark can repeat over several splits; the peers keep random_state=0.
 
 Prints one JSON object on stdout: {"hgb": {...}, "linear": {...}, "xgboost": {...}}
 with "score" (ROC AUC, macro one-vs-rest for 3+ classes; R² for regression),
 "fit_seconds", for regression "rmse", for 3+ classes "log_loss", "accuracy"
 and "class_auc" (one-vs-rest AUC per class, in sorted class order).
 
-Usage: python3 bench/model_reference.py <csv> <target> <numeric,columns> <task> <split_json> [repeats] [groups_file] [--drop=a,b]
+Usage: python3 bench/model_reference.py <csv> <target> <numeric,columns> <task> <split_json> [repeats] [groups_file] [--drop=a,b] [--seed=N]
 (`--drop` columns are left out of the peers' features; the csv may be gzipped.)
 """
 import json
@@ -53,7 +55,7 @@ def timed_fit(model, x, y, repeats):
     return best
 
 
-def main(csv, target, numeric, task, split_json, repeats, groups_file=None, drop=()):
+def main(csv, target, numeric, task, split_json, repeats, groups_file=None, drop=(), seed=0):
     df = pd.read_csv(csv, keep_default_na=False, na_values=[""])
     regression = task == "regression"
     x = df.drop(columns=[target, *drop])
@@ -67,12 +69,12 @@ def main(csv, target, numeric, task, split_json, repeats, groups_file=None, drop
         y = LabelEncoder().fit_transform(df[target].astype(str).to_numpy())
     if groups_file:
         groups = np.loadtxt(groups_file, dtype=np.int64)
-        splitter = GroupShuffleSplit(n_splits=1, test_size=0.2, random_state=0)
+        splitter = GroupShuffleSplit(n_splits=1, test_size=0.2, random_state=seed)
         train_idx, test_idx = next(splitter.split(idx, y, groups))
     elif regression:
-        train_idx, test_idx = train_test_split(idx, test_size=0.2, random_state=0)
+        train_idx, test_idx = train_test_split(idx, test_size=0.2, random_state=seed)
     else:
-        train_idx, test_idx = train_test_split(idx, test_size=0.2, stratify=y, random_state=0)
+        train_idx, test_idx = train_test_split(idx, test_size=0.2, stratify=y, random_state=seed)
     with open(split_json, "w") as f:
         json.dump({"train": train_idx.tolist(), "test": test_idx.tolist()}, f)
     xtr, xte, ytr, yte = x.iloc[train_idx], x.iloc[test_idx], y[train_idx], y[test_idx]
@@ -141,4 +143,6 @@ if __name__ == "__main__":
     csv, target, numeric, task, split_json = args[0:5]
     repeats = int(args[5]) if len(args) > 5 else 3
     groups_file = args[6] if len(args) > 6 else None
-    print(json.dumps(main(csv, target, [c for c in numeric.split(",") if c], task, split_json, repeats, groups_file, drop)))
+    seed = int(next((f[len("--seed="):] for f in flags if f.startswith("--seed=")), "0"))
+    print(json.dumps(main(csv, target, [c for c in numeric.split(",") if c], task, split_json, repeats, groups_file, drop,
+                          seed)))
