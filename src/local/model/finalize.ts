@@ -242,26 +242,8 @@ function finalize(
     const m = b0.reduce((a, b) => a + b, 0) / K;
     for (let k = 0; k < K; k++) b0[k] -= m;
   }
-  // Pruning: a term whose importance (mean |score| over the training rows)
-  // is under prune_threshold contributes nothing (its scores become 0; the
-  // terms are centred, so the bias stays); sparse_model drops every term
-  // that contributes nothing from the model.
-  for (const t of terms) {
-    if (
-      p.prune_threshold > 0 &&
-      importanceOf(
-          Float64Array.from(t.scores),
-          Float64Array.from(t.counts),
-          K,
-        ) < p.prune_threshold
-    ) {
-      t.scores.fill(0);
-      if (t.spread) t.spread.fill(0);
-    }
-  }
-  const kept = p.sparse_model
-    ? terms.filter((t) => t.scores.some((x) => x !== 0))
-    : terms;
+  // Pruning and sparse_model: see pruneTerms.
+  const kept = pruneTerms(terms, p, K);
   return {
     format: "mlplatform-ebm/1",
     task: isRegressionTarget(data.encoder.target)
@@ -339,6 +321,50 @@ export function* combineBags(
   };
   yield { fraction: 1, stage: "finalizing" };
   return { model, heldOut, ...fit };
+}
+
+/**
+ * Pruning, in place: a term whose importance (mean |score| over the
+ * training rows, `counts`) is under `prune_threshold` contributes nothing
+ * (its scores and spread become 0; the terms are centred, so the bias
+ * stays). Returns the terms the model keeps: with `sparse_model`, only
+ * those that contribute. One rule for every model that serves: the bags'
+ * average and the search's pairs mixture (mix.ts).
+ *
+ * @example
+ * ```ts
+ * import { pruneTerms } from "./finalize.ts";
+ * const terms = [
+ *   { scores: [0.5, -0.5], counts: [1, 1] },
+ *   { scores: [0.001, -0.001], counts: [1, 1] },
+ * ];
+ * const kept = pruneTerms(terms, { prune_threshold: 0.01, sparse_model: true }, 1);
+ * if (kept.length !== 1 || terms[1].scores.some((x) => x !== 0)) throw new Error("example failed");
+ * ```
+ */
+export function pruneTerms<
+  T extends { scores: number[]; counts: number[]; spread?: number[] },
+>(
+  terms: T[],
+  p: Pick<TrainingParams, "prune_threshold" | "sparse_model">,
+  K: number,
+): T[] {
+  for (const t of terms) {
+    if (
+      p.prune_threshold > 0 &&
+      importanceOf(
+          Float64Array.from(t.scores),
+          Float64Array.from(t.counts),
+          K,
+        ) < p.prune_threshold
+    ) {
+      t.scores.fill(0);
+      t.spread?.fill(0);
+    }
+  }
+  return p.sparse_model
+    ? terms.filter((t) => t.scores.some((x) => x !== 0))
+    : terms;
 }
 
 /**

@@ -8,8 +8,8 @@
  * @module
  */
 
-import type { Fitted } from "./finalize.ts";
-import { importanceOf, metrics } from "./metrics.ts";
+import { type Fitted, pruneTerms } from "./finalize.ts";
+import { metrics } from "./metrics.ts";
 import { bagData, type Prepared } from "./prepared.ts";
 import { cellsOf, scoreTerms } from "./predictor.ts";
 import type { EbmModel, Term } from "./types.ts";
@@ -175,28 +175,13 @@ export function mixModels(
   ];
   const p = pairs.params;
   const K = pairs.scoreColumns;
-  for (const t of terms) {
-    if (
-      p.prune_threshold > 0 &&
-      importanceOf(
-          Float64Array.from(t.scores),
-          Float64Array.from(t.counts),
-          K,
-        ) < p.prune_threshold
-    ) {
-      t.scores.fill(0);
-      t.spread?.fill(0);
-    }
-  }
   const { metrics: m, ...rest } = pairs;
   const mixed = {
     ...rest,
     intercept: pairs.intercept.map((b, k) =>
       w * b + (1 - w) * none.intercept[k]
     ),
-    terms: p.sparse_model
-      ? terms.filter((t) => t.scores.some((x) => x !== 0))
-      : terms,
+    terms: pruneTerms(terms, p, K),
   };
   const { overall } = prep;
   return {
