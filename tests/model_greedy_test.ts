@@ -115,6 +115,8 @@ Deno.test("greedy: the searched model on the wide table is better on held-out ro
   const model = trained();
   // One more candidate than the narrow search's.
   assert(model.metrics.candidates! >= 2, `${model.metrics.candidates}`);
+  // The record says the search chose greedy rounds.
+  assertEquals(model.metrics.greedyTerms, GREEDY_TERMS);
   const cyclic = cyclicScore();
   assert(testAuc(model) > cyclic, `${testAuc(model)} vs cyclic ${cyclic}`);
 });

@@ -455,6 +455,11 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
             ...(m.metrics.pairsWeight !== undefined
               ? { pairs_weight: m.metrics.pairsWeight }
               : {}),
+            // Main terms a greedy round stepped, when the search chose
+            // greedy rounds (wide tables; absent for cyclic rounds).
+            ...(m.metrics.greedyTerms !== undefined
+              ? { greedy_terms: m.metrics.greedyTerms }
+              : {}),
           },
           // Per class: its one-vs-rest validation AUC (classification).
           ...(m.metrics.validationClassAuc

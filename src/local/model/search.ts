@@ -454,6 +454,7 @@ export function* searchSteps(
   if (slots > 1) yield { fraction: 1, stage: "finalizing" };
   model.metrics.candidates = candidates;
   model.metrics.linearStart = chosen.linear;
+  if (chosen.greedy > 0) model.metrics.greedyTerms = chosen.greedy;
   if (judgedPairs && !stopped) {
     model.metrics.pairsWeight = model.metrics.pairsWeight ??
       (chosen.max_interactions > 0 ? 1 : 0);

@@ -90,6 +90,11 @@ export interface TrainingMetrics {
    * models.
    */
   pairsWeight?: number;
+  /**
+   * Main terms a greedy round stepped (see `GREEDY_TERMS` in search.ts) when
+   * the search chose greedy rounds (wide tables); absent for cyclic rounds.
+   */
+  greedyTerms?: number;
   /** Log loss on the training rows (null for regression). */
   trainLogLoss: number | null;
   /** Validation metrics, null when validation_size is 0 (and for regression). */
