@@ -226,20 +226,25 @@ export class TokenService {
         "This request needs an access token: get one from POST /oauth/token and send it as 'Authorization: Bearer <token>'.",
       );
     }
-    const { sub, acc } = await this.#claims(match[1]);
-    const found = sub ? this.#credential(sub) : undefined;
-    if (!found || found[1].id !== acc) {
+    const found = this.#behind(await this.#claims(match[1]));
+    if (!found) {
       throw unauthorized(
         "The credentials behind this token no longer exist: ask the operator for new ones.",
       );
     }
-    const [credential, account] = found;
+    const account = found[1];
     if (account.status !== "ACTIVE") {
       throw forbidden(
         `Account "${account.name}" is ${account.status}, not ACTIVE: ask the operator to reactivate it.`,
       );
     }
-    return { account, user: credential.user, clientId: credential.clientId };
+    return callerOf(found);
+  }
+
+  /** The credential and account behind verified claims, while they still stand together. */
+  #behind(claims: Verified): [Credential, OperatorAccount] | undefined {
+    const found = claims.sub ? this.#credential(claims.sub) : undefined;
+    return found && found[1].id === claims.acc ? found : undefined;
   }
 
   /**
@@ -270,12 +275,16 @@ export class TokenService {
     if (!claims || !(claims.exp > Math.floor(this.#now() / 1000))) {
       return undefined;
     }
-    const found = claims.sub ? this.#credential(claims.sub) : undefined;
-    if (!found || found[1].id !== claims.acc) return undefined;
-    const [credential, account] = found;
-    if (account.status !== "ACTIVE") return undefined;
-    return { account, user: credential.user, clientId: credential.clientId };
+    const found = this.#behind(claims);
+    return found && found[1].status === "ACTIVE" ? callerOf(found) : undefined;
   }
+}
+
+/** The caller a standing credential and its account make. */
+function callerOf(
+  [credential, account]: [Credential, OperatorAccount],
+): Caller {
+  return { account, user: credential.user, clientId: credential.clientId };
 }
 
 /** Constant-time comparison through SHA-256 digests (equal lengths). */
