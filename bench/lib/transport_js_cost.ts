@@ -16,18 +16,8 @@
  *
  * @module
  */
+import { mainThreadCpu } from "./proc.ts";
 import { median } from "./stats.ts";
-
-/** The main thread's CPU so far, µs (Linux only; 0 elsewhere). */
-function mainThreadCpu(): number {
-  try {
-    const s = Deno.readTextFileSync(`/proc/self/task/${Deno.pid}/stat`);
-    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10_000;
-  } catch {
-    return 0;
-  }
-}
 
 const TABLE = JSON.stringify({
   columns: ["prediction.species", "probability.species.Adelie"],

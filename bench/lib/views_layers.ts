@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { mainThreadCpu } from "./proc.ts";
 import { httpTarget, rawToken } from "../api_views.ts";
 import { BUCKETS, deployPenguins, penguinsQuery } from "./penguins.ts";
 import { median } from "./stats.ts";
@@ -36,17 +37,6 @@ export interface LayerFigure {
   ratio: number;
   /** Mean main-thread CPU µs per call (10 ms ticks: needs many calls). */
   cpu: number;
-}
-
-/** The main thread's CPU so far, µs (Linux only; 0 elsewhere). */
-function mainThreadCpu(): number {
-  try {
-    const s = Deno.readTextFileSync(`/proc/self/task/${Deno.pid}/stat`);
-    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) * 10_000;
-  } catch {
-    return 0;
-  }
 }
 
 /**
