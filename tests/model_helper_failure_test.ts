@@ -16,7 +16,11 @@ import {
   rowSetup,
   RowSplit,
 } from "../src/local/model/rows.ts";
-import { workerBagHelper } from "../src/local/model/worker.ts";
+import {
+  HELPER_CRASHED,
+  runInWorker,
+  workerBagHelper,
+} from "../src/local/model/worker.ts";
 
 /** 400 seeded rows: one numeric feature, a binary target. */
 function smallTable() {
@@ -147,5 +151,42 @@ Deno.test("helper failure: a helper that dies holding a chunk of rows stops the 
   } finally {
     worker.terminate();
     URL.revokeObjectURL(url);
+  }
+});
+
+Deno.test("helper failure: a training's helper Worker, started beside it, that dies ends the training with the helper's message and terminates both", async () => {
+  // runInWorker as trainInBackground runs it: the training worker (here one
+  // that waits forever for its helper) and its companion, the helper, which
+  // dies as it starts.
+  const waits = URL.createObjectURL(
+    new Blob(["self.onmessage = () => {};"], {
+      type: "application/javascript",
+    }),
+  );
+  const dies = URL.createObjectURL(
+    new Blob(['throw new Error("out of memory");'], {
+      type: "application/javascript",
+    }),
+  );
+  try {
+    const error = await assertRejects(() =>
+      runInWorker({
+        url: new URL(waits),
+        request: { value: null },
+        transfer: [],
+        companion: new Worker(dies, { type: "module" }),
+        onMessage: () => {},
+        failure: (message) => `model worker failed: ${message}`,
+      })
+    );
+    assertStringIncludes((error as Error).message, "out of memory");
+    assertStringIncludes(
+      (error as Error).message,
+      HELPER_CRASHED("").split(":")[0],
+    );
+    assertStringIncludes((error as Error).message, "train with one core");
+  } finally {
+    URL.revokeObjectURL(waits);
+    URL.revokeObjectURL(dies);
   }
 });

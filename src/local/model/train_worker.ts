@@ -5,7 +5,10 @@
  * helper (`{ type: "bags", data?, task, deadlineAt }`, see
  * `workerBagHelper`), it fits the bags it claims and posts them back; given
  * `{ type: "rows", setup }`, it builds the second half of every histogram of
- * a boosting stage until the training thread closes it (`serveRows`).
+ * a boosting stage until the training thread closes it (`serveRows`). Given
+ * `{ type: "helper", port }` (the main thread starts a training's helper
+ * beside its training worker), it serves those requests from the port and
+ * answers there.
  *
  * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
  * `{ type: "bags-done", results }`,
@@ -45,6 +48,18 @@ export interface TrainRequest {
   maximumRuntimeSeconds?: number;
   /** Set by the main thread to stop the training and its helper (`stopFlag`). */
   stop?: Int32Array;
+  /** The channel to the bag helper the main thread started beside this worker (see `HelperRequest`). */
+  helperPort?: MessagePort;
+}
+
+/**
+ * Makes this worker a bag helper: it serves the bags and rows requests
+ * that arrive on `port` (from the training worker at the other end) and
+ * answers there.
+ */
+export interface HelperRequest {
+  type: "helper";
+  port: MessagePort;
 }
 
 /**
@@ -69,7 +84,9 @@ let helperReuse = newStageReuse();
 const scope = globalThis as unknown as {
   onmessage:
     | ((
-      e: MessageEvent<TrainRequest | BagsRequest | RowsRequest>,
+      e: MessageEvent<
+        TrainRequest | BagsRequest | RowsRequest | HelperRequest
+      >,
     ) => void)
     | null;
   postMessage(message: unknown, transfer?: Transferable[]): void;
@@ -79,42 +96,59 @@ function postError(err: unknown): void {
   scope.postMessage(workerError(err));
 }
 
+/** Serves a helper's request (bags or rows), answering through `post`. */
+function serveHelper(
+  m: BagsRequest | RowsRequest,
+  post: (message: unknown) => void,
+): void {
+  const postError = (err: unknown) => post(workerError(err));
+  if (m.type === "rows") {
+    try {
+      serveRows(m.setup);
+    } catch (err) {
+      postError(err);
+    }
+    return;
+  }
+  const { task, deadlineAt, stop } = m;
+  // A new dataset is a new training: the bags' main stages kept for the
+  // last one's tasks (see StageReuse) go with it.
+  if (m.data) {
+    helperData = m.data;
+    helperReuse = newStageReuse();
+  }
+  try {
+    if (!helperData) throw new Error("the bag helper got no dataset");
+    const results = fitBags(
+      helperData,
+      task,
+      () =>
+        (stop !== undefined && Atomics.load(stop, 0) === 1) ||
+        (deadlineAt !== null && Date.now() >= deadlineAt),
+      helperReuse,
+    );
+    post({ type: "bags-done", results });
+  } catch (err) {
+    postError(err);
+  }
+}
+
 scope.onmessage = (e) => {
-  if (e.data.type === "rows") {
-    try {
-      serveRows(e.data.setup);
-    } catch (err) {
-      postError(err);
-    }
+  const m = e.data;
+  if (m.type === "helper") {
+    const { port } = m;
+    port.onmessage = (e: MessageEvent<BagsRequest | RowsRequest>) =>
+      serveHelper(e.data, (message) => port.postMessage(message));
     return;
   }
-  if (e.data.type === "bags") {
-    const { task, deadlineAt, stop } = e.data;
-    // A new dataset is a new training: the bags' main stages kept for the
-    // last one's tasks (see StageReuse) go with it.
-    if (e.data.data) {
-      helperData = e.data.data;
-      helperReuse = newStageReuse();
-    }
-    try {
-      if (!helperData) throw new Error("the bag helper got no dataset");
-      const results = fitBags(
-        helperData,
-        task,
-        () =>
-          (stop !== undefined && Atomics.load(stop, 0) === 1) ||
-          (deadlineAt !== null && Date.now() >= deadlineAt),
-        helperReuse,
-      );
-      scope.postMessage({ type: "bags-done", results });
-    } catch (err) {
-      postError(err);
-    }
+  if (m.type === "rows" || m.type === "bags") {
+    serveHelper(m, (message) => scope.postMessage(message));
     return;
   }
-  const { data, params, maximumRuntimeSeconds, stop } = e.data;
+  const { data, params, maximumRuntimeSeconds, stop, helperPort } = m;
   // Another core, when there is one, fits half of every configuration's
-  // bags (the same model either way; see FitOptions.helper).
+  // bags (the same model either way; see FitOptions.helper): the helper
+  // the main thread started beside this worker, else one started here.
   const helper = workerBagHelper(
     data,
     maximumRuntimeSeconds === undefined
@@ -122,6 +156,7 @@ scope.onmessage = (e) => {
       : Date.now() + maximumRuntimeSeconds * 1000,
     availableCores(),
     stop,
+    helperPort,
   );
   trainAsync(data, params, {
     maximumRuntimeSeconds,

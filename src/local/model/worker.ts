@@ -204,12 +204,28 @@ export function trainInBackground(
     : [];
   liveWorkers++;
   const stop = stopFlag();
+  // The training worker's helper (another core, see workerBagHelper) is
+  // started here, beside it, and the two talk over a channel: a Worker
+  // started by a Worker took half a second to run its first line (Deno
+  // 2.9; one started here, 30 ms), so the helper missed the first fits of
+  // every training, a quarter of a small table's fit (BENCHMARKS.md
+  // section 7, "The helper thread started beside the training thread").
+  const helper = availableCores() >= 2 ? helperWorker() : null;
   return runInWorker<WorkerMessage, EbmModel>({
     // The npm build compiles both files to .js side by side: follow our
     // own extension so Deno running the package, or Bun, finds the worker.
     url: workerUrl(),
-    request: { value: { data, params, maximumRuntimeSeconds, stop } },
-    transfer,
+    request: {
+      value: {
+        data,
+        params,
+        maximumRuntimeSeconds,
+        stop,
+        ...(helper ? { helperPort: helper.port } : {}),
+      },
+    },
+    transfer: helper ? [...transfer, helper.port] : transfer,
+    companion: helper ? helper.worker : undefined,
     signal,
     stop,
     onMessage(m, resolve) {
@@ -219,6 +235,20 @@ export function trainInBackground(
     failure: (message) =>
       `model worker failed: ${message}; retry, or run in-thread (useWorker: false).`,
   }).finally(() => liveWorkers--);
+}
+
+/**
+ * A bag helper Worker (train_worker.ts in its helper role) and the port
+ * through which the training worker talks to it: the helper serves the
+ * other end of the channel (`{ type: "helper", port }`).
+ */
+function helperWorker(): { worker: Worker; port: MessagePort } {
+  const worker = new Worker(workerUrl(), { type: "module" });
+  const channel = new MessageChannel();
+  worker.postMessage({ type: "helper", port: channel.port2 }, [
+    channel.port2,
+  ]);
+  return { worker, port: channel.port1 };
 }
 
 /**
@@ -255,6 +285,12 @@ export interface WorkerRun<M extends { type: string }, T> {
   onMessage(m: M, resolve: (value: T) => void): void;
   /** The message for the caller when the worker itself fails (its script, not the work). */
   failure(message: string): string;
+  /**
+   * A Worker that serves this one (a training's bag helper): terminated
+   * with it however the run ends; its own failure ends the run with
+   * {@link HELPER_CRASHED}'s message.
+   */
+  companion?: Worker;
 }
 
 /**
@@ -288,6 +324,7 @@ export function runInWorker<M extends { type: string }, T>(
     const worker = new Worker(run.url, { type: "module", name: run.name });
     const finish = () => {
       worker.terminate();
+      run.companion?.terminate();
       signal?.removeEventListener("abort", onAbort);
     };
     let stopping = false;
@@ -329,6 +366,15 @@ export function runInWorker<M extends { type: string }, T>(
       if (stopping) reject(signal!.reason);
       else reject(new Error(run.failure(e.message)));
     };
+    if (run.companion) {
+      run.companion.onerror = (e: ErrorEvent) => {
+        e.preventDefault();
+        finish();
+        clearTimeout(grace);
+        if (stopping) reject(signal!.reason);
+        else reject(new Error(HELPER_CRASHED(e.message)));
+      };
+    }
     worker.postMessage(run.request.value, run.transfer);
     // Posting copied (or moved) it: let the request be collected while the
     // worker runs.
@@ -359,12 +405,29 @@ export function availableCores(): number {
 }
 
 /**
+ * What a training ends with when its helper Worker dies (not an error its
+ * work threw, which keeps its own message): said as the helper's, with
+ * what to do.
+ *
+ * @example
+ * ```ts
+ * import { HELPER_CRASHED } from "./worker.ts";
+ * if (!HELPER_CRASHED("out of memory").includes("train with one core")) throw new Error("example failed");
+ * ```
+ */
+export const HELPER_CRASHED = (message: string): string =>
+  `the helper thread of a two-thread fit crashed: ${message}; retry the training, or train with one core (useWorker: false)`;
+
+/**
  * A {@link BagHelper} backed by one more model Worker (another core): it is
  * started at the first task and gets the dataset once (a copy); every task
  * runs `fitBags` there, stopping at `deadlineAt` (epoch ms) when given.
  * `close()` terminates it (tasks still pending, given up by the training,
  * resolve with no bags). Null where there is no `Worker` or one core
- * (training then fits every bag in its own thread, the same model).
+ * (training then fits every bag in its own thread, the same model). Given
+ * `port`, the helper is the Worker at the port's other end, started by the
+ * thread that started this one (see {@link trainInBackground}: a Worker
+ * started by a Worker is slow to start); that thread also terminates it.
  *
  * @example
  * ```ts
@@ -391,9 +454,10 @@ export function workerBagHelper(
   deadlineAt: number | null,
   cores: number = availableCores(),
   stop?: Int32Array,
+  port?: MessagePort,
 ): { run: BagHelper; rows: RowHelper; close(): void } | null {
-  if (cores < 2 || typeof Worker === "undefined") return null;
-  let worker: Worker | null = null;
+  if (cores < 2 || (!port && typeof Worker === "undefined")) return null;
+  let worker: Worker | MessagePort | null = null;
   let dataSent = false;
   // The worker answers its tasks in order (a task given up answers []).
   const pending: {
@@ -403,9 +467,9 @@ export function workerBagHelper(
   const fail = (e: Error) => {
     for (const p of pending.splice(0)) p.reject(e);
   };
-  const start = (): Worker => {
+  const start = (): Worker | MessagePort => {
     if (!worker) {
-      worker = new Worker(workerUrl(), { type: "module" });
+      worker = port ?? new Worker(workerUrl(), { type: "module" });
       worker.onmessage = (e: MessageEvent<WorkerMessage>) => {
         const m = e.data;
         if (m.type === "error") {
@@ -426,14 +490,14 @@ export function workerBagHelper(
           pending.shift()?.resolve(m.results);
         }
       };
-      worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        fail(
-          new Error(
-            `the helper thread of a two-thread fit crashed: ${e.message}; retry the training, or train with one core (useWorker: false)`,
-          ),
-        );
-      };
+      // Over a port, the Worker's own failure reaches the thread that
+      // started it (runInWorker's `companion`), which ends the training.
+      if (!port) {
+        (worker as Worker).onerror = (e: ErrorEvent) => {
+          e.preventDefault();
+          fail(new Error(HELPER_CRASHED(e.message)));
+        };
+      }
     }
     return worker;
   };
@@ -456,7 +520,8 @@ export function workerBagHelper(
       start().postMessage({ type: "rows", setup });
     },
     close() {
-      worker?.terminate();
+      // A port's Worker is terminated by the thread that started it.
+      if (worker && !port) (worker as Worker).terminate();
       worker = null;
       dataSent = false;
       // Only tasks the training gave up can be left: nobody waits on them.
