@@ -146,7 +146,9 @@ let liveWorkers = 0;
 
 /**
  * How many training Workers are alive in this process (started, not yet
- * terminated): a cancelled or finished training leaves none behind.
+ * terminated): a cancelled or finished training leaves none behind. Each
+ * counts once with its helper Worker (two cores), which is terminated with
+ * it.
  *
  * @example
  * ```ts
