@@ -140,9 +140,11 @@ async function leaves(root: string, p: string): Promise<boolean> {
   return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
-const outsideLink = (bucket: string, dataPath: string) =>
+// `field` names the request field: an output path through a link out of
+// the bucket was reported as `data_path`, which the request did not get wrong.
+const outsideLink = (bucket: string, dataPath: string, field = "data_path") =>
   invalidField(
-    "data_path",
+    field,
     `"${dataPath}" is a link that points outside the bucket "${bucket}": copy the file into the bucket instead`,
   );
 
@@ -337,7 +339,7 @@ export async function resolveOutputPath(
   const { basename, dirname, isAbsolute, join, resolve } = await import(
     "node:path"
   );
-  const { lstat, mkdir, realpath } = await import("node:fs/promises");
+  const { lstat, mkdir, realpath, stat } = await import("node:fs/promises");
   if (
     isAbsolute(outputPath) || /^[a-zA-Z]:[\\/]/.test(outputPath) ||
     outputPath.startsWith("\\")
@@ -372,20 +374,44 @@ export async function resolveOutputPath(
     existingAncestor = dirname(existingAncestor);
   }
   const realAncestor = await realpath(existingAncestor).catch(() => root);
-  if (await leaves(root, realAncestor)) throw outsideLink(bucket, outputPath);
+  if (await leaves(root, realAncestor)) {
+    throw outsideLink(bucket, outputPath, field);
+  }
   await mkdir(parent, { recursive: true }).catch(() => {});
   let realParent: string;
   try {
     realParent = await realpath(parent);
+    // realpath also resolves a file: an output under an existing file's
+    // name ("in.csv/x.csv") passed here and failed only in the job.
+    if (!(await stat(realParent)).isDirectory()) throw new Error("a file");
   } catch {
     throw invalidField(
       field,
       `the folder of "${outputPath}" cannot be made in bucket "${bucket}": a file stands in its way`,
     );
   }
-  if (await leaves(root, realParent)) throw outsideLink(bucket, outputPath);
+  if (await leaves(root, realParent)) {
+    throw outsideLink(bucket, outputPath, field);
+  }
   const file = join(realParent, basename(candidate));
-  const existing = await lstat(file).catch(() => undefined);
+  // Only "no such file" means the name is free: a NUL byte or a name too
+  // long for the file system was taken as free and failed only in the job.
+  // (The system's message is not passed on: it holds the folder's real path.)
+  const existing = await lstat(file).catch((e) =>
+    e?.code === "ENOENT" ? undefined : String(e?.code)
+  );
+  if (typeof existing === "string") {
+    throw invalidField(
+      field,
+      `"${outputPath}" cannot name a file in bucket "${bucket}" (${
+        existing === "ENAMETOOLONG"
+          ? "a name too long"
+          : existing === "ERR_INVALID_ARG_VALUE"
+          ? "a NUL character"
+          : existing
+      }): use a shorter name of plain characters`,
+    );
+  }
   if (existing && !existing.isFile()) {
     throw invalidField(
       field,

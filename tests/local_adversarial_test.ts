@@ -1,0 +1,588 @@
+/**
+ * An outside tester's hostile suite against the local platform's HTTP API
+ * (docs/api.md, docs/contract.md): odd bodies, ids, query strings and
+ * tokens, another account's ids, paths that try to leave the bucket, and
+ * the bad input of batch views jobs (issue 23, item 6). Each answer must be
+ * the status and JSON error body the specification gives, never a 500, and
+ * a refused request must leave nothing behind. What tests/local_errors_test.ts,
+ * tests/local_hostile_input_test.ts, tests/local_isolation_test.ts and
+ * tests/batch_platform_test.ts already hold is not repeated here.
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
+import { local, type LocalMLPlatform } from "../local.ts";
+import { churnCsv, churnRows } from "./_helpers/batch.ts";
+import { raw, setup, tokenFor } from "./_helpers/local_setup.ts";
+
+type Answer = Awaited<ReturnType<typeof raw>>;
+
+/** Two accounts, A (the platform's default credentials) and B. */
+const ACCOUNTS = [
+  {
+    id: "acc_a",
+    name: "A",
+    credentials: [{ clientId: "a", clientSecret: "secret-a" }],
+  },
+  {
+    id: "acc_b",
+    name: "B",
+    credentials: [{ clientId: "b", clientSecret: "secret-b" }],
+  },
+];
+
+/**
+ * docs/contract.md#errors: every error body has `message` and one of the
+ * listed `error_code`s; a 400 also lists `errors`, one per offending field.
+ */
+function assertError(
+  res: Answer,
+  status: number,
+  code: string,
+  what: string,
+  field?: string,
+): void {
+  assertEquals(res.status, status, `${what}: ${JSON.stringify(res.body)}`);
+  assertEquals(res.body.error_code, code, what);
+  assert(
+    typeof res.body.message === "string" && res.body.message.length > 0,
+    what,
+  );
+  if (field !== undefined) {
+    assert(
+      res.body.errors?.some((e) => e.path === field),
+      `${what}: no issue names "${field}": ${JSON.stringify(res.body.errors)}`,
+    );
+  }
+}
+
+Deno.test("local adversarial: bodies that are not the object a create takes are 400s, and store nothing", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const { platform } = await setup({ dataDir });
+    const token = await tokenFor(platform);
+    const json = { "Content-Type": "application/json" };
+    // docs/contract.md#errors: 400 validation failure; the body is refused
+    // as a whole when it is not a JSON object at all.
+    for (
+      const text of [
+        "[]",
+        "null",
+        '"lab"',
+        "42",
+        "true",
+        '{"name":"a"} trailing',
+        '{"name":"a",}',
+        '{"name":"a"',
+        "NaN",
+      ]
+    ) {
+      const res = await raw(platform, "POST", "/workspaces", {
+        token,
+        text,
+        headers: json,
+      });
+      assertError(res, 400, "VALIDATION_ERROR", text);
+    }
+    // A name of another JSON type is named as `name`.
+    for (const name of [123, ["lab"], { $ne: null }, null, true, "", "   "]) {
+      const res = await raw(platform, "POST", "/workspaces", {
+        token,
+        body: { name },
+      });
+      assertError(res, 400, "VALIDATION_ERROR", JSON.stringify(name), "name");
+    }
+    // Ids that reference others must be strings, named by their field.
+    for (const id of [7, null, ["dsch_1"], { $gt: "" }]) {
+      const res = await raw(
+        platform,
+        "POST",
+        "/data-processing-ingestion-configurations",
+        { token, body: { name: "ic", data_schema_id: id } },
+      );
+      assertError(
+        res,
+        400,
+        "VALIDATION_ERROR",
+        JSON.stringify(id),
+        "data_schema_id",
+      );
+    }
+    // JSON with another charset is another media type (415).
+    const latin = await raw(platform, "POST", "/workspaces", {
+      token,
+      text: '{"name":"x"}',
+      headers: { "Content-Type": "application/json; charset=iso-8859-1" },
+    });
+    assertError(latin, 415, "UNSUPPORTED_MEDIA_TYPE", "latin-1");
+    // Bytes that are not UTF-8 under a JSON type: a 400, not a 500.
+    const bad = await platform.fetch(
+      new Request(`${platform.baseUrl}/workspaces`, {
+        method: "POST",
+        headers: { ...json, Authorization: `Bearer ${token}` },
+        body: new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe]),
+      }),
+    );
+    assertEquals(bad.status, 400);
+    assertEquals((await bad.json()).error_code, "VALIDATION_ERROR");
+    const list = await raw(platform, "GET", "/workspaces", { token });
+    assertEquals(list.body.data, []);
+    await platform.close();
+    const store = await openSqliteStore(dataDir);
+    try {
+      assertEquals(store.all("workspaces").length, 0);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("local adversarial: odd ids and page queries are 404s and 400s naming the parameter", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    await raw(platform, "POST", "/workspaces", { token, body: { name: "w" } });
+    // docs/contract.md#errors: an unknown id is a 404 with a JSON body,
+    // whatever its characters. (A lone `%2e%2e` segment is not an id: the
+    // URL standard reads it as `..`, before any server sees it.)
+    for (
+      const id of [
+        "%00",
+        "%2E%2E%2Faccounts",
+        "..%2F..%2Faccounts",
+        "%F0%9F%92%A5",
+        "%FF",
+        "x".repeat(10_000),
+        "ws_%0Aevil",
+      ]
+    ) {
+      for (const method of ["GET", "DELETE"]) {
+        const res = await raw(platform, method, `/workspaces/${id}`, { token });
+        assertError(res, 404, "NOT_FOUND", `${method} ${id.slice(0, 20)}`);
+      }
+    }
+    // docs/contract.md#lists: pages are 1-based integers, at most 100 a page.
+    for (
+      const [query, field] of [
+        ["page=0", "page"],
+        ["page=-1", "page"],
+        ["page=1.5", "page"],
+        ["page=NaN", "page"],
+        ["page=Infinity", "page"],
+        ["page=1e400", "page"],
+        ["page=", "page"],
+        ["page=abc", "page"],
+        ["page=99999999999999999999", "page"],
+        ["items_per_page=0", "items_per_page"],
+        ["items_per_page=101", "items_per_page"],
+        ["items_per_page=-5", "items_per_page"],
+        ["items_per_page=1e2x", "items_per_page"],
+      ]
+    ) {
+      const res = await raw(platform, "GET", `/workspaces?${query}`, { token });
+      assertError(res, 400, "VALIDATION_ERROR", query, field);
+    }
+    // A page past the end is an empty page with a true count; unknown
+    // parameters are ignored (docs/api.md#conventions: tolerance).
+    const past = await raw(
+      platform,
+      "GET",
+      "/workspaces?page=900000&items_per_page=100&sort=name&page_token=x",
+      { token },
+    );
+    assertEquals(past.status, 200);
+    assertEquals(past.body.data, []);
+    assertEquals(past.body.pagination, {
+      total_items: 1,
+      items_per_page: 100,
+      current_page: 900000,
+      total_pages: 1,
+    });
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("local adversarial: names with NUL, lone surrogates and other scripts come back as sent, after a restart too", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const names = [
+      "a\u0000b",
+      "lone \ud800 surrogate",
+      "\u{1F4A5} 爆発 ',\"; DROP TABLE records; --",
+      "e\u0301", // e + combining accent: another name than "é"
+      "\u00e9",
+    ];
+    let { platform } = await setup({ dataDir });
+    let token = await tokenFor(platform);
+    const ids: string[] = [];
+    for (const name of names) {
+      const res = await raw(platform, "POST", "/workspaces", {
+        token,
+        body: { name },
+      });
+      assertEquals(res.status, 201, JSON.stringify(res.body));
+      assertEquals(res.body.name, name);
+      ids.push(String(res.body.id));
+    }
+    // docs/contract.md#create-bodies-and-defaults: a taken name is a 409.
+    const again = await raw(platform, "POST", "/workspaces", {
+      token,
+      body: { name: names[0] },
+    });
+    assertError(again, 409, "CONFLICT", "NUL name twice");
+    await platform.close();
+    ({ platform } = await setup({ dataDir }));
+    token = await tokenFor(platform);
+    for (const [i, id] of ids.entries()) {
+      const res = await raw(platform, "GET", `/workspaces/${id}`, { token });
+      assertEquals(res.body.name, names[i], `name ${i} after a restart`);
+    }
+    await platform.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("local adversarial: concurrent creates of one name: exactly one 201, the others 409", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        raw(platform, "POST", "/workspaces", {
+          token,
+          body: { name: "race" },
+        })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    assertEquals(statuses, [201, ...Array(19).fill(409)]);
+    const list = await raw(platform, "GET", "/workspaces", { token });
+    assertEquals((list.body.data as unknown[]).length, 1);
+  } finally {
+    await platform.close();
+  }
+});
+
+/** A JWT of `payload` signed with `key` (HS256), or unsigned with "none". */
+async function forge(
+  payload: Record<string, unknown>,
+  key: Uint8Array<ArrayBuffer> | "none",
+): Promise<string> {
+  const b64 = (bytes: Uint8Array) =>
+    btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(
+      /\//g,
+      "_",
+    ).replace(/=+$/, "");
+  const text = (value: unknown) =>
+    b64(new TextEncoder().encode(JSON.stringify(value)));
+  const head = text({ alg: key === "none" ? "none" : "HS256", typ: "JWT" });
+  const body = `${head}.${text(payload)}`;
+  if (key === "none") return `${body}.`;
+  const hmac = await crypto.subtle.importKey(
+    "raw",
+    key,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const sig = await crypto.subtle.sign(
+    "HMAC",
+    hmac,
+    new TextEncoder().encode(body),
+  );
+  return `${body}.${b64(new Uint8Array(sig))}`;
+}
+
+Deno.test("local adversarial: forged, garbled and foreign tokens are 401s that reveal nothing", async () => {
+  const { platform } = await setup({ accounts: ACCOUNTS });
+  const other = await setup({ accounts: ACCOUNTS });
+  try {
+    const a = await tokenFor(platform, {
+      clientId: "a",
+      clientSecret: "secret-a",
+    });
+    const ws = await raw(platform, "POST", "/workspaces", {
+      token: a,
+      body: { name: "secret-workspace" },
+    });
+    const [head, payload] = a.split(".");
+    const claims = JSON.parse(
+      atob(payload.replace(/-/g, "+").replace(/_/g, "/")),
+    );
+    const far = Math.floor(Date.now() / 1000) + 3600;
+    const tokens = {
+      "alg none": await forge({ ...claims, exp: far }, "none"),
+      "random key": await forge(
+        { ...claims, exp: far },
+        crypto.getRandomValues(new Uint8Array(32)),
+      ),
+      "payload swapped": `${head}.${
+        btoa(JSON.stringify({ ...claims, exp: far })).replace(/=+$/, "")
+      }.${a.split(".")[2]}`,
+      "another platform's": await tokenFor(other.platform, {
+        clientId: "a",
+        clientSecret: "secret-a",
+      }),
+      "two dots": "..",
+      "unicode": "t\u00f6ken.\u00e9.x",
+      "empty": "",
+    };
+    for (const [what, token] of Object.entries(tokens)) {
+      const res = await raw(platform, "GET", `/workspaces/${ws.body.id}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      assertEquals(res.status, 401, what);
+      assertEquals(res.body.error_code, "UNAUTHORIZED", what);
+      assert(!JSON.stringify(res.body).includes("secret-workspace"), what);
+    }
+    for (const header of ["Basic YTpzZWNyZXQtYQ==", `Token ${a}`, a]) {
+      const res = await raw(platform, "GET", "/workspaces", {
+        headers: { Authorization: header },
+      });
+      assertEquals(res.status, 401, header.slice(0, 12));
+    }
+  } finally {
+    await platform.close();
+    await other.platform.close();
+  }
+});
+
+/** A platform of two accounts with a churn model of A's deployed, made once. */
+interface Served {
+  ml: LocalMLPlatform;
+  dir: string;
+  outside: string;
+  /** Tokens of A and B. */
+  a: string;
+  b: string;
+  /** A's deployed model, storage connector, PROCESSING compute and batch configuration. */
+  dm: string;
+  storage: string;
+  cpu: string;
+  config: string;
+}
+
+let served: Served | undefined;
+
+async function serve(): Promise<Served> {
+  if (served) return served;
+  const dir = await Deno.makeTempDir({ prefix: "adv_bucket_" });
+  const outside = await Deno.makeTempDir({ prefix: "adv_outside_" });
+  await Deno.writeTextFile(`${dir}/train.csv`, churnCsv(churnRows(300, 7)));
+  await Deno.writeTextFile(`${dir}/in.csv`, churnCsv(churnRows(20, 3)));
+  await Deno.writeTextFile(`${outside}/secret.csv`, churnCsv(churnRows(5, 9)));
+  const ml = await local({
+    buckets: { b: dir },
+    accounts: ACCOUNTS,
+    progress: false,
+  });
+  const { deployment } = await ml.quickstart({
+    bucket: "b",
+    path: "train.csv",
+    target: "churn",
+    exclude: ["id"],
+    training: { maxRounds: 10, estimators: 1 },
+    progress: false,
+  });
+  const storage = await ml.storageConnectors.create({
+    name: "adv-b",
+    bucket_name: "b",
+  });
+  const cpu = await ml.computeConfigurations.create({
+    name: "adv-cpu",
+    machine_type: "m5",
+    compute_type: "PROCESSING",
+  });
+  const config = await ml.viewsBatchConfigurations.create({
+    name: "adv-config",
+    keep_columns: ["id"],
+  });
+  served = {
+    ml,
+    dir,
+    outside,
+    a: await tokenFor(ml.platform, ACCOUNTS[0].credentials[0]),
+    b: await tokenFor(ml.platform, ACCOUNTS[1].credentials[0]),
+    dm: deployment.id,
+    storage: storage.id,
+    cpu: cpu.id,
+    config: config.id,
+  };
+  return served;
+}
+
+let jobs = 0;
+/** A views batch job create body of A's, with `patch` applied. */
+function batchBody(s: Served, patch: Record<string, unknown> = {}) {
+  const n = ++jobs;
+  return {
+    name: `adv-job-${n}`,
+    deployed_model_id: s.dm,
+    views_batch_configuration_id: s.config,
+    storage_connector_id: s.storage,
+    compute_configuration_id: s.cpu,
+    data_path: "in.csv",
+    output_path: `out-${n}.csv`,
+    views_batch_name: `adv-batch-${n}`,
+    ...patch,
+  };
+}
+
+/** Polls the views batch job `id` until it has ended. */
+async function jobEnded(s: Served, id: string): Promise<Answer> {
+  for (;;) {
+    const res = await raw(s.ml.platform, "GET", `/views-batch-jobs/${id}`, {
+      token: s.a,
+    });
+    if (!["STARTING", "RUNNING"].includes(String(res.body.status))) return res;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The names in a folder, sorted, recursively (`sub/x`). */
+async function tree(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    out.push(`${prefix}${e.name}`);
+    if (e.isDirectory && !e.isSymlink) {
+      out.push(...await tree(`${dir}/${e.name}`, `${prefix}${e.name}/`));
+    }
+  }
+  return out.sort();
+}
+
+const STEPS: [string, (s: Served) => Promise<void>][] = [];
+
+STEPS.push([
+  "batch job paths that leave the bucket or name no file are 400s naming the field, and make nothing",
+  async (s) => {
+    const { ml, dir, outside } = s;
+    await Deno.mkdir(`${dir}/sub`, { recursive: true });
+    await Deno.symlink(`${outside}/secret.csv`, `${dir}/link-out.csv`);
+    await Deno.symlink(outside, `${dir}/folder-out`);
+    await Deno.symlink(`${dir}/in.csv`, `${dir}/link-in.csv`);
+    await Deno.symlink(dir, `${dir}/sub/up`);
+    const before = await tree(dir);
+    const outsideBefore = await tree(outside);
+    // docs/contract.md#batch-views: "Both paths follow the bucket rules
+    // below (400 naming the field); the output may not be the input";
+    // docs/contract.md#buckets-local-platform: `..`, an absolute path and a
+    // symlink pointing out are refused.
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ data_path: "link-out.csv" }, "data_path", /outside the bucket/],
+      [{ data_path: "folder-out/secret.csv" }, "data_path", /outside|leaves/],
+      [{ data_path: "sub/../../x.csv" }, "data_path", /leaves the bucket/],
+      [{ data_path: `${outside}/secret.csv` }, "data_path", /absolute/],
+      [{ data_path: "in\u0000.csv" }, "data_path", /./],
+      [{ data_path: "%2e%2e/secret.csv" }, "data_path", /no file/],
+      [{ data_path: "sub" }, "data_path", /./],
+      [{ data_path: "" }, "data_path", /./],
+      [{ output_path: "folder-out/x.csv" }, "output_path", /outside/],
+      [{ output_path: "folder-out/new/deep/x.csv" }, "output_path", /outside/],
+      [{ output_path: "link-in.csv" }, "output_path", /a link/],
+      [{ output_path: "sub" }, "output_path", /a folder/],
+      [{ output_path: "in.csv/x.csv" }, "output_path", /file stands/],
+      [{ output_path: "out\u0000.csv" }, "output_path", /a NUL character/],
+      [{ output_path: `${"x".repeat(300)}.csv` }, "output_path", /too long/],
+      [{ data_path: `${"x".repeat(300)}.csv` }, "data_path", /no file/],
+      [{ output_path: "." }, "output_path", /leaves the bucket/],
+      [{ output_path: "sub/.." }, "output_path", /leaves the bucket/],
+      [{ output_path: "" }, "output_path", /./],
+      [{ output_path: "./in.csv" }, "output_path", /is the input/],
+      [{ output_path: "sub/../in.csv" }, "output_path", /is the input/],
+      [{ output_path: "sub/up/in.csv" }, "output_path", /is the input/],
+      [{ output_path: "\\\\server\\share\\x.csv" }, "output_path", /absolute/],
+      [{ output_path: "C:\\x.csv" }, "output_path", /absolute/],
+      [{ deployed_model_id: 7 }, "deployed_model_id", /./],
+      [{ data_path: ["in.csv"] }, "data_path", /./],
+    ];
+    for (const [patch, field, message] of cases) {
+      const res = await raw(ml.platform, "POST", "/views-batch-jobs", {
+        token: s.a,
+        body: batchBody(s, patch),
+      });
+      const what = JSON.stringify(patch);
+      assertError(res, 400, "VALIDATION_ERROR", what, field);
+      assertMatch(String(res.body.message), message, what);
+      // The answer never shows where the bucket lives on the machine.
+      assert(!String(res.body.message).includes(dir), what);
+    }
+    assertEquals(await tree(dir), before, "a refused create made a file");
+    assertEquals(await tree(outside), outsideBefore);
+    const list = await raw(ml.platform, "GET", "/views-batches", {
+      token: s.a,
+    });
+    assertEquals(list.body.data, [], "a refused create left a views batch");
+  },
+]);
+
+STEPS.push([
+  "concurrent batch job creates of one name, or of one views batch name: one 201, the rest 409, one views batch",
+  async (s) => {
+    const { ml } = s;
+    const body = batchBody(s);
+    const answers = await Promise.all(
+      Array.from(
+        { length: 8 },
+        (_, i) =>
+          raw(ml.platform, "POST", "/views-batch-jobs", {
+            token: s.a,
+            // Half reuse the job's name, half only its views batch's name.
+            body: i % 2
+              ? { ...body, output_path: `dup-${i}.csv` }
+              : { ...body, name: `other-${i}`, output_path: `dup-${i}.csv` },
+          }),
+      ),
+    );
+    const created = answers.filter((a) => a.status === 201);
+    assertEquals(
+      created.length,
+      1,
+      JSON.stringify(answers.map((a) => a.status)),
+    );
+    for (const a of answers.filter((a) => a.status !== 201)) {
+      assertError(a, 409, "CONFLICT", "duplicate create");
+    }
+    const ended = await jobEnded(s, String(created[0].body.id));
+    assertEquals(ended.body.status, "COMPLETED", String(ended.body.message));
+    const batches = await raw(
+      ml.platform,
+      "GET",
+      "/views-batches?items_per_page=100",
+      { token: s.a },
+    );
+    assertEquals(
+      (batches.body.data as { name: string }[]).filter((b) =>
+        b.name === body.views_batch_name
+      ).length,
+      1,
+    );
+    const jobList = await raw(
+      ml.platform,
+      "GET",
+      "/views-batch-jobs?items_per_page=100",
+      { token: s.a },
+    );
+    assertEquals(
+      (jobList.body.data as { name: string }[]).filter((j) =>
+        j.name === body.name || j.name.startsWith("other-")
+      ).length,
+      1,
+    );
+  },
+]);
+
+Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
+  try {
+    const s = await serve();
+    for (const [name, fn] of STEPS) await t.step(name, () => fn(s));
+  } finally {
+    await served?.ml.close();
+    if (served) {
+      await Deno.remove(served.dir, { recursive: true });
+      await Deno.remove(served.outside, { recursive: true });
+    }
+  }
+});
