@@ -574,6 +574,123 @@ STEPS.push([
   },
 ]);
 
+/** Starts a batch of `input` with configuration `config`; the ended job. */
+async function runBatch(
+  s: Served,
+  input: string,
+  config: Record<string, unknown> = {},
+): Promise<Answer> {
+  const c = await raw(s.ml.platform, "POST", "/views-batch-configurations", {
+    token: s.a,
+    body: { name: `adv-config-${++jobs}`, ...config },
+  });
+  assertEquals(c.status, 201, JSON.stringify(c.body));
+  const body = batchBody(s, {
+    data_path: input,
+    views_batch_configuration_id: c.body.id,
+  });
+  const job = await raw(s.ml.platform, "POST", "/views-batch-jobs", {
+    token: s.a,
+    body,
+  });
+  assertEquals(job.status, 201, JSON.stringify(job.body));
+  return await jobEnded(s, String(job.body.id));
+}
+
+STEPS.push([
+  "odd files end the job FAILED with a message (or error rows), never half-written",
+  async (s) => {
+    const { dir } = s;
+    const header = "id,tenure,charges,contract\n";
+    const files: Record<string, string | Uint8Array> = {
+      // Text that Number() would read, but that is no finite number.
+      "nan.csv":
+        `${header}a,NaN,50,month\nb,Infinity,50,month\nc,1e999,50,month\nd,-Infinity,50,month\ne,0x1F,50,month\n`,
+      "dup_header.csv": "id,tenure,tenure,charges,contract\na,1,2,50,month\n",
+      "bad_utf8.csv": new Uint8Array([
+        ...new TextEncoder().encode(`${header}a,1,50,mo`),
+        0xff,
+        0xfe,
+        ...new TextEncoder().encode("nth\n"),
+      ]),
+      "broken.csv.gz": new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1]),
+      "quotes.csv": `${header}"a,1",1,50,"mon\nth"\nb,2,50,"unclosed\n`,
+      "blank_lines.csv": `${header}\n\na,1,50,month\n\n`,
+    };
+    for (const [name, content] of Object.entries(files)) {
+      if (typeof content === "string") {
+        await Deno.writeTextFile(`${dir}/${name}`, content);
+      } else await Deno.writeFile(`${dir}/${name}`, content);
+    }
+    // docs/contract.md#batch-views: "A row the model cannot score (a number
+    // column holding text, ...) ... is written with null views and
+    // `column 'x': reason` in the error column under NULL_PREDICTION".
+    const nan = await runBatch(s, "nan.csv", {
+      keep_columns: ["id"],
+      on_error: "NULL_PREDICTION",
+    });
+    assertEquals(nan.body.status, "COMPLETED", String(nan.body.message));
+    const batch = String((nan.body.views_batch as { id: string }).id);
+    const page = await raw(
+      s.ml.platform,
+      "GET",
+      `/views-batches/${batch}/results`,
+      { token: s.a },
+    );
+    assertEquals(page.status, 200, JSON.stringify(page.body));
+    const rows = page.body.data as unknown[][];
+    assertEquals(rows.length, 5);
+    for (const row of rows) {
+      // Every cell a JSON value the results' schema allows, finite numbers.
+      for (const cell of row) {
+        assert(
+          cell === null || typeof cell === "string" ||
+            (typeof cell === "number" && Number.isFinite(cell)),
+          JSON.stringify(row),
+        );
+      }
+      const error = row.at(-1);
+      const views = row.slice(1, -1);
+      // A row is scored or an error row: never views without an error
+      // computed from a value that is no number.
+      assert(
+        (error === null && views.every((v) => v !== null)) ||
+          (typeof error === "string" && /tenure/.test(error) &&
+            views.every((v) => v === null)),
+        JSON.stringify(row),
+      );
+    }
+    // Under FAIL, each of these files fails the job with a message, or
+    // completes; no output file is left when it fails.
+    const expected: Record<string, RegExp> = {
+      "nan.csv":
+        /Row 1 \(line 2\).*column 'tenure': "NaN" is not a number[^.]*\)\. Fix the row/,
+      "broken.csv.gz": /gzip data of the input is damaged/,
+      "quotes.csv": /line 4: a quoted field is never closed/,
+    };
+    for (const name of Object.keys(files)) {
+      const job = await runBatch(s, name);
+      const status = String(job.body.status);
+      if (name in expected) {
+        assertEquals(status, "FAILED", name);
+        assertMatch(String(job.body.message), expected[name], name);
+      }
+      assert(["COMPLETED", "FAILED"].includes(status), `${name}: ${status}`);
+      if (status === "FAILED") {
+        assert(String(job.body.message ?? "").length > 0, name);
+        const out = String(job.body.output_path);
+        assertEquals(
+          await Deno.stat(`${dir}/${out}`).then(() => true, () => false),
+          false,
+          `${name}: a failed job left ${out}`,
+        );
+      }
+    }
+    const left = await tree(dir);
+    assert(!left.some((f) => f.endsWith(".part")), left.join());
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
