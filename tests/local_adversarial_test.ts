@@ -691,6 +691,151 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "another account's ids are 404s everywhere, and nothing of A's shows in B's answers",
+  async (s) => {
+    const { ml } = s;
+    const done = await runBatch(s, "in.csv", { keep_columns: ["id"] });
+    assertEquals(done.body.status, "COMPLETED", String(done.body.message));
+    const job = String(done.body.id);
+    const batch = String((done.body.views_batch as { id: string }).id);
+    const model = (await ml.deployedModels.get(s.dm)).model.id;
+    // docs/contract.md#errors: "404 unknown id, and also another account's
+    // resource: answering 403 would confirm to a stranger that the id exists".
+    const calls: [string, string, unknown?][] = [
+      ["GET", `/views-batch-jobs/${job}`],
+      ["GET", `/views-batches/${batch}`],
+      ["GET", `/views-batches/${batch}/results`],
+      ["GET", `/views-batches/${batch}/results?page=1&items_per_page=10000`],
+      ["POST", `/views-batch-jobs/${job}/cancel`],
+      ["DELETE", `/views-batches/${batch}`],
+      ["DELETE", `/views-batch-jobs/${job}`],
+      ["GET", `/views-batch-configurations/${s.config}`],
+      ["DELETE", `/views-batch-configurations/${s.config}`],
+      ["GET", `/deployed-models/${s.dm}`],
+      ["GET", `/models/${model}`],
+      ["GET", `/models/${model}/explanation`],
+      ["DELETE", `/storage-connectors/${s.storage}`],
+      ["POST", `/deployed-models/${s.dm}/views`, {
+        query: { tenure: [1], charges: [50], contract: ["month"] },
+      }],
+      // The views path past Hono's router, and through it (a query string).
+      ["POST", `/deployed-models/${s.dm}/views?x=1`, {
+        query: { tenure: [1], charges: [50], contract: ["month"] },
+      }],
+    ];
+    for (const [method, path, body] of calls) {
+      // Twice: the second call's token is one the platform knows already.
+      for (let i = 0; i < 2; i++) {
+        const res = await raw(ml.platform, method, path, {
+          token: s.b,
+          body: body ?? (method === "POST" ? {} : undefined),
+        });
+        assertError(res, 404, "NOT_FOUND", `${method} ${path}`);
+        const text = JSON.stringify(res.body);
+        assert(!text.includes("adv-"), `${method} ${path} shows A's names`);
+      }
+    }
+    // B's own batch job naming A's resources: 404 naming the field.
+    const bStorage = await raw(ml.platform, "POST", "/storage-connectors", {
+      token: s.b,
+      body: { name: "b-b", bucket_name: "b" },
+    });
+    const bCpu = await raw(ml.platform, "POST", "/compute-configurations", {
+      token: s.b,
+      body: { name: "b-cpu", machine_type: "m5", compute_type: "PROCESSING" },
+    });
+    const bConfig = await raw(
+      ml.platform,
+      "POST",
+      "/views-batch-configurations",
+      { token: s.b, body: { name: "b-config" } },
+    );
+    const own = {
+      storage_connector_id: bStorage.body.id,
+      compute_configuration_id: bCpu.body.id,
+      views_batch_configuration_id: bConfig.body.id,
+    };
+    // B's own references but A's deployed model: a 404 naming it (the
+    // model is looked up first), with no views batch made.
+    const res = await raw(ml.platform, "POST", "/views-batch-jobs", {
+      token: s.b,
+      body: { ...batchBody(s), ...own },
+    });
+    assertError(res, 404, "NOT_FOUND", "A's deployed model");
+    assertMatch(String(res.body.message), /deployed_model_id/);
+    // A's lists are unchanged, B's hold only B's.
+    const bList = await raw(ml.platform, "GET", "/views-batches", {
+      token: s.b,
+    });
+    assertEquals(bList.body.data, []);
+    const still = await raw(
+      ml.platform,
+      "GET",
+      `/views-batches/${batch}/results`,
+      {
+        token: s.a,
+      },
+    );
+    assertEquals(still.status, 200);
+  },
+]);
+
+STEPS.push([
+  "results queries: bad pages are 400s naming the parameter, pages past the end are empty, a swapped output is a 409 that reads nothing",
+  async (s) => {
+    const { ml, dir, outside } = s;
+    const done = await runBatch(s, "in.csv", { keep_columns: ["id"] });
+    const batch = String((done.body.views_batch as { id: string }).id);
+    const results = `/views-batches/${batch}/results`;
+    // docs/contract.md#batch-views: "up to 10,000 rows a page".
+    for (
+      const [query, field] of [
+        ["page=0", "page"],
+        ["page=-3", "page"],
+        ["page=1.5", "page"],
+        ["page=NaN", "page"],
+        ["page=Infinity", "page"],
+        ["page=99999999999999999999", "page"],
+        ["items_per_page=0", "items_per_page"],
+        ["items_per_page=10001", "items_per_page"],
+        ["items_per_page=1e9", "items_per_page"],
+      ]
+    ) {
+      const res = await raw(ml.platform, "GET", `${results}?${query}`, {
+        token: s.a,
+      });
+      assertError(res, 400, "VALIDATION_ERROR", query, field);
+    }
+    const far = await raw(
+      ml.platform,
+      "GET",
+      `${results}?page=9007199254740991&items_per_page=10000`,
+      { token: s.a },
+    );
+    assertEquals(far.status, 200, JSON.stringify(far.body));
+    assertEquals([far.body.data, far.body.index], [[], []]);
+    assertEquals(
+      (far.body.pagination as { total_items: number }).total_items,
+      20,
+    );
+    // The output swapped for a link to a file outside the bucket: 409, and
+    // not a byte of the outside file in the answer.
+    const out = `${dir}/${done.body.output_path}`;
+    const size = (await Deno.stat(out)).size;
+    const secret = "SECRET,".repeat(Math.ceil(size / 7)).slice(0, size);
+    await Deno.writeTextFile(`${outside}/same-size.csv`, secret);
+    await Deno.remove(out);
+    await Deno.symlink(`${outside}/same-size.csv`, out);
+    const swapped = await raw(ml.platform, "GET", results, { token: s.a });
+    assertError(swapped, 409, "CONFLICT", "swapped output");
+    assert(!JSON.stringify(swapped.body).includes("SECRET"));
+    await Deno.remove(out);
+    const gone = await raw(ml.platform, "GET", results, { token: s.a });
+    assertError(gone, 409, "CONFLICT", "removed output");
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
