@@ -836,6 +836,93 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "views bodies of wrong shapes are 400s naming the column; no 500, no NaN in an answer",
+  async (s) => {
+    const { ml } = s;
+    const path = `/deployed-models/${s.dm}/views`;
+    const ok = { tenure: [1], charges: [50], contract: ["month"] };
+    // docs/contract.md#views: "query holds one array per feature, all of
+    // the same length: a finite number, a string, or null for missing".
+    const cases: [unknown, string][] = [
+      [{ query: { ...ok, tenure: [1, 2] } }, "query.charges"],
+      [{ query: { ...ok, tenure: ["NaN"] } }, "query.tenure"],
+      [{ query: { ...ok, tenure: ["Infinity"] } }, "query.tenure"],
+      [{ query: { ...ok, tenure: ["-Infinity"] } }, "query.tenure"],
+      [{ query: { ...ok, charges: [{ v: 1 }] } }, "query.charges.0"],
+      [{ query: { ...ok, charges: [[1]] } }, "query.charges.0"],
+      [{ query: { ...ok, charges: [true] } }, "query.charges.0"],
+      [{ query: { ...ok, charges: 50 } }, "query.charges"],
+      [{ query: { ...ok, nope: [1] } }, "query.nope"],
+      [{ query: [ok] }, "query"],
+      [{ query: {} }, "query"],
+      [{ query: ok, data: [] }, "data"],
+      [{ query: ok, data: [{ view_type: "BOGUS" }] }, "data.0.view_type"],
+      [{ query: ok, targets: { nope: "Yes" } }, "targets.nope"],
+      [{ query: ok, targets: { churn: "Maybe" } }, "targets.churn"],
+      [{ query: ok, targets: { churn: ["Yes", "No"] } }, "targets.churn"],
+      [{ query: ok, anchor: 5 }, "anchor"],
+      [
+        { query: ok, anchor: { query: { tenure: ["x"] } } },
+        "anchor.query.tenure",
+      ],
+    ];
+    const wrong: string[] = [];
+    for (const [body, field] of cases) {
+      const res = await raw(ml.platform, "POST", path, { token: s.a, body });
+      try {
+        assertError(res, 400, "VALIDATION_ERROR", JSON.stringify(body), field);
+      } catch (e) {
+        wrong.push((e as Error).message);
+      }
+    }
+    assertEquals(wrong, []);
+    // 1e999 is Infinity once parsed: refused like "Infinity".
+    const huge = await raw(ml.platform, "POST", path, {
+      token: s.a,
+      text: '{"query":{"tenure":[1e999],"charges":[50],"contract":["month"]}}',
+      headers: { "Content-Type": "application/json" },
+    });
+    assertError(huge, 400, "VALIDATION_ERROR", "1e999", "query.tenure.0");
+    // A feature left out is named (null is how a missing value is sent).
+    const missing = await raw(ml.platform, "POST", path, {
+      token: s.a,
+      body: { query: { tenure: [1], charges: [50] } },
+    });
+    assertError(missing, 400, "VALIDATION_ERROR", "missing", "query.contract");
+    // Values at the edge of doubles, empty strings, NUL and nulls are
+    // answered with finite numbers.
+    for (
+      const query of [
+        {
+          tenure: [1.7976931348623157e308],
+          charges: [-5e-324],
+          contract: [""],
+        },
+        { tenure: [null], charges: [null], contract: ["mo\u0000nth"] },
+      ]
+    ) {
+      const res = await raw(ml.platform, "POST", path, {
+        token: s.a,
+        body: { query },
+      });
+      assertEquals(res.status, 200, JSON.stringify(res.body));
+      const row = (res.body.data as unknown[][])[0];
+      assert(
+        row.slice(1).every((c) => typeof c === "number" && Number.isFinite(c)),
+        JSON.stringify(row),
+      );
+    }
+    // Empty columns: no rows, an empty table (not a 500).
+    const empty = await raw(ml.platform, "POST", path, {
+      token: s.a,
+      body: { query: { tenure: [], charges: [], contract: [] } },
+    });
+    assertEquals(empty.status, 200, JSON.stringify(empty.body));
+    assertEquals([empty.body.data, empty.body.index], [[], []]);
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
