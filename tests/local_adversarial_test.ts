@@ -923,6 +923,132 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "deletes and cancels while a batch runs: 409s naming it, and the job still ends whole or cancelled, never half-written",
+  async (s) => {
+    const { ml, dir } = s;
+    await Deno.writeTextFile(`${dir}/big.csv`, churnCsv(churnRows(40_000, 5)));
+    await Deno.mkdir(`${dir}/outdir`, { recursive: true });
+    const body = batchBody(s, {
+      data_path: "big.csv",
+      output_path: "outdir/big_scored.csv",
+    });
+    const created = await raw(ml.platform, "POST", "/views-batch-jobs", {
+      token: s.a,
+      body,
+    });
+    assertEquals(created.status, 201, JSON.stringify(created.body));
+    const job = String(created.body.id);
+    const batch = String((created.body.views_batch as { id: string }).id);
+    // docs/contract.md#errors: a resource with dependants is protected (409
+    // INTEGRITY_ERROR listing them), whatever the job's state.
+    const blocked: [string, string][] = [
+      ["/deployed-models", s.dm],
+      ["/storage-connectors", s.storage],
+      ["/compute-configurations", s.cpu],
+      ["/views-batch-configurations", s.config],
+    ];
+    const deletes = await Promise.all([
+      ...blocked.map(([path, id]) =>
+        raw(ml.platform, "DELETE", `${path}/${id}`, { token: s.a })
+      ),
+      raw(ml.platform, "DELETE", `/views-batches/${batch}`, { token: s.a }),
+      raw(ml.platform, "DELETE", `/views-batch-jobs/${job}`, { token: s.a }),
+    ]);
+    for (const [i, [path]] of blocked.entries()) {
+      assertError(deletes[i], 409, "INTEGRITY_ERROR", path);
+      const dependants = deletes[i].body.dependants as { id: string }[];
+      assert(dependants.some((d) => d.id === job), path);
+    }
+    // The batch and its job, while the job runs: refused (409), not deleted.
+    const [batchDelete, jobDelete] = deletes.slice(-2);
+    const during = await raw(ml.platform, "GET", `/views-batch-jobs/${job}`, {
+      token: s.a,
+    });
+    if (["STARTING", "RUNNING"].includes(String(during.body.status))) {
+      assertEquals([batchDelete.status, jobDelete.status], [409, 409]);
+      // Two cancels at once: neither came after the end (a 409 is for a
+      // job that has already ended), so each answers the job as it ended,
+      // or the later one is the 409 of an ended job.
+      const cancels = await Promise.all(
+        [1, 2].map(() =>
+          raw(ml.platform, "POST", `/views-batch-jobs/${job}/cancel`, {
+            token: s.a,
+          })
+        ),
+      );
+      for (const c of cancels) {
+        if (c.status === 409) assertError(c, 409, "CONFLICT", "cancel");
+        else {
+          assertEquals(c.status, 200, JSON.stringify(c.body));
+          assert(
+            ["CANCELLED", "COMPLETED"].includes(String(c.body.status)),
+            String(c.body.status),
+          );
+        }
+      }
+      assert(cancels.some((c) => c.status === 200));
+    }
+    const ended = await jobEnded(s, job);
+    const status = String(ended.body.status);
+    assert(["COMPLETED", "CANCELLED"].includes(status), status);
+    // Cancelling an ended job is a 409 (docs/contract.md#jobs-and-deployments).
+    const late = await raw(
+      ml.platform,
+      "POST",
+      `/views-batch-jobs/${job}/cancel`,
+      { token: s.a },
+    );
+    assertError(late, 409, "CONFLICT", "cancel after the end");
+    const files = await tree(`${dir}/outdir`);
+    if (status === "COMPLETED") {
+      assertEquals(files, ["big_scored.csv"]);
+      const lines = (await Deno.readTextFile(`${dir}/outdir/big_scored.csv`))
+        .trimEnd().split("\n");
+      assertEquals(lines.length, 40_001);
+    } else assertEquals(files, []);
+  },
+]);
+
+STEPS.push([
+  "the output's folder removed while the job writes: the job ends FAILED, its message in the bucket's terms",
+  async (s) => {
+    const { ml, dir } = s;
+    await Deno.mkdir(`${dir}/vanish`, { recursive: true });
+    const created = await raw(ml.platform, "POST", "/views-batch-jobs", {
+      token: s.a,
+      body: batchBody(s, {
+        data_path: "big.csv",
+        output_path: "vanish/out.csv",
+      }),
+    });
+    assertEquals(created.status, 201, JSON.stringify(created.body));
+    await Deno.remove(`${dir}/vanish`, { recursive: true });
+    const ended = await jobEnded(s, String(created.body.id));
+    // Removed before the temporary file was opened, or after (the rename
+    // then finds no file): either way the job cannot publish its output.
+    assertEquals(ended.body.status, "FAILED");
+    // A message in the bucket's terms, not the machine's folders.
+    assertMatch(
+      String(ended.body.message),
+      /^Writing the output "vanish\/out.csv" in bucket "b" failed \(ENOENT: its folder was removed/,
+    );
+    assert(!String(ended.body.message).includes(dir));
+    const batch = await raw(
+      ml.platform,
+      "GET",
+      `/views-batches/${(ended.body.views_batch as { id: string }).id}`,
+      { token: s.a },
+    );
+    assertEquals(batch.body.status, "FAILED");
+    // The platform still answers.
+    const list = await raw(ml.platform, "GET", "/views-batch-jobs", {
+      token: s.a,
+    });
+    assertEquals(list.status, 200);
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
