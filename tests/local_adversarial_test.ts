@@ -12,7 +12,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { local, type LocalMLPlatform } from "../local.ts";
 import { churnCsv, churnRows } from "./_helpers/batch.ts";
-import { raw, setup, tokenFor } from "./_helpers/local_setup.ts";
+import { clientFor, raw, setup, tokenFor } from "./_helpers/local_setup.ts";
 
 type Answer = Awaited<ReturnType<typeof raw>>;
 
@@ -346,6 +346,53 @@ Deno.test("local adversarial: forged, garbled and foreign tokens are 401s that r
   } finally {
     await platform.close();
     await other.platform.close();
+  }
+});
+
+Deno.test("local adversarial: the client refuses ids a URL would resolve away, before sending", async () => {
+  const { platform } = await setup();
+  try {
+    const calls: string[] = [];
+    const client = clientFor(platform, platform.credentials, {
+      fetch: (input: Request | URL | string, init?: RequestInit) => {
+        const request = new Request(input, init);
+        calls.push(`${request.method} ${new URL(request.url).pathname}`);
+        return platform.fetch(request);
+      },
+    });
+    const schema = await client.dataSchemas.create({
+      name: "s",
+      fields: [{
+        name: "x",
+        data_type: { data_type: "NUMBER", format: "INT64" },
+        designation: "FEATURE",
+        semantic_type: "CONTINUOUS",
+      }],
+    });
+    const sent = calls.length;
+    // `/workspaces/..` is `/`, `/training-jobs/../cancel` is `/cancel`, and
+    // `/data-schemas/S/friendly-names/..` is `/data-schemas/S/`: on a
+    // lenient server, the schema itself.
+    const attempts: [string, () => Promise<unknown>][] = [
+      ["workspaces.get", () => client.workspaces.get("..")],
+      ["workspaces.delete", () => client.workspaces.delete(".")],
+      ["trainingJobs.cancel", () => client.trainingJobs.cancel("..")],
+      [
+        "friendlyNames.delete",
+        () => client.friendlyNames.delete({ id: schema.id }, ".."),
+      ],
+      ["friendlyNames.get", () => client.friendlyNames.get({ id: ".." }, "x")],
+    ];
+    for (const [what, attempt] of attempts) {
+      const error = await attempt().then(() => undefined, (e) => e);
+      assert(error instanceof TypeError, `${what}: ${error}`);
+      assertMatch(error.message, /"(id|label_id)"/, what);
+      assertMatch(error.message, /is "\.\.?"/, what);
+    }
+    assertEquals(calls.slice(sent), [], "a request was sent");
+    assertEquals((await client.dataSchemas.get(schema.id)).id, schema.id);
+  } finally {
+    await platform.close();
   }
 });
 

@@ -570,6 +570,9 @@ export type Routes = typeof routes;
  * ```ts
  * import { fillPath } from "./routes.ts";
  * fillPath("/deployed-models/{id}/views", { id: "dm_1" }); // "/deployed-models/dm_1/views"
+ * let refused = false;
+ * try { fillPath("/models/{id}", { id: ".." }); } catch { refused = true; }
+ * if (!refused) throw new Error("a dot segment was sent as an id");
  * ```
  */
 export function fillPath(
@@ -581,6 +584,14 @@ export function fillPath(
     if (value === undefined || value === "") {
       throw new TypeError(
         `Missing path parameter "${key}" for ${template}: pass the resource id.`,
+      );
+    }
+    // encodeURIComponent leaves "." and "..", and URLs resolve them away:
+    // `/workspaces/..` is a call to `/` (another operation, or on a lenient
+    // server the parent resource of a sub-resource), so refuse before sending.
+    if (value === "." || value === "..") {
+      throw new TypeError(
+        `Path parameter "${key}" for ${template} is "${value}", which a URL reads as a folder step, not an id: pass the resource id.`,
       );
     }
     return encodeURIComponent(value);
