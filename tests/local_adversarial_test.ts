@@ -1096,6 +1096,139 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "batch configurations that cannot work are 400s naming the field, at create or at the job's create",
+  async (s) => {
+    const { ml } = s;
+    const wrong: string[] = [];
+    const cases: [Record<string, unknown>, string][] = [
+      [{ view_types: [] }, "view_types"],
+      [{ view_types: ["RESULTS", "PREDICTIONS"] }, "view_types"],
+      [{ view_types: ["BOGUS"] }, "view_types.0"],
+      [{ output_format: "PARQUET" }, "output_format"],
+      [{ on_error: "IGNORE" }, "on_error"],
+      [{ keep_columns: "id" }, "keep_columns"],
+      [{ keep_columns: [7] }, "keep_columns.0"],
+      [{ keep_columns: [""] }, "keep_columns.0"],
+      [{ keep_columns: ["id", "id"] }, "keep_columns.1"],
+      [{ error_column: "" }, "error_column"],
+      [
+        { on_error: "NULL_PREDICTION", keep_columns: ["error"] },
+        "keep_columns",
+      ],
+    ];
+    for (const [patch, field] of cases) {
+      const res = await raw(
+        ml.platform,
+        "POST",
+        "/views-batch-configurations",
+        {
+          token: s.a,
+          body: { name: `bad-config-${++jobs}`, ...patch },
+        },
+      );
+      if (res.status === 201) {
+        // Taken at create: then the job's create refuses it, naming the
+        // configuration, and makes nothing.
+        const job = await raw(ml.platform, "POST", "/views-batch-jobs", {
+          token: s.a,
+          body: batchBody(s, { views_batch_configuration_id: res.body.id }),
+        });
+        try {
+          assertError(
+            job,
+            400,
+            "VALIDATION_ERROR",
+            JSON.stringify(patch),
+            "views_batch_configuration_id",
+          );
+        } catch (e) {
+          wrong.push((e as Error).message);
+        }
+        continue;
+      }
+      try {
+        assertError(res, 400, "VALIDATION_ERROR", JSON.stringify(patch), field);
+      } catch (e) {
+        wrong.push((e as Error).message);
+      }
+    }
+    assertEquals(wrong, []);
+  },
+]);
+
+STEPS.push([
+  "deleting what others depend on is a 409 listing them; another account's 202 Location is a 404",
+  async (s) => {
+    const { ml } = s;
+    const dm = await ml.deployedModels.get(s.dm);
+    const model = await ml.models.get(dm.model.id);
+    const blocked: [string, string, string][] = [
+      [`/models/${model.id}`, s.dm, "DEPLOYED_MODEL"],
+      [
+        `/deployment-configurations/${dm.deployment_configuration.id}`,
+        s.dm,
+        "DEPLOYED_MODEL",
+      ],
+    ];
+    for (const [path, id, type] of blocked) {
+      const res = await raw(ml.platform, "DELETE", path, { token: s.a });
+      assertError(res, 409, "INTEGRITY_ERROR", path);
+      const dependants = res.body.dependants as {
+        id: string;
+        dependant_type: string;
+      }[];
+      assert(
+        dependants.some((d) => d.id === id && d.dependant_type === type),
+        `${path}: ${JSON.stringify(dependants)}`,
+      );
+      assertEquals(
+        (await raw(ml.platform, "GET", path, { token: s.a })).status,
+        200,
+        `${path} was deleted`,
+      );
+    }
+    // docs/contract.md#views: more than 1000 rows answer 202 + Location;
+    // the Location is the caller's account's alone.
+    const n = 1001;
+    const big = await raw(
+      ml.platform,
+      "POST",
+      `/deployed-models/${s.dm}/views`,
+      {
+        token: s.a,
+        body: {
+          query: {
+            tenure: Array(n).fill(3),
+            charges: Array(n).fill(70),
+            contract: Array(n).fill("month"),
+          },
+        },
+      },
+    );
+    assertEquals(big.status, 202);
+    const location = new URL(String(big.headers.get("location")));
+    const stranger = await raw(ml.platform, "GET", location.pathname, {
+      token: s.b,
+    });
+    assertError(stranger, 404, "NOT_FOUND", "B reads A's operation");
+    assert(!JSON.stringify(stranger.body).includes("prediction"));
+    for (const op of ["op_nope", "%00", "x".repeat(5000)]) {
+      const res = await raw(ml.platform, "GET", `/operations/${op}`, {
+        token: s.a,
+      });
+      assertError(res, 404, "NOT_FOUND", op.slice(0, 10));
+    }
+    let mine = await raw(ml.platform, "GET", location.pathname, { token: s.a });
+    while (mine.status === 202) {
+      await new Promise((r) => setTimeout(r, 10));
+      mine = await raw(ml.platform, "GET", location.pathname, { token: s.a });
+    }
+    assertEquals(mine.status, 200);
+    assertEquals((mine.body.data as unknown[]).length, n);
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
