@@ -9,6 +9,7 @@
  * tests/batch_platform_test.ts already hold is not repeated here.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
+import { serveNode } from "../src/local/http/node_serve.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { local, type LocalMLPlatform } from "../local.ts";
 import { churnCsv, churnRows } from "./_helpers/batch.ts";
@@ -392,6 +393,111 @@ Deno.test("local adversarial: the client refuses ids a URL would resolve away, b
     assertEquals(calls.slice(sent), [], "a request was sent");
     assertEquals((await client.dataSchemas.get(schema.id)).id, schema.id);
   } finally {
+    await platform.close();
+  }
+});
+
+/**
+ * Sends `head` (and `body`) on a raw connection and reads the answer's
+ * status line and JSON body; gives up after `waitMs` (a server still
+ * waiting for the rest of a body answers nothing: "no answer").
+ */
+async function rawHttp(
+  port: number,
+  head: string,
+  waitMs = 5000,
+): Promise<{ status: number; body: Record<string, unknown> } | "no answer"> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const timer = setTimeout(() => conn.close(), waitMs);
+  let text = "";
+  try {
+    await conn.write(new TextEncoder().encode(head));
+    const buf = new Uint8Array(65536);
+    const decoder = new TextDecoder();
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += decoder.decode(buf.subarray(0, n), { stream: true });
+      const end = text.indexOf("\r\n\r\n");
+      const length = /content-length: *(\d+)/i.exec(text);
+      if (end >= 0 && length && text.length >= end + 4 + Number(length[1])) {
+        break;
+      }
+      if (end >= 0 && !length && text.endsWith("\r\n0\r\n\r\n")) break;
+    }
+  } catch { /* closed by the timer, or by the server */ }
+  clearTimeout(timer);
+  try {
+    conn.close();
+  } catch { /* already closed */ }
+  const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
+  if (!status) return "no answer";
+  let json = text.slice(text.indexOf("\r\n\r\n") + 4);
+  if (
+    /transfer-encoding: *chunked/i.test(text.slice(0, text.indexOf("\r\n\r\n")))
+  ) {
+    let plain = "";
+    for (let at = 0;;) {
+      const eol = json.indexOf("\r\n", at);
+      const size = parseInt(json.slice(at, eol), 16);
+      if (!size) break;
+      plain += json.slice(eol + 2, eol + 2 + size);
+      at = eol + 2 + size + 2;
+    }
+    json = plain;
+  }
+  return { status: Number(status[1]), body: json ? JSON.parse(json) : {} };
+}
+
+Deno.test("local adversarial: over HTTP (Deno.serve and node:http), a body declared over the limit is a 413 before it is sent, and dot segments route as the URL says", async () => {
+  const { platform } = await setup({ limits: { maxBodyBytes: 4096 } });
+  const token = await tokenFor(platform);
+  const deno = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (r) => platform.fetch(r),
+  );
+  const node = await serveNode((r) => platform.fetch(r), {
+    port: 0,
+    host: "127.0.0.1",
+  });
+  try {
+    for (
+      const [server, port] of [["deno", deno.addr.port], [
+        "node",
+        node.port,
+      ]] as const
+    ) {
+      // docs/contract.md#errors: "413 a request body over the size limit".
+      // 10 GB declared, 10 bytes sent: the answer cannot wait for the rest
+      // (node:http buffered every body whole before the app saw it).
+      const huge = await rawHttp(
+        port,
+        `POST /workspaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{"name":"`,
+      );
+      assert(huge !== "no answer", `${server}: no answer to a 10 GB body`);
+      assertEquals(huge.status, 413, server);
+      assertEquals(huge.body.error_code, "PAYLOAD_TOO_LARGE", server);
+      // Within the limit, over HTTP, the body still arrives whole.
+      const ok = await rawHttp(
+        port,
+        `POST /workspaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 19\r\nConnection: close\r\n\r\n{"name":"${server}-ws!"}`,
+      );
+      assert(ok !== "no answer", server);
+      assertEquals([ok.status, ok.body.name], [201, `${server}-ws!`], server);
+      // A path with a dot segment is the path the URL standard makes of
+      // it, on either server as in process: /workspaces/../accounts is
+      // GET /accounts.
+      const dots = await rawHttp(
+        port,
+        `GET /workspaces/../accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      assert(dots !== "no answer", server);
+      assertEquals(dots.status, 200, `${server}: ${JSON.stringify(dots.body)}`);
+      assert(Array.isArray(dots.body.data), server);
+    }
+  } finally {
+    await deno.shutdown();
+    await node.close();
     await platform.close();
   }
 });
