@@ -494,6 +494,17 @@ Deno.test("local adversarial: over HTTP (Deno.serve and node:http), a body decla
       assert(dots !== "no answer", server);
       assertEquals(dots.status, 200, `${server}: ${JSON.stringify(dots.body)}`);
       assert(Array.isArray(dots.body.data), server);
+      // A body goes along with a resolved path (%2e is a dot too).
+      const posted = await rawHttp(
+        port,
+        `POST /x/%2e%2e/workspaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 19\r\nConnection: close\r\n\r\n{"name":"${server}-dot"}`,
+      );
+      assert(posted !== "no answer", server);
+      assertEquals(
+        [posted.status, posted.body.name],
+        [201, `${server}-dot`],
+        server,
+      );
     }
   } finally {
     await deno.shutdown();

@@ -385,7 +385,16 @@ export function createApp(ctx: PlatformContext): Hono {
     // does ("." and "..", also written %2e). Resolve it the same way here.
     if (DOT_SEGMENT.test(request.url)) {
       const resolved = new URL(request.url).href;
-      if (resolved !== request.url) request = new Request(resolved, request);
+      if (resolved !== request.url) {
+        // Not `new Request(resolved, request)`: reading a served request's
+        // signal makes Deno warn about its legacy abort behaviour.
+        request = new Request(resolved, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          duplex: "half",
+        } as RequestInit);
+      }
     }
     return honoFetch(request, env, executionCtx);
   };
