@@ -12,6 +12,8 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { serveNode } from "../src/local/http/node_serve.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { local, type LocalMLPlatform } from "../local.ts";
+import type { Deployment } from "../src/builders/deployment.ts";
+import { ValidationError } from "../src/http/errors.ts";
 import { churnCsv, churnRows } from "./_helpers/batch.ts";
 import { clientFor, raw, setup, tokenFor } from "./_helpers/local_setup.ts";
 
@@ -521,8 +523,9 @@ interface Served {
   /** Tokens of A and B. */
   a: string;
   b: string;
-  /** A's deployed model, storage connector, PROCESSING compute and batch configuration. */
+  /** A's deployed model (and its SDK object), storage connector, PROCESSING compute and batch configuration. */
   dm: string;
+  deployment: Deployment<string, string>;
   storage: string;
   cpu: string;
   config: string;
@@ -570,6 +573,7 @@ async function serve(): Promise<Served> {
     a: await tokenFor(ml.platform, ACCOUNTS[0].credentials[0]),
     b: await tokenFor(ml.platform, ACCOUNTS[1].credentials[0]),
     dm: deployment.id,
+    deployment,
     storage: storage.id,
     cpu: cpu.id,
     config: config.id,
@@ -1343,6 +1347,59 @@ STEPS.push([
     }
     assertEquals(mine.status, 200);
     assertEquals((mine.body.data as unknown[]).length, n);
+  },
+]);
+
+STEPS.push([
+  "deployment.batch() with bad input: a ValidationError naming the field, and no configuration left behind",
+  async (s) => {
+    const { ml, deployment } = s;
+    const configurations = async () =>
+      (await ml.viewsBatchConfigurations.list({ items_per_page: 100 })).data
+        .map((c) => c.id).sort();
+    const before = await configurations();
+    const cases: [Record<string, unknown>, string][] = [
+      // Refused by the platform (docs/contract.md#batch-views).
+      [{ path: "../x.csv", output: "o.csv" }, "data_path"],
+      [{ path: "nope.csv", output: "o.csv" }, "data_path"],
+      [{ path: "in.csv", output: "in.csv" }, "output_path"],
+      [{ path: "in.csv", output: "in.csv/o.csv" }, "output_path"],
+      // Refused by the SDK before sending.
+      [{ path: 7, output: "o.csv" }, "data_path"],
+      [{ path: "in.csv", output: ["o.csv"] }, "output_path"],
+      [
+        { path: "in.csv", output: "o.csv", keep: ["id", "id"] },
+        "keep_columns.1",
+      ],
+      [{ path: "in.csv", output: "o.csv", onError: "SKIP" }, "on_error"],
+    ];
+    for (const [options, field] of cases) {
+      const error = await deployment.batch({ bucket: "b", ...options } as never)
+        .then(() => undefined, (e) => e);
+      const what = JSON.stringify(options);
+      assert(error instanceof ValidationError, `${what}: ${error}`);
+      assert(
+        // The SDK names the option too: `data_path (option "path")`.
+        error.issues.some((i: { path: string }) =>
+          i.path === field || i.path.startsWith(`${field} (option`)
+        ),
+        `${what}: ${JSON.stringify(error.issues)}`,
+      );
+      assertEquals(
+        await configurations(),
+        before,
+        `${what} left a configuration`,
+      );
+    }
+    // A good call still works, and keeps its configuration.
+    const result = await deployment.batch({
+      bucket: "b",
+      path: "in.csv",
+      output: "sdk_ok.csv",
+      keep: ["id"],
+    });
+    assertEquals(result.rowsIn, 20);
+    assertEquals((await configurations()).length, before.length + 1);
   },
 ]);
 
