@@ -104,13 +104,16 @@ export class MLPlatform extends PlatformBuilders {
     path: string,
     options: IngestOptions<F, T>,
   ): Job<JobSnapshot, Typed<Datasource, F, T>> {
-    return this.#deferred("ingestion job", undefined, options, async () => {
+    return this.#deferred("ingestion job", undefined, options, async (made) => {
       const base = baseName(path);
-      const configuration = options.configuration ??
-        await this.ingestionConfiguration(
+      let configuration = options.configuration;
+      if (!configuration) {
+        configuration = await this.ingestionConfiguration(
           uniqueName(`${base}-ingestion`),
           options.schema,
         ).create();
+        made(this.ingestionConfigurations, configuration.id);
+      }
       const compute = options.compute ?? await this.#compute("PROCESSING");
       return this.ingestionJob<F, T>({
         configuration: idOf(configuration),
@@ -131,41 +134,47 @@ export class MLPlatform extends PlatformBuilders {
     source: Typed<{ id: string }, F, T> | string,
     options: OnboardOptions<NoInfer<T>> = {},
   ): Job<JobSnapshot, Typed<Dataset, F, T>> {
-    return this.#deferred("onboarding job", undefined, options, async () => {
-      const {
-        targets,
-        compute,
-        configuration,
-        datasetName,
-        progress: _progress, // progress and poll: the Job's, not the body's
-        poll: _poll,
-        ...encoding
-      } = options;
-      let config = configuration;
-      if (!config) {
-        const fields = await this.#schemaTargets(source);
-        const schemaTargets = fields?.map((f) => f.name);
-        const chosen = targets ?? schemaTargets ?? [];
-        config = await this.onboardingConfiguration(
-          uniqueName("onboarding"),
-          {
-            // A CONTINUOUS number target is predicted as a number.
-            predictionType: fields &&
-              predictionTypeOf(
-                fields.filter((f) => (chosen as string[]).includes(f.name)),
-              ),
-            ...encoding,
-            targets: chosen,
-          },
-        ).with({ schemaTargets }).create();
-      }
-      return this.onboardingJob<F, T>({
-        datasource: source,
-        configuration: config,
-        compute: compute ?? await this.#compute("PROCESSING"),
-        datasetName: datasetName ?? uniqueName("dataset"),
-      }).toDefinition();
-    });
+    return this.#deferred(
+      "onboarding job",
+      undefined,
+      options,
+      async (made) => {
+        const {
+          targets,
+          compute,
+          configuration,
+          datasetName,
+          progress: _progress, // progress and poll: the Job's, not the body's
+          poll: _poll,
+          ...encoding
+        } = options;
+        let config = configuration;
+        if (!config) {
+          const fields = await this.#schemaTargets(source);
+          const schemaTargets = fields?.map((f) => f.name);
+          const chosen = targets ?? schemaTargets ?? [];
+          config = await this.onboardingConfiguration(
+            uniqueName("onboarding"),
+            {
+              // A CONTINUOUS number target is predicted as a number.
+              predictionType: fields &&
+                predictionTypeOf(
+                  fields.filter((f) => (chosen as string[]).includes(f.name)),
+                ),
+              ...encoding,
+              targets: chosen,
+            },
+          ).with({ schemaTargets }).create();
+          made(this.onboardingConfigurations, config.id);
+        }
+        return this.onboardingJob<F, T>({
+          datasource: source,
+          configuration: config,
+          compute: compute ?? await this.#compute("PROCESSING"),
+          datasetName: datasetName ?? uniqueName("dataset"),
+        }).toDefinition();
+      },
+    );
   }
 
   /**
@@ -177,7 +186,7 @@ export class MLPlatform extends PlatformBuilders {
     dataset: Typed<{ id: string }, F, T> | string,
     options: TrainOptions = {},
   ): Job<JobSnapshot, Typed<Model, F, T>> {
-    return this.#deferred("training job", undefined, options, async () => {
+    return this.#deferred("training job", undefined, options, async (made) => {
       const {
         workspace,
         configuration,
@@ -192,12 +201,14 @@ export class MLPlatform extends PlatformBuilders {
         measureConstraintCost,
         ...hyperparameters
       } = options;
-      const config = configuration ??
-        await this.trainingConfiguration(
+      let config = configuration;
+      if (!config) {
+        config = await this.trainingConfiguration(
           uniqueName("training"),
           hyperparameters,
-        )
-          .create();
+        ).create();
+        made(this.trainingConfigurations, config.id);
+      }
       return this.trainingJob<F, T>({
         dataset,
         configuration: config,
@@ -226,23 +237,34 @@ export class MLPlatform extends PlatformBuilders {
     model: Typed<{ id: string; name?: string | null }, F, T> | string,
     options: DeployOptions = {},
   ): Job<JobSnapshot, Deployment<F, T>> {
-    return this.#deferred("deployed model", ["RUNNING"], options, async () => {
-      const config = options.configuration ??
-        await this.deploymentConfiguration(uniqueName("deployment"), {
-          maximumConcurrency: options.maximumConcurrency,
-          memorySize: options.memorySize,
-        }).create();
-      return this.deployedModel<F, T>({
-        model,
-        configuration: config,
-        // Unique by default: deploying the same model twice (a re-run
-        // notebook cell) must not collide on the name.
-        name: options.name ??
-          uniqueName(
-            typeof model === "string" ? "deployed" : model.name ?? "deployed",
-          ),
-      }).toDefinition();
-    });
+    return this.#deferred(
+      "deployed model",
+      ["RUNNING"],
+      options,
+      async (made) => {
+        let config = options.configuration;
+        if (!config) {
+          config = await this.deploymentConfiguration(
+            uniqueName("deployment"),
+            {
+              maximumConcurrency: options.maximumConcurrency,
+              memorySize: options.memorySize,
+            },
+          ).create();
+          made(this.deploymentConfigurations, config.id);
+        }
+        return this.deployedModel<F, T>({
+          model,
+          configuration: config,
+          // Unique by default: deploying the same model twice (a re-run
+          // notebook cell) must not collide on the name.
+          name: options.name ??
+            uniqueName(
+              typeof model === "string" ? "deployed" : model.name ?? "deployed",
+            ),
+        }).toDefinition();
+      },
+    );
   }
 
   // Infers quickstart's schema from what ingestion will read: the bucket
@@ -325,16 +347,32 @@ export class MLPlatform extends PlatformBuilders {
   // Internals -------------------------------------------------------------
 
   /** One Job over several steps (jobs/deferred.ts), with this platform's progress display by default. */
+  /**
+   * A one-call step's Job. `prepare` reports each configuration it makes
+   * for this job alone with `made(collection, id)`: when the job's create
+   * is refused (a path outside the bucket, an unknown model, a constraint
+   * on no feature), they are deleted again, so a refused call leaves
+   * nothing behind. (The delete is refused, and ignored, when a job that
+   * was made after all depends on it.)
+   */
   #deferred<S extends JobSnapshot, T>(
     kind: string,
     readyStatuses: readonly string[] | undefined,
     control: JobControl,
-    prepare: () => Promise<JobDefinition<S, T>>,
+    prepare: (made: Made) => Promise<JobDefinition<S, T>>,
   ): Job<S, T> {
-    return deferredJob(kind, readyStatuses, {
-      progress: control.progress ?? this.progress,
-      poll: control.poll,
-    }, prepare);
+    const undo: (() => Promise<unknown>)[] = [];
+    return deferredJob(
+      kind,
+      readyStatuses,
+      { progress: control.progress ?? this.progress, poll: control.poll },
+      () => prepare((collection, id) => undo.push(() => collection.delete(id))),
+      async () => {
+        for (const step of undo.splice(0).reverse()) {
+          await step().catch(() => {});
+        }
+      },
+    );
   }
 
   #compute(type: ComputeType): Promise<ComputeConfiguration> {
@@ -367,6 +405,12 @@ export class MLPlatform extends PlatformBuilders {
     return schema.fields.filter((f) => f.designation === "TARGET");
   }
 }
+
+/** Reports a configuration made for one job alone: its collection and id. */
+type Made = (
+  collection: { delete(id: string): Promise<unknown> },
+  id: string,
+) => void;
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "") || "data";

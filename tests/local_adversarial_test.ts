@@ -1403,6 +1403,48 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "ml.ingest(), ml.train() and ml.deploy() refused by the platform leave no configuration behind",
+  async (s) => {
+    const { ml } = s;
+    const counts = async () =>
+      await Promise.all(
+        [
+          ml.ingestionConfigurations,
+          ml.trainingConfigurations,
+          ml.deploymentConfigurations,
+        ].map(async (c) => (await c.list({ items_per_page: 100 })).data.length),
+      );
+    const before = await counts();
+    const schema = (await ml.dataSchemas.list()).data[0].id;
+    const dataset = (await ml.datasets.list()).data[0].id;
+    const refused: [string, () => Promise<unknown>, string][] = [
+      [
+        "ingest ../",
+        () =>
+          ml.ingest("../train.csv", { storage: s.storage, schema } as never),
+        "data_path",
+      ],
+      ["train on no feature", () =>
+        ml.train(dataset, {
+          monotone: { nope: "increasing" },
+          maxRounds: 5,
+        } as never), "model_constraints.0.field"],
+      ["train an unknown dataset", () => ml.train("ds_nope"), ""],
+      ["deploy an unknown model", () => ml.deploy("mdl_nope"), ""],
+    ];
+    for (const [what, call, field] of refused) {
+      const error = await call().then(() => undefined, (e) => e);
+      assert(error instanceof Error, what);
+      if (field) {
+        assert(error instanceof ValidationError, `${what}: ${error}`);
+        assert(error.issues.some((i) => i.path === field), what);
+      }
+      assertEquals(await counts(), before, `${what} left a configuration`);
+    }
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
