@@ -41,6 +41,7 @@ import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
 import { predictionTypeOf } from "./builders/schema.ts";
 import { constraintsOf } from "./builders/training.ts";
+import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import type {
   ConstraintOptions,
@@ -315,8 +316,13 @@ export class MLPlatform extends PlatformBuilders {
       });
     }
     const draft = await this.#quickstartDraft(options, base);
-    // Validate everything local before the first request.
-    draft.body();
+    // Validate everything local before the first request: the training
+    // options too, which were refused only once ingestion and onboarding
+    // had run and stored their resources.
+    const schemaBody = draft.body();
+    checkTraining(options.training, schemaBody.fields, (h) => {
+      this.trainingConfiguration("quickstart", h).body();
+    });
     const storage = options.storage ??
       await this.storageConnector(options.bucket!, {
         name: uniqueName(options.bucket!),
@@ -346,9 +352,9 @@ export class MLPlatform extends PlatformBuilders {
 
   // Internals -------------------------------------------------------------
 
-  /** One Job over several steps (jobs/deferred.ts), with this platform's progress display by default. */
   /**
-   * A one-call step's Job. `prepare` reports each configuration it makes
+   * One Job over several steps (jobs/deferred.ts), with this platform's
+   * progress display by default: a one-call step's Job. `prepare` reports each configuration it makes
    * for this job alone with `made(collection, id)`: when the job's create
    * is refused (a path outside the bucket, an unknown model, a constraint
    * on no feature), they are deleted again, so a refused call leaves
@@ -404,6 +410,51 @@ export class MLPlatform extends PlatformBuilders {
     const schema = await this.dataSchemas.get(ref.id);
     return schema.fields.filter((f) => f.designation === "TARGET");
   }
+}
+
+/**
+ * Refuses (a `ValidationError` naming `training.<option>`) training options
+ * of quickstart that cannot work on the inferred schema: a constraint or
+ * group naming a column that is not one of its features; `hyperparameters`
+ * checks the rest (the training configuration's body).
+ */
+function checkTraining(
+  training: QuickstartOptions<string>["training"],
+  fields: readonly { name: string; designation: string }[],
+  hyperparameters: (h: Record<string, unknown>) => void,
+): void {
+  if (!training) return;
+  const {
+    monotone,
+    exclude,
+    interactions,
+    measureConstraintCost: _cost,
+    ...rest
+  } = training as Record<string, unknown> & ConstraintOptions;
+  const features = new Set(
+    fields.filter((f) => f.designation === "FEATURE").map((f) => f.name),
+  );
+  const issues: { path: string; message: string }[] = [];
+  const check = (name: unknown, path: string) => {
+    if (typeof name === "string" && features.has(name)) return;
+    issues.push({
+      path: `training.${path}`,
+      message: `${
+        JSON.stringify(name)
+      } is not a feature of the inferred schema (features: ${
+        [...features].join(", ")
+      })`,
+    });
+  };
+  for (const name of Object.keys(monotone ?? {})) {
+    check(name, `monotone.${name}`);
+  }
+  (exclude ?? []).forEach((name, i) => check(name, `exclude.${i}`));
+  (interactions ?? []).forEach((group, i) =>
+    group.forEach((name, j) => check(name, `interactions.${i}.${j}`))
+  );
+  if (issues.length) throw invalid("quickstart training options", issues);
+  hyperparameters(rest);
 }
 
 /** Reports a configuration made for one job alone: its collection and id. */

@@ -515,6 +515,64 @@ Deno.test("local adversarial: over HTTP (Deno.serve and node:http), a body decla
   }
 });
 
+Deno.test("local adversarial: quickstart with bad input is a ValidationError naming the option, before anything is made", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "adv_quick_" });
+  await Deno.writeTextFile(`${dir}/t.csv`, churnCsv(churnRows(60, 1)));
+  const ml = await local({ buckets: { b: dir }, progress: false });
+  const collections = [
+    "storageConnectors",
+    "dataSchemas",
+    "ingestionConfigurations",
+    "ingestionJobs",
+    "onboardingConfigurations",
+    "trainingConfigurations",
+    "computeConfigurations",
+  ] as const;
+  try {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ path: "../t.csv" }, "data_path"],
+      [{ path: "nope.csv" }, "data_path"],
+      [{ bucket: "zz" }, "storage_connector_id"],
+      [{ target: "nope" }, "target"],
+      // A typo in a column to leave out kept the column as a feature.
+      [{ exclude: ["ID"] }, "exclude.0"],
+      // Training options were refused only after ingestion and onboarding.
+      [{ training: { maxRounds: -1 } }, "max_rounds"],
+      [
+        { training: { monotone: { tenur: "increasing" } } },
+        "training.monotone.tenur",
+      ],
+      [
+        { exclude: ["id"], training: { interactions: [["id", "tenure"]] } },
+        "training.interactions.0.0",
+      ],
+    ];
+    for (const [patch, field] of cases) {
+      const error = await ml.quickstart({
+        bucket: "b",
+        path: "t.csv",
+        target: "churn",
+        progress: false,
+        ...patch,
+      } as never).then(() => undefined, (e) => e);
+      const what = JSON.stringify(patch);
+      assert(error instanceof ValidationError, `${what}: ${error}`);
+      assert(
+        error.issues.some((i: { path: string }) =>
+          i.path === field || i.path.startsWith(`${field} (option`)
+        ),
+        `${what}: ${JSON.stringify(error.issues)}`,
+      );
+      for (const c of collections) {
+        assertEquals((await ml[c].list()).data, [], `${what} made ${c}`);
+      }
+    }
+  } finally {
+    await ml.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 /** A platform of two accounts with a churn model of A's deployed, made once. */
 interface Served {
   ml: LocalMLPlatform;
