@@ -1503,6 +1503,85 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "another account's data anchor is no anchor here, in views and explanations, and shows nothing of it",
+  async (s) => {
+    const { ml } = s;
+    // B's own schema with an anchor whose name and value are B's secrets.
+    const schema = await raw(ml.platform, "POST", "/data-schemas", {
+      token: s.b,
+      body: {
+        name: "b-schema",
+        fields: [{
+          name: "tenure",
+          data_type: { data_type: "NUMBER", format: "FLOAT64" },
+          designation: "FEATURE",
+          semantic_type: "CONTINUOUS",
+        }],
+      },
+    });
+    assertEquals(schema.status, 201, JSON.stringify(schema.body));
+    const anchor = await raw(
+      ml.platform,
+      "POST",
+      `/data-schemas/${schema.body.id}/data-anchors`,
+      {
+        token: s.b,
+        body: {
+          name: "b-secret-anchor",
+          terms: [{ field_name: "tenure", value: 4242 }],
+        },
+      },
+    );
+    assertEquals(anchor.status, 201, JSON.stringify(anchor.body));
+    // docs/contract.md#data-anchors: "a data anchor's id of the model's
+    // schema (a 400 naming anchor otherwise)".
+    const views = await raw(
+      ml.platform,
+      "POST",
+      `/deployed-models/${s.dm}/views`,
+      {
+        token: s.a,
+        body: {
+          query: { tenure: [1], charges: [50], contract: ["month"] },
+          anchor: anchor.body.id,
+        },
+      },
+    );
+    assertError(
+      views,
+      400,
+      "VALIDATION_ERROR",
+      "B's anchor in A's views",
+      "anchor",
+    );
+    const model = (await ml.deployedModels.get(s.dm)).model.id;
+    const explanation = await raw(
+      ml.platform,
+      "GET",
+      `/models/${model}/explanation?anchor_id=${anchor.body.id}`,
+      { token: s.a },
+    );
+    assert(
+      [400, 404].includes(explanation.status),
+      JSON.stringify(explanation.body),
+    );
+    for (const res of [views, explanation]) {
+      const text = JSON.stringify(res.body);
+      assert(!text.includes("b-secret") && !text.includes("4242"), text);
+    }
+    // B reads A's schema's anchors: 404.
+    const aSchema = (await ml.dataSchemas.list()).data[0].id;
+    const peek = await raw(
+      ml.platform,
+      "GET",
+      `/data-schemas/${aSchema}/data-anchors`,
+      { token: s.b },
+    );
+    assertError(peek, 404, "NOT_FOUND", "B lists A's anchors");
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
