@@ -949,6 +949,16 @@ STEPS.push([
       ["POST", `/deployed-models/${s.dm}/views?x=1`, {
         query: { tenure: [1], charges: [50], contract: ["month"] },
       }],
+      // A body naming no feature of A's model: still a 404 (a 400 listing
+      // the model's features would show them to a stranger).
+      ["POST", `/deployed-models/${s.dm}/views`, { query: { nope: [1] } }],
+      ["POST", `/deployed-models/${s.dm}/views`, {
+        query: { tenure: ["x"], charges: [50], contract: ["month"] },
+      }],
+      ["POST", `/deployed-models/${s.dm}/views`, {
+        query: { tenure: [1], charges: [50], contract: ["month"] },
+        targets: { churn: "Maybe" },
+      }],
     ];
     for (const [method, path, body] of calls) {
       // Twice: the second call's token is one the platform knows already.
@@ -990,6 +1000,35 @@ STEPS.push([
     });
     assertError(res, 404, "NOT_FOUND", "A's deployed model");
     assertMatch(String(res.body.message), /deployed_model_id/);
+    // B trains on A's dataset with a constraint on no feature: the dataset
+    // is unknown to B (404), and A's features are not listed to B.
+    const ws = await raw(ml.platform, "POST", "/workspaces", {
+      token: s.b,
+      body: { name: "b-ws" },
+    });
+    const tc = await raw(ml.platform, "POST", "/training-configurations", {
+      token: s.b,
+      body: { name: "b-tc" },
+    });
+    const gpu = await raw(ml.platform, "POST", "/compute-configurations", {
+      token: s.b,
+      body: { name: "b-gpu", machine_type: "g5", compute_type: "TRAINING" },
+    });
+    const dataset = (await ml.datasets.list()).data[0].id;
+    const train = await raw(ml.platform, "POST", "/training-jobs", {
+      token: s.b,
+      headers: { "X-Active-Workspace": String(ws.body.id) },
+      body: {
+        name: "b-train",
+        dataset_id: dataset,
+        training_configuration_id: tc.body.id,
+        compute_configuration_id: gpu.body.id,
+        model_name: "b-model",
+        model_constraints: [{ field: "nope", constraint_type: "EXCLUDED" }],
+      },
+    });
+    assertError(train, 404, "NOT_FOUND", "B trains on A's dataset");
+    assert(!/tenure|charges|contract/.test(JSON.stringify(train.body)));
     // A's lists are unchanged, B's hold only B's.
     const bList = await raw(ml.platform, "GET", "/views-batches", {
       token: s.b,
