@@ -1621,6 +1621,75 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "a deployed model deleted while its large views are computed: the 202's Location answers, never a 500",
+  async (s) => {
+    const { ml } = s;
+    const dm = await ml.deployedModels.get(s.dm);
+    const second = await raw(ml.platform, "POST", "/deployed-models", {
+      token: s.a,
+      body: {
+        name: "adv-second",
+        model_id: dm.model.id,
+        deployment_configuration_id: dm.deployment_configuration.id,
+      },
+    });
+    assertEquals(second.status, 201, JSON.stringify(second.body));
+    const id = String(second.body.id);
+    let status = "";
+    while (status !== "RUNNING") {
+      status = String(
+        (await raw(ml.platform, "GET", `/deployed-models/${id}`, {
+          token: s.a,
+        })).body.status,
+      );
+      assert(status === "STARTING" || status === "RUNNING", status);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const n = 5000;
+    const big = await raw(ml.platform, "POST", `/deployed-models/${id}/views`, {
+      token: s.a,
+      body: {
+        query: {
+          tenure: Array.from({ length: n }, (_, i) => i % 70),
+          charges: Array(n).fill(70),
+          contract: Array(n).fill("year"),
+        },
+      },
+    });
+    assertEquals(big.status, 202);
+    const deleted = await raw(ml.platform, "DELETE", `/deployed-models/${id}`, {
+      token: s.a,
+    });
+    assertEquals(deleted.status, 204, JSON.stringify(deleted.body));
+    const location = new URL(String(big.headers.get("location"))).pathname;
+    let answer = await raw(ml.platform, "GET", location, { token: s.a });
+    while (answer.status === 202) {
+      await new Promise((r) => setTimeout(r, 10));
+      answer = await raw(ml.platform, "GET", location, { token: s.a });
+    }
+    // Answered whole (the rows were taken before the delete), or refused
+    // as a client's error: never a server error.
+    if (answer.status === 200) {
+      assertEquals((answer.body.data as unknown[]).length, n);
+    } else {
+      assert([404, 409].includes(answer.status), JSON.stringify(answer.body));
+      assertEquals(typeof answer.body.message, "string");
+    }
+    // Views of the deleted deployed model: 404.
+    const after = await raw(
+      ml.platform,
+      "POST",
+      `/deployed-models/${id}/views`,
+      {
+        token: s.a,
+        body: { query: { tenure: [1], charges: [50], contract: ["month"] } },
+      },
+    );
+    assertError(after, 404, "NOT_FOUND", "views after the delete");
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
