@@ -1127,6 +1127,19 @@ STEPS.push([
       [{ query: ok, targets: { churn: "Maybe" } }, "targets.churn"],
       [{ query: ok, targets: { churn: ["Yes", "No"] } }, "targets.churn"],
       [{ query: ok, anchor: 5 }, "anchor"],
+      // docs/contract.md#model-constraints-and-protected-fields: GROUP_METRICS
+      // alone in data, with true targets and a protected field in query.
+      // (This model has no protected field: the view type is named.)
+      [
+        { query: ok, data: [{ view_type: "GROUP_METRICS" }] },
+        "data.0.view_type",
+      ],
+      [{
+        query: ok,
+        data: [{ view_type: "GROUP_METRICS" }, { view_type: "RESULTS" }],
+        targets: { churn: ["Yes"] },
+      }, "data"],
+      [{ query: ok, targets: { churn: [] } }, "targets.churn"],
       [
         { query: ok, anchor: { query: { tenure: ["x"] } } },
         "anchor.query.tenure",
