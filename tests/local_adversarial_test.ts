@@ -709,6 +709,8 @@ STEPS.push([
       [{ output_path: "folder-out/new/deep/x.csv" }, "output_path", /outside/],
       [{ output_path: "link-in.csv" }, "output_path", /a link/],
       [{ output_path: "sub" }, "output_path", /a folder/],
+      [{ output_path: "newdir/" }, "output_path", /names a folder/],
+      [{ output_path: "sub/" }, "output_path", /names a folder/],
       [{ output_path: "in.csv/x.csv" }, "output_path", /file stands/],
       [{ output_path: "out\u0000.csv" }, "output_path", /a NUL character/],
       [{ output_path: `${"x".repeat(300)}.csv` }, "output_path", /too long/],

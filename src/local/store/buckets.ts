@@ -349,6 +349,14 @@ export async function resolveOutputPath(
       `"${outputPath}" is absolute: give a path relative to the bucket "${bucket}", like "scored/file.csv"`,
     );
   }
+  // A path ending in a slash names a folder ("scored/"): resolving drops
+  // the slash, and a file named "scored" was written in its place.
+  if (/[\\/]$/.test(outputPath)) {
+    throw invalidField(
+      field,
+      `"${outputPath}" ends with a slash, so it names a folder: give a file path, like "${outputPath}scored.csv"`,
+    );
+  }
   let root: string;
   try {
     root = await realpath(folder);
