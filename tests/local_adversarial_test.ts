@@ -686,10 +686,14 @@ STEPS.push([
   async (s) => {
     const { ml, dir, outside } = s;
     await Deno.mkdir(`${dir}/sub`, { recursive: true });
+    await Deno.mkdir(`${dir}/sub.csv`, { recursive: true });
     await Deno.symlink(`${outside}/secret.csv`, `${dir}/link-out.csv`);
     await Deno.symlink(outside, `${dir}/folder-out`);
     await Deno.symlink(`${dir}/in.csv`, `${dir}/link-in.csv`);
     await Deno.symlink(dir, `${dir}/sub/up`);
+    // A named pipe (where the system makes one): not a file either way.
+    const fifo = await new Deno.Command("mkfifo", { args: [`${dir}/pipe.csv`] })
+      .output().then((o) => o.success, () => false);
     const before = await tree(dir);
     const outsideBefore = await tree(outside);
     // docs/contract.md#batch-views: "Both paths follow the bucket rules
@@ -703,7 +707,8 @@ STEPS.push([
       [{ data_path: `${outside}/secret.csv` }, "data_path", /absolute/],
       [{ data_path: "in\u0000.csv" }, "data_path", /./],
       [{ data_path: "%2e%2e/secret.csv" }, "data_path", /no file/],
-      [{ data_path: "sub" }, "data_path", /./],
+      [{ data_path: "sub" }, "data_path", /not a CSV file/],
+      [{ data_path: "sub.csv" }, "data_path", /is a folder, not a file/],
       [{ data_path: "" }, "data_path", /./],
       [{ output_path: "folder-out/x.csv" }, "output_path", /outside/],
       [{ output_path: "folder-out/new/deep/x.csv" }, "output_path", /outside/],
@@ -726,6 +731,12 @@ STEPS.push([
       [{ deployed_model_id: 7 }, "deployed_model_id", /./],
       [{ data_path: ["in.csv"] }, "data_path", /./],
     ];
+    if (fifo) {
+      cases.push(
+        [{ data_path: "pipe.csv" }, "data_path", /not a regular file/],
+        [{ output_path: "pipe.csv" }, "output_path", /not a regular file/],
+      );
+    }
     for (const [patch, field, message] of cases) {
       const res = await raw(ml.platform, "POST", "/views-batch-jobs", {
         token: s.a,

@@ -128,7 +128,7 @@ async function resolveInside(
     );
   }
   if (!found.isFile()) {
-    throw notAFile(bucket, dataPath);
+    throw notAFile(bucket, dataPath, found);
   }
   return { root, real };
 }
@@ -148,10 +148,26 @@ const outsideLink = (bucket: string, dataPath: string, field = "data_path") =>
     `"${dataPath}" is a link that points outside the bucket "${bucket}": copy the file into the bucket instead`,
   );
 
-const notAFile = (bucket: string, dataPath: string) =>
+/** What a path that is no regular file is, for a message ("a folder"). */
+function kindOf(stats: { isDirectory(): boolean; isSymbolicLink(): boolean }) {
+  // A pipe, socket or device was called "a folder".
+  return stats.isDirectory()
+    ? "a folder"
+    : stats.isSymbolicLink()
+    ? "a link"
+    : "not a regular file (a pipe, socket or device)";
+}
+
+const notAFile = (
+  bucket: string,
+  dataPath: string,
+  stats: { isDirectory(): boolean; isSymbolicLink(): boolean },
+) =>
   invalidField(
     "data_path",
-    `"${dataPath}" in bucket "${bucket}" is a folder, not a file: name a CSV file`,
+    `"${dataPath}" in bucket "${bucket}" is ${
+      kindOf(stats)
+    }, not a file: name a CSV file`,
   );
 
 /**
@@ -251,7 +267,7 @@ async function readChecked<T>(
   }
   try {
     const opened = await handle.stat();
-    if (!opened.isFile()) throw notAFile(bucket, dataPath);
+    if (!opened.isFile()) throw notAFile(bucket, dataPath, opened);
     // The opened file must be the one the path names inside the bucket now.
     let again: string;
     try {
@@ -424,7 +440,7 @@ export async function resolveOutputPath(
     throw invalidField(
       field,
       `"${outputPath}" in bucket "${bucket}" is ${
-        existing.isSymbolicLink() ? "a link" : "a folder"
+        kindOf(existing)
       }: name a new file, or an existing file to replace`,
     );
   }
