@@ -392,6 +392,27 @@ Deno.test("local adversarial: the client refuses ids a URL would resolve away, b
       assertMatch(error.message, /"(id|label_id)"/, what);
       assertMatch(error.message, /is "\.\.?"/, what);
     }
+    // From JavaScript: a resource or null where its id goes was sent as
+    // text (GET /models/%5Bobject%20Object%5D, a 404 hiding the mistake).
+    const model = { id: "mdl_1", name: "m" };
+    for (
+      const [what, attempt] of [
+        ["models.get(model)", () => client.models.get(model as never)],
+        ["models.delete(null)", () => client.models.delete(null as never)],
+        [
+          "trainingJobs.cancel(7)",
+          () => client.trainingJobs.cancel(7 as never),
+        ],
+      ] as const
+    ) {
+      const error = await attempt().then(() => undefined, (e) => e);
+      assert(error instanceof TypeError, `${what}: ${error}`);
+      assertMatch(
+        error.message,
+        /"id" .* is (an object|null|a number), not an id/,
+        what,
+      );
+    }
     assertEquals(calls.slice(sent), [], "a request was sent");
     assertEquals((await client.dataSchemas.get(schema.id)).id, schema.id);
   } finally {

@@ -73,7 +73,8 @@ export function filledPath(
   for (let i = 1; i < parts.length; i += 2) {
     const value = params?.[parts[i]];
     if (
-      value === undefined || value === "" || value === "." || value === ".."
+      typeof value !== "string" || value === "" || value === "." ||
+      value === ".."
     ) return fillPath(template, params); // fillPath's error
     path += encodeURIComponent(value) + parts[i + 1];
   }

@@ -586,6 +586,19 @@ export function fillPath(
         `Missing path parameter "${key}" for ${template}: pass the resource id.`,
       );
     }
+    // From JavaScript, a resource itself (or null) was sent as its text:
+    // GET /models/%5Bobject%20Object%5D, a 404 that hid the mistake.
+    if (typeof value !== "string") {
+      throw new TypeError(
+        `Path parameter "${key}" for ${template} is ${
+          value === null
+            ? "null"
+            : typeof value === "object"
+            ? "an object"
+            : `a ${typeof value}`
+        }, not an id: pass the resource id as a string (e.g. model.id).`,
+      );
+    }
     // encodeURIComponent leaves "." and "..", and URLs resolve them away:
     // `/workspaces/..` is a call to `/` (another operation, or on a lenient
     // server the parent resource of a sub-resource), so refuse before sending.
