@@ -1737,6 +1737,52 @@ STEPS.push([
   },
 ]);
 
+STEPS.push([
+  "a configuration deleted while a batch job naming it is created: exactly one wins, never both",
+  async (s) => {
+    const { ml } = s;
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const c = await raw(ml.platform, "POST", "/views-batch-configurations", {
+        token: s.a,
+        body: { name: `race-config-${i}` },
+      });
+      const create = raw(ml.platform, "POST", "/views-batch-jobs", {
+        token: s.a,
+        body: batchBody(s, { views_batch_configuration_id: c.body.id }),
+      });
+      // Let the create reach its file checks on odd rounds.
+      if (i % 2) await new Promise((r) => setTimeout(r, 0));
+      const remove = raw(
+        ml.platform,
+        "DELETE",
+        `/views-batch-configurations/${c.body.id}`,
+        { token: s.a },
+      );
+      const [created, deleted] = await Promise.all([create, remove]);
+      outcomes.add(`${created.status}/${deleted.status}`);
+      if (created.status === 201) {
+        // docs/contract.md#errors: the delete is blocked by its dependant.
+        assertError(deleted, 409, "INTEGRITY_ERROR", `round ${i}`);
+        const ended = await jobEnded(s, String(created.body.id));
+        assertEquals(
+          ended.body.status,
+          "COMPLETED",
+          String(ended.body.message),
+        );
+      } else {
+        assertError(created, 404, "NOT_FOUND", `round ${i}`);
+        assertMatch(
+          String(created.body.message),
+          /views_batch_configuration_id/,
+        );
+        assertEquals(deleted.status, 204);
+      }
+    }
+    assert(outcomes.size >= 1);
+  },
+]);
+
 Deno.test("local adversarial: batch views and views under hostile input", async (t) => {
   try {
     const s = await serve();
