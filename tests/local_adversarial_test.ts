@@ -740,6 +740,13 @@ STEPS.push([
       [{ output_path: "in.csv/x.csv" }, "output_path", /file stands/],
       [{ output_path: "out\u0000.csv" }, "output_path", /a NUL character/],
       [{ output_path: `${"x".repeat(300)}.csv` }, "output_path", /too long/],
+      // Refused before its folders are made: none are left behind.
+      [{ output_path: "fresh/deep/o\u0000.csv" }, "output_path", /NUL/],
+      [
+        { output_path: `fresh/deep/${"é".repeat(130)}.csv` },
+        "output_path",
+        /too long/,
+      ],
       [{ data_path: `${"x".repeat(300)}.csv` }, "data_path", /no file/],
       [{ output_path: "." }, "output_path", /leaves the bucket/],
       [{ output_path: "sub/.." }, "output_path", /leaves the bucket/],

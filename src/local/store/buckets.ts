@@ -319,6 +319,19 @@ export function withDataFile<T>(
   return readChecked(buckets, bucket, dataPath, use);
 }
 
+/**
+ * Why no file system here can hold `path` (a NUL byte, a name over 255
+ * bytes), or undefined. Checked before folders are made for an output.
+ */
+function nameProblem(path: string): string | undefined {
+  if (path.includes("\0")) return "a NUL character";
+  const encoder = new TextEncoder();
+  if (path.split(/[\\/]/).some((part) => encoder.encode(part).length > 255)) {
+    return "a name too long";
+  }
+  return undefined;
+}
+
 /** Where an output file goes: its final path and the real root of its bucket. */
 export interface OutputPath {
   /** The bucket's real root folder. */
@@ -363,6 +376,14 @@ export async function resolveOutputPath(
     throw invalidField(
       field,
       `"${outputPath}" is absolute: give a path relative to the bucket "${bucket}", like "scored/file.csv"`,
+    );
+  }
+  // Before any folder is made: a refused path must leave none behind.
+  const problem = nameProblem(outputPath);
+  if (problem) {
+    throw invalidField(
+      field,
+      `"${outputPath}" cannot name a file in bucket "${bucket}" (${problem}): use a shorter name of plain characters`,
     );
   }
   // A path ending in a slash names a folder ("scored/"): resolving drops
