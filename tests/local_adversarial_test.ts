@@ -110,6 +110,25 @@ Deno.test("local adversarial: bodies that are not the object a create takes are 
         "data_schema_id",
       );
     }
+    // Fields the service assigns are not the caller's to set: an id, the
+    // account (another's), timestamps, the creator, a status.
+    const forged = await raw(platform, "POST", "/workspaces", {
+      token,
+      body: {
+        name: "forged",
+        id: "ws_mine",
+        account: { id: "acc_other", name: "Other" },
+        created_at: "1970-01-01T00:00:00.000000Z",
+        created_by: { id: "usr_x", name: "X" },
+        status: "COMPLETED",
+      },
+    });
+    assertEquals(forged.status, 201);
+    assert(forged.body.id !== "ws_mine");
+    assert((forged.body.account as { id: string }).id !== "acc_other");
+    assert(!String(forged.body.created_at).startsWith("1970"));
+    assertEquals("status" in forged.body, false);
+    await raw(platform, "DELETE", `/workspaces/${forged.body.id}`, { token });
     // JSON with another charset is another media type (415).
     const latin = await raw(platform, "POST", "/workspaces", {
       token,
@@ -1787,6 +1806,39 @@ STEPS.push([
       }
     }
     assert(outcomes.size >= 1);
+  },
+]);
+
+STEPS.push([
+  "a batch job create cannot set what the platform decides (status, progress, its views batch, counts)",
+  async (s) => {
+    const { ml } = s;
+    const body = {
+      ...batchBody(s),
+      status: "COMPLETED",
+      progress: 1,
+      message: "done already",
+      views_batch: { id: "vb_other", name: "other" },
+      rows_in: 1e9,
+      maximum_runtime_seconds: 1e9,
+    };
+    const res = await raw(ml.platform, "POST", "/views-batch-jobs", {
+      token: s.a,
+      body,
+    });
+    assertEquals(res.status, 201, JSON.stringify(res.body));
+    assertEquals([res.body.status, res.body.progress], ["STARTING", 0]);
+    assert((res.body.views_batch as { id: string }).id !== "vb_other");
+    assertEquals(res.body.maximum_runtime_seconds, 3600);
+    const ended = await jobEnded(s, String(res.body.id));
+    assertEquals(ended.body.status, "COMPLETED", String(ended.body.message));
+    const batch = await raw(
+      ml.platform,
+      "GET",
+      `/views-batches/${(ended.body.views_batch as { id: string }).id}`,
+      { token: s.a },
+    );
+    assertEquals(batch.body.rows_in, 20);
   },
 ]);
 
