@@ -536,6 +536,22 @@ Deno.test("local adversarial: over HTTP (Deno.serve and node:http), a body decla
       assert(dots !== "no answer", server);
       assertEquals(dots.status, 200, `${server}: ${JSON.stringify(dots.body)}`);
       assert(Array.isArray(dots.body.data), server);
+      // A path starting with two slashes is a path, not another host: the
+      // 202's Location is made from the request's URL.
+      const twoSlashes = await rawHttp(
+        port,
+        `GET //evil.example/workspaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      assert(twoSlashes !== "no answer", server);
+      assertEquals(
+        twoSlashes.status,
+        404,
+        `${server}: ${JSON.stringify(twoSlashes.body)}`,
+      );
+      assertMatch(
+        String(twoSlashes.body.message),
+        /GET \/\/evil\.example\/workspaces/,
+      );
       // A body goes along with a resolved path (%2e is a dot too).
       const posted = await rawHttp(
         port,

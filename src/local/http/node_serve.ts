@@ -57,7 +57,14 @@ function toRequest(
       },
     });
   }
-  return new Request(new URL(incoming.url ?? "/", origin), {
+  // A path ("/x") goes after the origin: resolved against it, as a URL
+  // relative to it, "//evil.example/x" named another host (and made the
+  // 202 Locations point there).
+  const target = incoming.url ?? "/";
+  const url = target.startsWith("/")
+    ? new URL(`${origin}${target}`)
+    : new URL(target, origin);
+  return new Request(url, {
     method,
     headers,
     body,
