@@ -428,7 +428,7 @@ Deno.test("local adversarial: the client refuses ids a URL would resolve away, b
       assert(error instanceof TypeError, `${what}: ${error}`);
       assertMatch(
         error.message,
-        /"id" .* is (an object|null|a number), not an id/,
+        /"id" .* is (of type object|null|of type number), not an id/,
         what,
       );
     }

@@ -570,9 +570,7 @@ export type Routes = typeof routes;
  * ```ts
  * import { fillPath } from "./routes.ts";
  * fillPath("/deployed-models/{id}/views", { id: "dm_1" }); // "/deployed-models/dm_1/views"
- * let refused = false;
- * try { fillPath("/models/{id}", { id: ".." }); } catch { refused = true; }
- * if (!refused) throw new Error("a dot segment was sent as an id");
+ * try { fillPath("/models/{id}", { id: ".." }); throw 0; } catch (e) { if (e === 0) throw new Error(".. sent"); }
  * ```
  */
 export function fillPath(
@@ -586,25 +584,15 @@ export function fillPath(
         `Missing path parameter "${key}" for ${template}: pass the resource id.`,
       );
     }
-    // From JavaScript, a resource itself (or null) was sent as its text:
-    // GET /models/%5Bobject%20Object%5D, a 404 that hid the mistake.
-    if (typeof value !== "string") {
+    // Sent as text (/models/%5Bobject%20Object%5D) or resolved away: refuse.
+    const wrong = typeof value !== "string"
+      ? (value === null ? "null" : `of type ${typeof value}`)
+      : /^\.\.?$/.test(value)
+      ? `"${value}", a folder step in a URL`
+      : "";
+    if (wrong) {
       throw new TypeError(
-        `Path parameter "${key}" for ${template} is ${
-          value === null
-            ? "null"
-            : typeof value === "object"
-            ? "an object"
-            : `a ${typeof value}`
-        }, not an id: pass the resource id as a string (e.g. model.id).`,
-      );
-    }
-    // encodeURIComponent leaves "." and "..", and URLs resolve them away:
-    // `/workspaces/..` is a call to `/` (another operation, or on a lenient
-    // server the parent resource of a sub-resource), so refuse before sending.
-    if (value === "." || value === "..") {
-      throw new TypeError(
-        `Path parameter "${key}" for ${template} is "${value}", which a URL reads as a folder step, not an id: pass the resource id.`,
+        `Path parameter "${key}" for ${template} is ${wrong}, not an id: pass the resource id as a string (e.g. model.id).`,
       );
     }
     return encodeURIComponent(value);
