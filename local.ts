@@ -37,6 +37,8 @@
  * @module
  */
 import type { ClientOptions } from "./src/client.ts";
+import { errorFromResponse } from "./src/http/error_mapping.ts";
+import { HttpError } from "./src/local/errors.ts";
 import type { LocalPlatformOptions } from "./src/local/options.ts";
 import type { LocalPlatform } from "./src/local/local_platform.ts";
 import { createLocalClient, type LocalClient } from "./src/local/mod.ts";
@@ -98,7 +100,19 @@ export async function local(
       new MLPlatform({
         ...o,
         progress,
-        readObject: (bucket, path) => ml.platform.readObject(bucket, path),
+        // The platform refuses a bad bucket or path with its own HttpError:
+        // the SDK's caller gets the typed error a call over HTTP gives
+        // (ValidationError naming the field), not the server's class.
+        readObject: (bucket, path) =>
+          ml.platform.readObject(bucket, path).catch((error) => {
+            if (!(error instanceof HttpError)) throw error;
+            throw errorFromResponse({
+              status: error.status,
+              headers: new Headers(error.headers),
+              body: error.body,
+              operation: `reading "${path}" of bucket "${bucket}"`,
+            });
+          }),
       }),
   );
   return Object.defineProperty(ml, "close", {

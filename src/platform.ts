@@ -41,6 +41,7 @@ import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
 import { predictionTypeOf } from "./builders/schema.ts";
 import { constraintsOf } from "./builders/training.ts";
+import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import type {
   ConstraintOptions,
@@ -104,13 +105,16 @@ export class MLPlatform extends PlatformBuilders {
     path: string,
     options: IngestOptions<F, T>,
   ): Job<JobSnapshot, Typed<Datasource, F, T>> {
-    return this.#deferred("ingestion job", undefined, options, async () => {
+    return this.#deferred("ingestion job", undefined, options, async (made) => {
       const base = baseName(path);
-      const configuration = options.configuration ??
-        await this.ingestionConfiguration(
+      let configuration = options.configuration;
+      if (!configuration) {
+        configuration = await this.ingestionConfiguration(
           uniqueName(`${base}-ingestion`),
           options.schema,
         ).create();
+        made(this.ingestionConfigurations, configuration.id);
+      }
       const compute = options.compute ?? await this.#compute("PROCESSING");
       return this.ingestionJob<F, T>({
         configuration: idOf(configuration),
@@ -131,41 +135,47 @@ export class MLPlatform extends PlatformBuilders {
     source: Typed<{ id: string }, F, T> | string,
     options: OnboardOptions<NoInfer<T>> = {},
   ): Job<JobSnapshot, Typed<Dataset, F, T>> {
-    return this.#deferred("onboarding job", undefined, options, async () => {
-      const {
-        targets,
-        compute,
-        configuration,
-        datasetName,
-        progress: _progress, // progress and poll: the Job's, not the body's
-        poll: _poll,
-        ...encoding
-      } = options;
-      let config = configuration;
-      if (!config) {
-        const fields = await this.#schemaTargets(source);
-        const schemaTargets = fields?.map((f) => f.name);
-        const chosen = targets ?? schemaTargets ?? [];
-        config = await this.onboardingConfiguration(
-          uniqueName("onboarding"),
-          {
-            // A CONTINUOUS number target is predicted as a number.
-            predictionType: fields &&
-              predictionTypeOf(
-                fields.filter((f) => (chosen as string[]).includes(f.name)),
-              ),
-            ...encoding,
-            targets: chosen,
-          },
-        ).with({ schemaTargets }).create();
-      }
-      return this.onboardingJob<F, T>({
-        datasource: source,
-        configuration: config,
-        compute: compute ?? await this.#compute("PROCESSING"),
-        datasetName: datasetName ?? uniqueName("dataset"),
-      }).toDefinition();
-    });
+    return this.#deferred(
+      "onboarding job",
+      undefined,
+      options,
+      async (made) => {
+        const {
+          targets,
+          compute,
+          configuration,
+          datasetName,
+          progress: _progress, // progress and poll: the Job's, not the body's
+          poll: _poll,
+          ...encoding
+        } = options;
+        let config = configuration;
+        if (!config) {
+          const fields = await this.#schemaTargets(source);
+          const schemaTargets = fields?.map((f) => f.name);
+          const chosen = targets ?? schemaTargets ?? [];
+          config = await this.onboardingConfiguration(
+            uniqueName("onboarding"),
+            {
+              // A CONTINUOUS number target is predicted as a number.
+              predictionType: fields &&
+                predictionTypeOf(
+                  fields.filter((f) => (chosen as string[]).includes(f.name)),
+                ),
+              ...encoding,
+              targets: chosen,
+            },
+          ).with({ schemaTargets }).create();
+          made(this.onboardingConfigurations, config.id);
+        }
+        return this.onboardingJob<F, T>({
+          datasource: source,
+          configuration: config,
+          compute: compute ?? await this.#compute("PROCESSING"),
+          datasetName: datasetName ?? uniqueName("dataset"),
+        }).toDefinition();
+      },
+    );
   }
 
   /**
@@ -177,7 +187,7 @@ export class MLPlatform extends PlatformBuilders {
     dataset: Typed<{ id: string }, F, T> | string,
     options: TrainOptions = {},
   ): Job<JobSnapshot, Typed<Model, F, T>> {
-    return this.#deferred("training job", undefined, options, async () => {
+    return this.#deferred("training job", undefined, options, async (made) => {
       const {
         workspace,
         configuration,
@@ -192,12 +202,14 @@ export class MLPlatform extends PlatformBuilders {
         measureConstraintCost,
         ...hyperparameters
       } = options;
-      const config = configuration ??
-        await this.trainingConfiguration(
+      let config = configuration;
+      if (!config) {
+        config = await this.trainingConfiguration(
           uniqueName("training"),
           hyperparameters,
-        )
-          .create();
+        ).create();
+        made(this.trainingConfigurations, config.id);
+      }
       return this.trainingJob<F, T>({
         dataset,
         configuration: config,
@@ -226,23 +238,34 @@ export class MLPlatform extends PlatformBuilders {
     model: Typed<{ id: string; name?: string | null }, F, T> | string,
     options: DeployOptions = {},
   ): Job<JobSnapshot, Deployment<F, T>> {
-    return this.#deferred("deployed model", ["RUNNING"], options, async () => {
-      const config = options.configuration ??
-        await this.deploymentConfiguration(uniqueName("deployment"), {
-          maximumConcurrency: options.maximumConcurrency,
-          memorySize: options.memorySize,
-        }).create();
-      return this.deployedModel<F, T>({
-        model,
-        configuration: config,
-        // Unique by default: deploying the same model twice (a re-run
-        // notebook cell) must not collide on the name.
-        name: options.name ??
-          uniqueName(
-            typeof model === "string" ? "deployed" : model.name ?? "deployed",
-          ),
-      }).toDefinition();
-    });
+    return this.#deferred(
+      "deployed model",
+      ["RUNNING"],
+      options,
+      async (made) => {
+        let config = options.configuration;
+        if (!config) {
+          config = await this.deploymentConfiguration(
+            uniqueName("deployment"),
+            {
+              maximumConcurrency: options.maximumConcurrency,
+              memorySize: options.memorySize,
+            },
+          ).create();
+          made(this.deploymentConfigurations, config.id);
+        }
+        return this.deployedModel<F, T>({
+          model,
+          configuration: config,
+          // Unique by default: deploying the same model twice (a re-run
+          // notebook cell) must not collide on the name.
+          name: options.name ??
+            uniqueName(
+              typeof model === "string" ? "deployed" : model.name ?? "deployed",
+            ),
+        }).toDefinition();
+      },
+    );
   }
 
   // Infers quickstart's schema from what ingestion will read: the bucket
@@ -293,8 +316,13 @@ export class MLPlatform extends PlatformBuilders {
       });
     }
     const draft = await this.#quickstartDraft(options, base);
-    // Validate everything local before the first request.
-    draft.body();
+    // Validate everything local before the first request: the training
+    // options too, which were refused only once ingestion and onboarding
+    // had run and stored their resources.
+    const schemaBody = draft.body();
+    checkTraining(options.training, schemaBody.fields, (h) => {
+      this.trainingConfiguration("quickstart", h).body();
+    });
     const storage = options.storage ??
       await this.storageConnector(options.bucket!, {
         name: uniqueName(options.bucket!),
@@ -324,17 +352,33 @@ export class MLPlatform extends PlatformBuilders {
 
   // Internals -------------------------------------------------------------
 
-  /** One Job over several steps (jobs/deferred.ts), with this platform's progress display by default. */
+  /**
+   * One Job over several steps (jobs/deferred.ts), with this platform's
+   * progress display by default: a one-call step's Job. `prepare` reports each configuration it makes
+   * for this job alone with `made(collection, id)`: when the job's create
+   * is refused (a path outside the bucket, an unknown model, a constraint
+   * on no feature), they are deleted again, so a refused call leaves
+   * nothing behind. (The delete is refused, and ignored, when a job that
+   * was made after all depends on it.)
+   */
   #deferred<S extends JobSnapshot, T>(
     kind: string,
     readyStatuses: readonly string[] | undefined,
     control: JobControl,
-    prepare: () => Promise<JobDefinition<S, T>>,
+    prepare: (made: Made) => Promise<JobDefinition<S, T>>,
   ): Job<S, T> {
-    return deferredJob(kind, readyStatuses, {
-      progress: control.progress ?? this.progress,
-      poll: control.poll,
-    }, prepare);
+    const undo: (() => Promise<unknown>)[] = [];
+    return deferredJob(
+      kind,
+      readyStatuses,
+      { progress: control.progress ?? this.progress, poll: control.poll },
+      () => prepare((collection, id) => undo.push(() => collection.delete(id))),
+      async () => {
+        for (const step of undo.splice(0).reverse()) {
+          await step().catch(() => {});
+        }
+      },
+    );
   }
 
   #compute(type: ComputeType): Promise<ComputeConfiguration> {
@@ -367,6 +411,57 @@ export class MLPlatform extends PlatformBuilders {
     return schema.fields.filter((f) => f.designation === "TARGET");
   }
 }
+
+/**
+ * Refuses (a `ValidationError` naming `training.<option>`) training options
+ * of quickstart that cannot work on the inferred schema: a constraint or
+ * group naming a column that is not one of its features; `hyperparameters`
+ * checks the rest (the training configuration's body).
+ */
+function checkTraining(
+  training: QuickstartOptions<string>["training"],
+  fields: readonly { name: string; designation: string }[],
+  hyperparameters: (h: Record<string, unknown>) => void,
+): void {
+  if (!training) return;
+  const {
+    monotone,
+    exclude,
+    interactions,
+    measureConstraintCost: _cost,
+    ...rest
+  } = training as Record<string, unknown> & ConstraintOptions;
+  const features = new Set(
+    fields.filter((f) => f.designation === "FEATURE").map((f) => f.name),
+  );
+  const issues: { path: string; message: string }[] = [];
+  const check = (name: unknown, path: string) => {
+    if (typeof name === "string" && features.has(name)) return;
+    issues.push({
+      path: `training.${path}`,
+      message: `${
+        JSON.stringify(name)
+      } is not a feature of the inferred schema (features: ${
+        [...features].join(", ")
+      })`,
+    });
+  };
+  for (const name of Object.keys(monotone ?? {})) {
+    check(name, `monotone.${name}`);
+  }
+  (exclude ?? []).forEach((name, i) => check(name, `exclude.${i}`));
+  (interactions ?? []).forEach((group, i) =>
+    group.forEach((name, j) => check(name, `interactions.${i}.${j}`))
+  );
+  if (issues.length) throw invalid("quickstart training options", issues);
+  hyperparameters(rest);
+}
+
+/** Reports a configuration made for one job alone: its collection and id. */
+type Made = (
+  collection: { delete(id: string): Promise<unknown> },
+  id: string,
+) => void;
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "") || "data";

@@ -605,7 +605,18 @@ Deno.test("URLs: path and query written as URL + searchParams.set would, under a
     empty: "",
     skipped: undefined,
   };
-  for (const id of ["w 1/..", "..", ".", "a.b", "ü%2e"]) {
+  // "." and ".." are refused before sending: a URL resolves them away, so
+  // the call would reach another path (`/workspaces/..` is `/`).
+  for (const id of [".", ".."]) {
+    const before = seen.length;
+    const error = await assertRejects(
+      () => transport.call(routes.workspaces.get, { params: { id }, query }),
+      TypeError,
+    );
+    assert(error.message.includes(`is "${id}"`), error.message);
+    assertEquals(seen.length, before, `"${id}" was sent`);
+  }
+  for (const id of ["w 1/..", "a.b", "ü%2e", "...", ".a"]) {
     const error = await assertRejects(
       () => transport.call(routes.workspaces.get, { params: { id }, query }),
       NotFoundError,

@@ -235,31 +235,51 @@ export function startBatch(
   // The platform's progress display (ml.progress), unless told otherwise.
   const progress = options.progress ??
     (client as { progress?: ProgressOption }).progress;
-  const prepare = async (): Promise<
-    JobDefinition<ViewsBatchJob, BatchResult>
-  > => {
-    const storage = options.storage ??
-      await storageFor(client, options.bucket!);
-    const compute = options.compute ?? await processingCompute(client);
-    const configuration = options.configuration ??
-      await new ViewsBatchConfigurationBuilder(client, {
-        name: uniqueName(`batch-${baseName(options.output)}`),
-        views: options.views ? [options.views] : undefined,
-        keep: options.keep,
-        onError: options.onError,
-        format: options.format,
-      }).create();
-    return new ViewsBatchJobBuilder(client, {
+  const configurationBuilder = options.configuration === undefined
+    ? new ViewsBatchConfigurationBuilder(client, {
+      name: uniqueName(`batch-${baseName(options.output)}`),
+      views: options.views ? [options.views] : undefined,
+      keep: options.keep,
+      onError: options.onError,
+      format: options.format,
+    })
+    : undefined;
+  const jobBuilder = (ids: {
+    configuration: RefLike;
+    storage: RefLike;
+    compute: RefLike;
+  }) =>
+    new ViewsBatchJobBuilder(client, {
       name: options.name,
       deployment,
-      configuration: idOf(configuration),
-      storage: idOf(storage),
-      compute: idOf(compute),
+      ...ids,
       path: options.path,
       output: options.output,
       batchName: options.batchName,
       progress,
       poll: options.poll,
+    });
+  /** The configuration this call made, deleted again if the job is refused. */
+  let made: string | undefined;
+  const prepare = async (): Promise<
+    JobDefinition<ViewsBatchJob, BatchResult>
+  > => {
+    // Both bodies are checked before anything is made: a bad `path` was
+    // refused ("nothing was sent") after a configuration had been stored.
+    configurationBuilder?.body();
+    jobBuilder({ configuration: "-", storage: "-", compute: "-" }).body();
+    const storage = options.storage ??
+      await storageFor(client, options.bucket!);
+    const compute = options.compute ?? await processingCompute(client);
+    let configuration = options.configuration;
+    if (configuration === undefined && configurationBuilder) {
+      configuration = await configurationBuilder.create();
+      made = idOf(configuration);
+    }
+    return jobBuilder({
+      configuration: idOf(configuration!),
+      storage: idOf(storage),
+      compute: idOf(compute),
     }).toDefinition();
   };
   let definition:
@@ -270,7 +290,20 @@ export function startBatch(
     kind: "views batch job",
     progress,
     poll: options.poll,
-    start: async () => (await get()).start(),
+    start: async () => {
+      try {
+        return await (await get()).start();
+      } catch (error) {
+        // Refused (a path outside the bucket, no such file, ...): the
+        // configuration made for this call goes too, or every refused call
+        // would leave one behind. A job that was made after all keeps it
+        // (the platform refuses the delete while a job depends on it).
+        if (made !== undefined) {
+          await client.viewsBatchConfigurations.delete(made).catch(() => {});
+        }
+        throw error;
+      }
+    },
     retrieve: async (id, o) => (await get()).retrieve(id, o),
     resolve: async (s, o) => (await get()).resolve(s, o),
     cancel: async (id, o) => {
@@ -311,6 +344,8 @@ async function processingCompute(
 }
 
 /** `scored/customers.csv.gz` -> `customers`. */
-function baseName(path: string): string {
+function baseName(path: unknown): string {
+  // Not a string: the body's check names the option; no TypeError first.
+  if (typeof path !== "string") return "batch";
   return path.split(/[\\/]/).pop()!.replace(/\..*$/, "") || "batch";
 }

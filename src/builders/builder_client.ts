@@ -88,7 +88,7 @@ export interface BuilderClient {
   /** Views batch configurations. */
   readonly viewsBatchConfigurations: Pick<
     Client["viewsBatchConfigurations"],
-    "get" | "create"
+    "get" | "create" | "delete"
   >;
   /** Views batch jobs. */
   readonly viewsBatchJobs: Pick<

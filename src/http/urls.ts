@@ -72,7 +72,10 @@ export function filledPath(
   let path = parts[0];
   for (let i = 1; i < parts.length; i += 2) {
     const value = params?.[parts[i]];
-    if (value === undefined || value === "") return fillPath(template, params);
+    if (
+      typeof value !== "string" || value === "" || value === "." ||
+      value === ".."
+    ) return fillPath(template, params); // fillPath's error
     path += encodeURIComponent(value) + parts[i + 1];
   }
   return path;

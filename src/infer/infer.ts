@@ -102,6 +102,18 @@ export async function inferSchema<
       names.join(", ")
     })`,
   }));
+  // A name to leave out that is no column (a typo: "ID" for "id") left the
+  // column in, as a feature, without a word.
+  (options.exclude ?? []).forEach((n, i) => {
+    if (!names.includes(n)) {
+      issues.push({
+        path: `exclude.${i}`,
+        message: `"${n}" is not a column of the data (columns: ${
+          names.join(", ")
+        })`,
+      });
+    }
+  });
   if (issues.length) throw invalid("schema inference", issues);
   const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
     n,

@@ -15,7 +15,9 @@ import type { PollOptions } from "./poll_schedule.ts";
 /**
  * A Job whose definition `prepare` makes on first use; `kind` names it in
  * messages, `readyStatuses` are the statuses that count as done (default:
- * the job's own).
+ * the job's own). When the job is not started after all (its create is
+ * refused, or `prepare` fails part-way), `undo` runs before the error is
+ * passed on: it removes what `prepare` made for this job alone.
  *
  * @example
  * ```ts
@@ -34,6 +36,7 @@ export function deferredJob<S extends JobSnapshot, T>(
   readyStatuses: readonly string[] | undefined,
   control: { progress?: ProgressOption; poll?: PollOptions },
   prepare: () => Promise<JobDefinition<S, T>>,
+  undo?: () => Promise<void>,
 ): Job<S, T> {
   let definition: Promise<JobDefinition<S, T>> | undefined;
   const get = () => (definition ??= prepare());
@@ -42,7 +45,14 @@ export function deferredJob<S extends JobSnapshot, T>(
     readyStatuses,
     progress: control.progress,
     poll: control.poll,
-    start: async () => (await get()).start(),
+    start: async () => {
+      try {
+        return await (await get()).start();
+      } catch (error) {
+        await undo?.().catch(() => {});
+        throw error;
+      }
+    },
     retrieve: async (id, o) => (await get()).retrieve(id, o),
     resolve: async (s, o) => (await get()).resolve(s, o),
     cancel: async (id, o) => {

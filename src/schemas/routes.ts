@@ -570,6 +570,7 @@ export type Routes = typeof routes;
  * ```ts
  * import { fillPath } from "./routes.ts";
  * fillPath("/deployed-models/{id}/views", { id: "dm_1" }); // "/deployed-models/dm_1/views"
+ * try { fillPath("/models/{id}", { id: ".." }); throw 0; } catch (e) { if (e === 0) throw new Error(".. sent"); }
  * ```
  */
 export function fillPath(
@@ -581,6 +582,17 @@ export function fillPath(
     if (value === undefined || value === "") {
       throw new TypeError(
         `Missing path parameter "${key}" for ${template}: pass the resource id.`,
+      );
+    }
+    // Sent as text (/models/%5Bobject%20Object%5D) or resolved away: refuse.
+    const wrong = typeof value !== "string"
+      ? (value === null ? "null" : `of type ${typeof value}`)
+      : /^\.\.?$/.test(value)
+      ? `"${value}", a folder step in a URL`
+      : "";
+    if (wrong) {
+      throw new TypeError(
+        `Path parameter "${key}" for ${template} is ${wrong}, not an id: pass the resource id as a string (e.g. model.id).`,
       );
     }
     return encodeURIComponent(value);

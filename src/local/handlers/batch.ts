@@ -172,6 +172,7 @@ export const createViewsBatchJob: Op<"viewsBatchJobs", "create"> = async (
           withDataFile(ctx.buckets, bucket, body.data_path, use),
         display: `"${body.data_path}" in bucket "${bucket}"`,
         outputFile: output.file,
+        outputDisplay: `"${body.output_path}" in bucket "${bucket}"`,
         tempFile: tempName(output.file, batchId),
       }, (outcome) => {
         batchIndexBlobs.write(ctx.store, batchId, {

@@ -129,6 +129,9 @@ const VIEWS_URL = new RegExp(
   }$`,
 );
 
+/** A path segment that may be "." or ".." (plain or percent-encoded). */
+const DOT_SEGMENT = /\/(\.|%2e)/i;
+
 /**
  * An operation in two steps: its handler's reply (the body already read),
  * and the answer made of it (a 202 for a reply that comes later).
@@ -374,6 +377,23 @@ export function createApp(ctx: PlatformContext): Hono {
         return caller
           ? directViews(request, id, caller)
           : viewsHandler(directCall(request, id));
+      }
+    }
+    // Deno.serve hands on the request line's path as sent: "/a/../b" reached
+    // the router unresolved (a 404 saying there is no GET /b), where
+    // node:http and an in-process Request resolve it as the URL standard
+    // does ("." and "..", also written %2e). Resolve it the same way here.
+    if (DOT_SEGMENT.test(request.url)) {
+      const resolved = new URL(request.url).href;
+      if (resolved !== request.url) {
+        // Not `new Request(resolved, request)`: reading a served request's
+        // signal makes Deno warn about its legacy abort behaviour.
+        request = new Request(resolved, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          duplex: "half",
+        } as RequestInit);
       }
     }
     return honoFetch(request, env, executionCtx);

@@ -9,12 +9,17 @@
 import { createServer, type IncomingMessage, maxHeaderSize } from "node:http";
 import type { Listening } from "./cli_args.ts";
 
-/** A request of `node:http` as a web `Request` (the body buffered). */
-async function toRequest(
+/**
+ * A request of `node:http` as a web `Request`, its body streamed: the app
+ * reads it within its size limit (a body declared or sent over it is a 413
+ * at once). Buffering it whole first held any body a client sent in memory,
+ * and a 10 GB `Content-Length` got no answer until 10 GB had come.
+ */
+function toRequest(
   incoming: IncomingMessage,
   origin: string,
   signal: AbortSignal,
-): Promise<Request> {
+): Request {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -22,27 +27,51 @@ async function toRequest(
     if (!raw[i].startsWith(":")) headers.append(raw[i], raw[i + 1]);
   }
   const method = incoming.method ?? "GET";
-  let body: Uint8Array<ArrayBuffer> | undefined;
+  let body: ReadableStream<Uint8Array> | undefined;
   if (method !== "GET" && method !== "HEAD") {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of incoming) {
-      // node:http gives Buffers (Uint8Arrays) when no encoding is set.
-      if (chunk instanceof Uint8Array) chunks.push(chunk);
-    }
-    const size = chunks.reduce((n, c) => n + c.byteLength, 0);
-    body = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, at);
-      at += chunk.byteLength;
-    }
+    // Paused until the app reads; what it leaves unread (a refused body)
+    // is read and dropped, so the connection can answer and go on.
+    let stopped = false;
+    incoming.pause();
+    body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        incoming.on("data", (chunk: unknown) => {
+          if (stopped) return;
+          // node:http gives Buffers (Uint8Arrays) when no encoding is set.
+          if (chunk instanceof Uint8Array) controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 1) <= 0) incoming.pause();
+        });
+        incoming.once("end", () => {
+          if (!stopped) controller.close();
+        });
+        incoming.once("error", (error) => {
+          if (!stopped) controller.error(error);
+        });
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        stopped = true;
+        incoming.resume();
+      },
+    });
   }
-  return new Request(new URL(incoming.url ?? "/", origin), {
+  // A path ("/x") goes after the origin: resolved against it, as a URL
+  // relative to it, "//evil.example/x" named another host (and made the
+  // 202 Locations point there).
+  const target = incoming.url ?? "/";
+  const url = target.startsWith("/")
+    ? new URL(`${origin}${target}`)
+    : new URL(target, origin);
+  return new Request(url, {
     method,
     headers,
     body,
     signal,
-  });
+    // A streamed body needs it (fetch's rule for a ReadableStream body).
+    duplex: "half",
+  } as RequestInit);
 }
 
 /** A whole HTTP/1.1 answer with a JSON body, written to a raw socket. */
@@ -94,7 +123,7 @@ export function serveNode(
     try {
       const host = incoming.headers.host;
       const response = await handler(
-        await toRequest(
+        toRequest(
           incoming,
           host ? `http://${host}` : origin,
           aborted.signal,

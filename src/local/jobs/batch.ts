@@ -127,6 +127,8 @@ export interface BatchInput {
   display: string;
   /** The output file's final path. */
   outputFile: string;
+  /** How the output is named to the user (default: its name, no folder). */
+  outputDisplay?: string;
   /** The hidden file written first and renamed to `outputFile` when complete. */
   tempFile: string;
   /**
@@ -289,6 +291,24 @@ export function batchWork(
       if (job.signal.aborted) throw job.signal.reason;
       if (error instanceof CsvError) {
         throw new Error(`${input.display} is not valid CSV: ${error.message}`);
+      }
+      // A system error here is the output's (opening, writing or renaming
+      // it): its own message holds the bucket's real folder on this
+      // machine, which the job's message must not show.
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code === "string" && /^E[A-Z]+$/.test(code)) {
+        throw new Error(
+          `Writing the output ${
+            input.outputDisplay ??
+              `"${
+                input.outputFile.slice(input.outputFile.lastIndexOf("/") + 1)
+              }"`
+          } failed (${code}${
+            code === "ENOENT"
+              ? ": its folder was removed while the job ran"
+              : ""
+          }); check the bucket's folder and start a new views batch job.`,
+        );
       }
       throw error;
     } finally {

@@ -186,7 +186,12 @@ export class ChunkScorer {
           throw new Error(
             `Row ${first + i + 1} (line ${
               rows[i].line
-            }) of ${this.#input.display} cannot be scored: ${error}. Fix the row, or score with on_error NULL_PREDICTION to write it with an error instead.`,
+            }) of ${this.#input.display} cannot be scored: ${
+              // The model's reasons end with a full stop: not a second one.
+              error.replace(
+                /\.$/,
+                "",
+              )}. Fix the row, or score with on_error NULL_PREDICTION to write it with an error instead.`,
           );
         }
         this.errors++;

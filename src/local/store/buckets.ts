@@ -128,7 +128,7 @@ async function resolveInside(
     );
   }
   if (!found.isFile()) {
-    throw notAFile(bucket, dataPath);
+    throw notAFile(bucket, dataPath, found);
   }
   return { root, real };
 }
@@ -140,16 +140,34 @@ async function leaves(root: string, p: string): Promise<boolean> {
   return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
-const outsideLink = (bucket: string, dataPath: string) =>
+// `field` names the request field: an output path through a link out of
+// the bucket was reported as `data_path`, which the request did not get wrong.
+const outsideLink = (bucket: string, dataPath: string, field = "data_path") =>
   invalidField(
-    "data_path",
+    field,
     `"${dataPath}" is a link that points outside the bucket "${bucket}": copy the file into the bucket instead`,
   );
 
-const notAFile = (bucket: string, dataPath: string) =>
+/** What a path that is no regular file is, for a message ("a folder"). */
+function kindOf(stats: { isDirectory(): boolean; isSymbolicLink(): boolean }) {
+  // A pipe, socket or device was called "a folder".
+  return stats.isDirectory()
+    ? "a folder"
+    : stats.isSymbolicLink()
+    ? "a link"
+    : "not a regular file (a pipe, socket or device)";
+}
+
+const notAFile = (
+  bucket: string,
+  dataPath: string,
+  stats: { isDirectory(): boolean; isSymbolicLink(): boolean },
+) =>
   invalidField(
     "data_path",
-    `"${dataPath}" in bucket "${bucket}" is a folder, not a file: name a CSV file`,
+    `"${dataPath}" in bucket "${bucket}" is ${
+      kindOf(stats)
+    }, not a file: name a CSV file`,
   );
 
 /**
@@ -249,7 +267,7 @@ async function readChecked<T>(
   }
   try {
     const opened = await handle.stat();
-    if (!opened.isFile()) throw notAFile(bucket, dataPath);
+    if (!opened.isFile()) throw notAFile(bucket, dataPath, opened);
     // The opened file must be the one the path names inside the bucket now.
     let again: string;
     try {
@@ -301,6 +319,19 @@ export function withDataFile<T>(
   return readChecked(buckets, bucket, dataPath, use);
 }
 
+/**
+ * Why no file system here can hold `path` (a NUL byte, a name over 255
+ * bytes), or undefined. Checked before folders are made for an output.
+ */
+function nameProblem(path: string): string | undefined {
+  if (path.includes("\0")) return "a NUL character";
+  const encoder = new TextEncoder();
+  if (path.split(/[\\/]/).some((part) => encoder.encode(part).length > 255)) {
+    return "a name too long";
+  }
+  return undefined;
+}
+
 /** Where an output file goes: its final path and the real root of its bucket. */
 export interface OutputPath {
   /** The bucket's real root folder. */
@@ -337,7 +368,7 @@ export async function resolveOutputPath(
   const { basename, dirname, isAbsolute, join, resolve } = await import(
     "node:path"
   );
-  const { lstat, mkdir, realpath } = await import("node:fs/promises");
+  const { lstat, mkdir, realpath, stat } = await import("node:fs/promises");
   if (
     isAbsolute(outputPath) || /^[a-zA-Z]:[\\/]/.test(outputPath) ||
     outputPath.startsWith("\\")
@@ -345,6 +376,22 @@ export async function resolveOutputPath(
     throw invalidField(
       field,
       `"${outputPath}" is absolute: give a path relative to the bucket "${bucket}", like "scored/file.csv"`,
+    );
+  }
+  // Before any folder is made: a refused path must leave none behind.
+  const problem = nameProblem(outputPath);
+  if (problem) {
+    throw invalidField(
+      field,
+      `"${outputPath}" cannot name a file in bucket "${bucket}" (${problem}): use a shorter name of plain characters`,
+    );
+  }
+  // A path ending in a slash names a folder ("scored/"): resolving drops
+  // the slash, and a file named "scored" was written in its place.
+  if (/[\\/]$/.test(outputPath)) {
+    throw invalidField(
+      field,
+      `"${outputPath}" ends with a slash, so it names a folder: give a file path, like "${outputPath}scored.csv"`,
     );
   }
   let root: string;
@@ -372,25 +419,49 @@ export async function resolveOutputPath(
     existingAncestor = dirname(existingAncestor);
   }
   const realAncestor = await realpath(existingAncestor).catch(() => root);
-  if (await leaves(root, realAncestor)) throw outsideLink(bucket, outputPath);
+  if (await leaves(root, realAncestor)) {
+    throw outsideLink(bucket, outputPath, field);
+  }
   await mkdir(parent, { recursive: true }).catch(() => {});
   let realParent: string;
   try {
     realParent = await realpath(parent);
+    // realpath also resolves a file: an output under an existing file's
+    // name ("in.csv/x.csv") passed here and failed only in the job.
+    if (!(await stat(realParent)).isDirectory()) throw new Error("a file");
   } catch {
     throw invalidField(
       field,
       `the folder of "${outputPath}" cannot be made in bucket "${bucket}": a file stands in its way`,
     );
   }
-  if (await leaves(root, realParent)) throw outsideLink(bucket, outputPath);
+  if (await leaves(root, realParent)) {
+    throw outsideLink(bucket, outputPath, field);
+  }
   const file = join(realParent, basename(candidate));
-  const existing = await lstat(file).catch(() => undefined);
+  // Only "no such file" means the name is free: a NUL byte or a name too
+  // long for the file system was taken as free and failed only in the job.
+  // (The system's message is not passed on: it holds the folder's real path.)
+  const existing = await lstat(file).catch((e) =>
+    e?.code === "ENOENT" ? undefined : String(e?.code)
+  );
+  if (typeof existing === "string") {
+    throw invalidField(
+      field,
+      `"${outputPath}" cannot name a file in bucket "${bucket}" (${
+        existing === "ENAMETOOLONG"
+          ? "a name too long"
+          : existing === "ERR_INVALID_ARG_VALUE"
+          ? "a NUL character"
+          : existing
+      }): use a shorter name of plain characters`,
+    );
+  }
   if (existing && !existing.isFile()) {
     throw invalidField(
       field,
       `"${outputPath}" in bucket "${bucket}" is ${
-        existing.isSymbolicLink() ? "a link" : "a folder"
+        kindOf(existing)
       }: name a new file, or an existing file to replace`,
     );
   }
