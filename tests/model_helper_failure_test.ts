@@ -190,3 +190,41 @@ Deno.test("helper failure: a training's helper Worker, started beside it, that d
     URL.revokeObjectURL(dies);
   }
 });
+
+Deno.test("helper failure: a training aborted before it starts terminates the helper Worker started for it", async () => {
+  const beats = URL.createObjectURL(
+    new Blob(['setInterval(() => self.postMessage("alive"), 5);'], {
+      type: "application/javascript",
+    }),
+  );
+  const companion = new Worker(beats, { type: "module" });
+  let heard = 0;
+  companion.onmessage = () => heard++;
+  try {
+    // Let the companion start beating, so silence afterwards means it was terminated.
+    while (heard === 0) await new Promise((r) => setTimeout(r, 5));
+    const controller = new AbortController();
+    controller.abort(new Error("cancelled before the start"));
+    await assertRejects(
+      () =>
+        runInWorker({
+          url: new URL(beats),
+          request: { value: null },
+          transfer: [],
+          signal: controller.signal,
+          companion,
+          onMessage: () => {},
+          failure: (message) => `model worker failed: ${message}`,
+        }),
+      Error,
+      "cancelled before the start",
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    heard = 0;
+    await new Promise((r) => setTimeout(r, 100));
+    assert(heard === 0, `the helper still ran: ${heard} messages`);
+  } finally {
+    companion.terminate();
+    URL.revokeObjectURL(beats);
+  }
+});

@@ -212,7 +212,9 @@ export function trainInBackground(
   // 2.9; one started here, 30 ms), so the helper missed the first fits of
   // every training, a quarter of a small table's fit (BENCHMARKS.md
   // section 7, "The helper thread started beside the training thread").
-  const helper = availableCores() >= 2 ? helperWorker() : null;
+  const helper = availableCores() >= 2 && !signal?.aborted
+    ? helperWorker()
+    : null;
   return runInWorker<WorkerMessage, EbmModel>({
     // The npm build compiles both files to .js side by side: follow our
     // own extension so Deno running the package, or Bun, finds the worker.
@@ -322,8 +324,17 @@ export function runInWorker<M extends { type: string }, T>(
 ): Promise<T> {
   const { signal } = run;
   return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const worker = new Worker(run.url, { type: "module", name: run.name });
+    if (signal?.aborted) {
+      run.companion?.terminate();
+      return reject(signal.reason);
+    }
+    let worker: Worker;
+    try {
+      worker = new Worker(run.url, { type: "module", name: run.name });
+    } catch (e) {
+      run.companion?.terminate();
+      throw e;
+    }
     const finish = () => {
       worker.terminate();
       run.companion?.terminate();
