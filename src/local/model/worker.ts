@@ -244,15 +244,25 @@ export function trainInBackground(
 /**
  * A bag helper Worker (train_worker.ts in its helper role) and the port
  * through which the training worker talks to it: the helper serves the
- * other end of the channel (`{ type: "helper", port }`).
+ * other end of the channel (`{ type: "helper", port }`). Null when it
+ * cannot be started.
  */
-function helperWorker(): { worker: Worker; port: MessagePort } {
-  const worker = new Worker(workerUrl(), { type: "module" });
-  const channel = new MessageChannel();
-  worker.postMessage({ type: "helper", port: channel.port2 }, [
-    channel.port2,
-  ]);
-  return { worker, port: channel.port1 };
+function helperWorker(): { worker: Worker; port: MessagePort } | null {
+  // Without one (a runtime that cannot start it), the training runs on one
+  // core: the same model, more slowly.
+  if (typeof MessageChannel === "undefined") return null;
+  let worker: Worker | null = null;
+  try {
+    worker = new Worker(workerUrl(), { type: "module" });
+    const channel = new MessageChannel();
+    worker.postMessage({ type: "helper", port: channel.port2 }, [
+      channel.port2,
+    ]);
+    return { worker, port: channel.port1 };
+  } catch {
+    worker?.terminate();
+    return null;
+  }
 }
 
 /**
