@@ -427,7 +427,20 @@ export class Transport {
             hint: "Check the base URL",
           });
         }
-        outgoing = redirected(outgoing, status, answer, this.#base.origin);
+        const next = redirected(outgoing, status, answer, this.#base.origin);
+        if (!next.sameOrigin && next.body !== undefined) {
+          // A 307/308 keeps the body: the token call's would carry the
+          // client secret (and a create's the user's data) to another
+          // origin, which the token rule forbids in spirit as in letter.
+          throw new ConnectionError({
+            status,
+            message: `${policy.operation} was redirected to another origin (${
+              new URL(next.url).origin
+            }) with its body; not followed`,
+            hint: "Check the base URL",
+          });
+        }
+        outgoing = next;
         continue;
       }
       // A success needs no header: reading them costs more than the rest.
