@@ -125,3 +125,92 @@ Deno.test("sdk adversarial: a token endpoint redirecting to another origin never
     }
   }
 });
+
+Deno.test("sdk adversarial: Retry-After values that are not delta-seconds or an HTTP-date are ignored (backoff), never a zero wait", () => {
+  // RFC 9110 §10.2.3: Retry-After = HTTP-date / delay-seconds (1*DIGIT).
+  // docs/contract.md#errors: 429 with Retry-After. V8's lenient Date.parse
+  // read "-5" as the year -5 (so: wait 0 ms and hammer the service).
+  for (
+    const bad of ["-5", "-1", "1.", "5 6", "1,2", "abc", "1e3", "", "0x10"]
+  ) {
+    assertEquals(parseRetryAfter(bad, 1e12), undefined, JSON.stringify(bad));
+  }
+  assertEquals(parseRetryAfter("0.5", 1e12), 500); // fractional seconds kept
+  assertEquals(parseRetryAfter("Thu, 01 Jan 1970 00:00:05 GMT", 1e12), 0);
+  assertEquals(
+    parseRetryAfter("Sun Nov  6 08:49:37 1994", Date.UTC(1994, 10, 6, 8, 49)),
+    37_000,
+  );
+  assertEquals(
+    parseRetryAfter("Sunday, 06-Nov-94 08:49:37 GMT", Date.UTC(1994, 10, 6)),
+    (8 * 3600 + 49 * 60 + 37) * 1000,
+  );
+});
+
+Deno.test("sdk adversarial: 429 forever ends with a RateLimitError after the documented attempts; a huge or far-future Retry-After is not waited for", async () => {
+  for (
+    const retryAfter of [
+      undefined,
+      "-3",
+      "soon",
+      "99999999999999999999",
+      "Fri, 31 Dec 9999 23:59:59 GMT",
+    ]
+  ) {
+    const { client, seen, sleeps } = fake(
+      () =>
+        Response.json({ message: "slow down", error_code: "RATE_LIMITED" }, {
+          status: 429,
+          headers: retryAfter === undefined
+            ? {}
+            : { "retry-after": retryAfter },
+        }),
+      { maxRetries: 4 },
+    );
+    const error = await assertRejects(
+      () => client.workspaces.get("w_1"),
+      RateLimitError,
+    );
+    const api = seen.filter((r) => !r.url.pathname.endsWith("/oauth/token"));
+    const huge = retryAfter !== undefined && /^9|9999/.test(retryAfter);
+    // README.md#retries: maxRetries retries after the first attempt; a
+    // Retry-After beyond maxRetryAfter is left to the caller at once.
+    assertEquals(api.length, huge ? 1 : 5, String(retryAfter));
+    assert(sleeps.every((ms) => ms > 0 && Number.isFinite(ms)), `${sleeps}`);
+    if (huge) assert((error.retryAfter ?? 0) > 60_000);
+  }
+});
+
+Deno.test("sdk adversarial: a 503 on a create forever ends with a typed error, and only one create body per attempt", async () => {
+  // src/http/retry.ts / docs: a 503 is "not processed": re-sent.
+  const { client, seen } = fake(
+    () =>
+      Response.json({ message: "down", error_code: "INTERNAL_ERROR" }, {
+        status: 503,
+      }),
+    { maxRetries: 3 },
+  );
+  await assertRejects(
+    () => client.workspaces.create({ name: "w" }),
+    MLPlatformError,
+  );
+  const creates = seen.filter((r) =>
+    r.method === "POST" && r.url.pathname === "/workspaces"
+  );
+  assertEquals(creates.length, 4);
+});
+
+Deno.test("sdk adversarial: pagination against a service that ignores the page asked for ends, without repeating pages forever", async () => {
+  // docs/api.md#conventions: pages are asked for by number; a service
+  // answering current_page 1 to every page must not make iterate() loop.
+  let calls = 0;
+  const { client } = fake((req) => {
+    calls++;
+    if (calls > 50) throw new Error("looping");
+    const asked = Number(req.url.searchParams.get("page") ?? 1);
+    return Response.json(page([workspace(`w_${asked}`)], 1, 3));
+  });
+  const ids: string[] = [];
+  for await (const w of client.workspaces.iterate()) ids.push(w.id);
+  assertEquals(ids, ["w_1", "w_2", "w_3"]);
+});
