@@ -214,3 +214,178 @@ Deno.test("sdk adversarial: pagination against a service that ignores the page a
   for await (const w of client.workspaces.iterate()) ids.push(w.id);
   assertEquals(ids, ["w_1", "w_2", "w_3"]);
 });
+
+Deno.test("sdk adversarial: a 202 or redirect Location that is not http(s) (file:, data:) is refused, never fetched", async () => {
+  // docs/contract.md#202-accepted: the client follows Location, relative
+  // or absolute, on the service: Deno's fetch reads file: URLs, so a
+  // hostile Location could make the client read a local file.
+  for (const location of ["file:///etc/hostname", "data:,{}"]) {
+    for (const status of [202, 302, 307]) {
+      const { client, seen } = fake((req) =>
+        req.url.pathname === "/workspaces/w_1"
+          ? new Response(null, { status, headers: { location } })
+          : Response.json(workspace("w_1"))
+      );
+      await assertRejects(
+        () => client.workspaces.get("w_1"),
+        MLPlatformError,
+        undefined,
+        `${status} ${location}`,
+      );
+      assert(
+        seen.every((r) => r.url.protocol === "http:"),
+        `${status} ${location}: ${seen.map((r) => r.url.href)}`,
+      );
+    }
+  }
+});
+
+Deno.test("sdk adversarial: a protocol-relative or dot-dot Location: another origin gets no token, the same origin does", async () => {
+  const { client, seen } = fake((req) => {
+    if (req.url.pathname === "/deployed-models/dm_1/views") {
+      return new Response(null, {
+        status: 202,
+        headers: { location: "//evil.invalid/ops/1" },
+      });
+    }
+    if (req.url.origin !== BASE) {
+      return new Response(null, {
+        status: 202,
+        headers: { location: `${BASE}/deployed-models/../ops/2` },
+      });
+    }
+    return Response.json({ columns: ["a"], index: [0], data: [[1]] });
+  });
+  const table = await client.deployedModels.views("dm_1", {
+    query: { x: [1] },
+  });
+  assertEquals(table.data, [[1]]);
+  assertEquals(foreign(seen).map((r) => r.authorization), [null]);
+  const last = seen.at(-1)!;
+  assertEquals(last.url.pathname, "/ops/2");
+  assertEquals(last.authorization, "Bearer tok-1");
+});
+
+Deno.test("sdk adversarial: token endpoint answers that are not a token are typed errors naming the field, and show no secret", async () => {
+  const answers: [string, () => Response][] = [
+    ["html", () => new Response("<html>login</html>", { status: 200 })],
+    [
+      "no expiry",
+      () => Response.json({ access_token: "t", token_type: "Bearer" }),
+    ],
+    [
+      "negative expiry",
+      () =>
+        Response.json({
+          access_token: "t",
+          token_type: "Bearer",
+          expires_in: -1,
+        }),
+    ],
+    [
+      "expiry as text",
+      () =>
+        Response.json({
+          access_token: "t",
+          token_type: "Bearer",
+          expires_in: "3600",
+        }),
+    ],
+    [
+      "empty token",
+      () =>
+        Response.json({
+          access_token: "",
+          token_type: "Bearer",
+          expires_in: 60,
+        }),
+    ],
+  ];
+  for (const [what, answer] of answers) {
+    const { client, seen } = fake(() => Response.json(workspace("w_1")), {
+      token: answer,
+    });
+    const error = await assertRejects(
+      () => client.workspaces.get("w_1"),
+      InvalidResponseError,
+      undefined,
+      what,
+    );
+    assert(!String(error.message).includes("s3cret"), what);
+    assert(!JSON.stringify(error).includes("s3cret"), what);
+    if (what !== "html") {
+      assert(
+        /access_token|expires_in/.test(error.message),
+        `${what}: ${error.message}`,
+      );
+    }
+    assertEquals(seen.filter((r) => r.url.pathname !== "/oauth/token"), []);
+  }
+});
+
+Deno.test("sdk adversarial: a token with expires_in 0 is used for its call, one token per call, no loop", async () => {
+  let tokens = 0;
+  const { client, seen } = fake(() => Response.json(workspace("w_1")), {
+    token: () =>
+      Response.json({
+        access_token: `t${++tokens}`,
+        token_type: "Bearer",
+        expires_in: 0,
+      }),
+  });
+  await client.workspaces.get("w_1");
+  await client.workspaces.get("w_1");
+  assertEquals(tokens, 2);
+  const api = seen.filter((r) => r.url.pathname !== "/oauth/token");
+  assertEquals(api.map((r) => r.authorization), ["Bearer t1", "Bearer t2"]);
+});
+
+Deno.test("sdk adversarial: answers off the schema are InvalidResponseErrors naming the field; never undefined in user data", async () => {
+  const bodies: [string, unknown][] = [
+    ["id", { ...workspace("w_1"), id: undefined }],
+    ["id", { ...workspace("w_1"), id: 42 }],
+    ["created_at", { ...workspace("w_1"), created_at: null }],
+    ["name", { ...workspace("w_1"), name: ["a"] }],
+    ["(body)", "not json"],
+    ["(body)", null],
+    ["(body)", [workspace("w_1")]],
+  ];
+  for (const [field, body] of bodies) {
+    const { client } = fake(() =>
+      typeof body === "string"
+        ? new Response(body, { status: 200 })
+        : Response.json(body)
+    );
+    const error = await assertRejects(
+      () => client.workspaces.get("w_1"),
+      InvalidResponseError,
+      undefined,
+      JSON.stringify(body),
+    );
+    if (field !== "(body)") {
+      assert(error.message.includes(field), `${field}: ${error.message}`);
+    }
+  }
+  // Extra fields are kept or dropped, never an error; a number past what a
+  // double holds exactly is refused naming the field, not rounded.
+  const { client } = fake(() =>
+    Response.json({
+      ...page([{ ...workspace("w_1"), extra: { deep: 1 } }], 1, 1),
+      pagination: {
+        total_items: 1e300,
+        items_per_page: 10,
+        current_page: 1,
+        total_pages: 1,
+      },
+    })
+  );
+  await assertRejects(
+    () => client.workspaces.list(),
+    InvalidResponseError,
+    "pagination.total_items",
+  );
+  const { client: lenient } = fake(() =>
+    Response.json(page([{ ...workspace("w_1"), extra: { deep: 1 } }], 1, 1))
+  );
+  assertEquals((await lenient.workspaces.list()).data[0].id, "w_1");
+});

@@ -54,6 +54,7 @@ import {
   type AttemptRunner,
   authorized,
   isRedirect,
+  locationUrl,
   type Outgoing,
   type Received,
   redirected,
@@ -340,7 +341,7 @@ export class Transport {
         Math.min(wait, this.#settings.maxRetryAfter),
         policy.signal,
       );
-      const url = new URL(location, answer.url);
+      const url = locationUrl(location, answer.url, 202, policy.operation);
       if (!pollHeaders) {
         pollHeaders = { ...headers };
         delete pollHeaders["content-type"];
