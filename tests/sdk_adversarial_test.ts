@@ -7,19 +7,15 @@
  * behaviours in tests/http_transport_test.ts and tests/http_retry_test.ts;
  * neither is repeated here.
  */
-import {
-  assert,
-  assertEquals,
-  assertInstanceOf,
-  assertRejects,
-} from "@std/assert";
+import { assert, assertEquals, assertRejects } from "@std/assert";
 import { Client, type ClientOptions } from "../src/client.ts";
 import {
-  ConnectionError,
   InvalidResponseError,
   MLPlatformError,
   RateLimitError,
+  ValidationError,
 } from "../src/http/errors.ts";
+import { MLPlatform } from "../src/platform.ts";
 import { parseRetryAfter } from "../src/http/retry.ts";
 
 const T = "2024-05-01T12:00:00.000000Z";
@@ -388,4 +384,143 @@ Deno.test("sdk adversarial: answers off the schema are InvalidResponseErrors nam
     Response.json(page([{ ...workspace("w_1"), extra: { deep: 1 } }], 1, 1))
   );
   assertEquals((await lenient.workspaces.list()).data[0].id, "w_1");
+});
+
+// ---------------------------------------------------------------- jobs
+
+const owned = (id: string) => ({
+  id,
+  account: { id: "acc", name: "acc" },
+  created_at: "2024-01-01T00:00:00.000000Z",
+  created_by: ref,
+});
+const ingestion = (status: string) => ({
+  ...owned("ij_1"),
+  job_type: "INITIAL",
+  name: "ingest",
+  compute_configuration: { id: "cc", name: "cc" },
+  data_processing_configuration: { id: "ic", name: "ic" },
+  storage_connector: { id: "sc", name: "sc" },
+  datasource: { id: "ds_1", name: "ds_1" },
+  data_path: "churn.csv",
+  status,
+  progress: status === "COMPLETED" ? 1 : 0.5,
+  stage: "reading",
+  stage_progress: 0,
+  maximum_runtime_seconds: 3600,
+});
+
+/** An ingestion job the fake service runs: `polls` RUNNING answers, then COMPLETED. */
+function ingestionPlatform(polls: number) {
+  let gets = 0;
+  let creates = 0;
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    await request.body?.cancel();
+    if (url.pathname === "/oauth/token") {
+      return Response.json({
+        access_token: "t",
+        token_type: "Bearer",
+        expires_in: 3600,
+      });
+    }
+    if (request.method === "POST" && url.pathname === "/data-processing-ingestion-jobs") {
+      creates++;
+      return Response.json(ingestion("STARTING"), { status: 201 });
+    }
+    if (url.pathname === "/data-processing-ingestion-jobs/ij_1") {
+      if (++gets > 500) throw new Error("polled without end");
+      return Response.json(ingestion(gets > polls ? "COMPLETED" : "RUNNING"));
+    }
+    if (url.pathname === "/datasources/ds_1") {
+      return Response.json({ ...owned("ds_1"), name: "churn" });
+    }
+    return Response.json({ message: "no", error_code: "NOT_FOUND" }, {
+      status: 404,
+    });
+  };
+  const ml = new MLPlatform({
+    baseUrl: "https://mlp.test",
+    clientId: "id",
+    clientSecret: "secret",
+    fetch: fetch as typeof globalThis.fetch,
+    pollInterval: 1,
+    maxRetries: 0,
+    progress: false,
+  });
+  const job = ml.ingestionJob({
+    configuration: "ic",
+    storage: "sc",
+    compute: "cc",
+    path: "churn.csv",
+    datasourceName: "churn",
+    poll: { initialDelay: 1, maxDelay: 1 },
+  }).create();
+  return { job, counts: () => ({ gets, creates }) };
+}
+
+Deno.test("sdk adversarial: a job awaited twice polls once and resolves both to the same result; no second create", async () => {
+  const { job, counts } = ingestionPlatform(2);
+  const [a, b] = await Promise.all([job, job]);
+  assertEquals(a, b);
+  assertEquals((await job).id, "ds_1");
+  assertEquals(counts(), { gets: 3, creates: 1 });
+});
+
+Deno.test("sdk adversarial: watch() and wait() with an already-aborted signal reject with its reason and poll nothing", async () => {
+  const { job, counts } = ingestionPlatform(2);
+  await job.created;
+  const reason = new Error("stop");
+  const signal = AbortSignal.abort(reason);
+  const watched = job.watch({ signal });
+  assertEquals(await assertRejects(() => watched.next()), reason);
+  assertEquals(await assertRejects(() => job.wait({ signal })), reason);
+  assertEquals(counts().gets, 0);
+});
+
+Deno.test("sdk adversarial: an onProgress callback that throws ends the wait with its error, which is not swallowed", async () => {
+  const { job } = ingestionPlatform(3);
+  const boom = new Error("callback bug");
+  assertEquals(
+    await assertRejects(() =>
+      job.wait({
+        onProgress: () => {
+          throw boom;
+        },
+      })
+    ),
+    boom,
+  );
+  // The job itself is not spoilt: a later wait completes.
+  assertEquals((await job.wait()).id, "ds_1");
+});
+
+Deno.test("sdk adversarial: wait()'s timeout and poll options from JavaScript (NaN, strings, negatives) are refused naming the option, before polling", async () => {
+  for (
+    const [field, options] of [
+      ["timeout", { timeout: NaN }],
+      ["timeout", { timeout: "5000" }],
+      ["timeout", { timeout: -1 }],
+      ["poll.initialDelay", { poll: { initialDelay: NaN } }],
+      ["poll.maxDelay", { poll: { maxDelay: "10" } }],
+      ["poll.factor", { poll: { factor: Infinity } }],
+      ["poll.errorBudget", { poll: { errorBudget: NaN } }],
+    ] as const
+  ) {
+    const { job, counts } = ingestionPlatform(1_000);
+    await job.created;
+    const error = await assertRejects(
+      // deno-lint-ignore no-explicit-any
+      () => job.wait(options as any),
+      ValidationError,
+      undefined,
+      field,
+    );
+    assert(
+      error.issues.some((i) => i.path === field),
+      `${field}: ${JSON.stringify(error.issues)}`,
+    );
+    assertEquals(counts().gets, 0, field);
+  }
 });
