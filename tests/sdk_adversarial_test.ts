@@ -425,7 +425,10 @@ function ingestionPlatform(polls: number) {
         expires_in: 3600,
       });
     }
-    if (request.method === "POST" && url.pathname === "/data-processing-ingestion-jobs") {
+    if (
+      request.method === "POST" &&
+      url.pathname === "/data-processing-ingestion-jobs"
+    ) {
       creates++;
       return Response.json(ingestion("STARTING"), { status: 201 });
     }
@@ -523,4 +526,107 @@ Deno.test("sdk adversarial: wait()'s timeout and poll options from JavaScript (N
     );
     assertEquals(counts().gets, 0, field);
   }
+});
+
+// ------------------------------------------------------------ builders
+
+/** A platform whose every request fails the test: builders must refuse first. */
+function unsent() {
+  let requests = 0;
+  const ml = new MLPlatform({
+    baseUrl: "https://mlp.test",
+    clientId: "id",
+    clientSecret: "secret",
+    fetch: () => {
+      requests++;
+      return Promise.reject(new Error("no request may be sent"));
+    },
+    progress: false,
+  });
+  return { ml, requests: () => requests };
+}
+
+function refusedAt(run: () => unknown, path: string, text?: string) {
+  let error: unknown;
+  try {
+    run();
+  } catch (e) {
+    error = e;
+  }
+  assert(error instanceof ValidationError, `${path}: ${error}`);
+  assert(
+    error.issues.some((i) => i.path.startsWith(path)),
+    `${path}: ${JSON.stringify(error.issues)}`,
+  );
+  if (text) assert(error.message.includes(text), error.message);
+}
+
+Deno.test("sdk adversarial: builder numbers from JavaScript (NaN, Infinity, strings, arrays) are ValidationErrors naming the option, nothing sent", async () => {
+  const { ml, requests } = unsent();
+  for (
+    const [option, wire, value] of [
+      ["learningRate", "learning_rate", NaN],
+      ["learningRate", "learning_rate", Infinity],
+      ["learningRate", "learning_rate", "0.1"],
+      ["maxRounds", "max_rounds", [10]],
+      ["bins", "bins", -0.5],
+      ["randomSeed", "random_seed", 2 ** 53],
+    ] as const
+  ) {
+    refusedAt(
+      () => ml.trainingConfiguration("t", { [option]: value } as never).body(),
+      wire,
+      option === wire ? undefined : `option "${option}"`,
+    );
+  }
+  // -0 is a number like 0: accepted where 0 is.
+  assertEquals(
+    ml.trainingConfiguration("t", { l1Ratio: -0 }).body().l1_ratio,
+    0,
+  );
+  // Frozen options are read, never written to.
+  const frozen = Object.freeze({ learningRate: 0.2 });
+  assertEquals(ml.trainingConfiguration("t", frozen).body().learning_rate, 0.2);
+  await assertRejects(
+    () => ml.trainingConfiguration("t", { learningRate: NaN }).create(),
+    ValidationError,
+  );
+  assertEquals(requests(), 0);
+});
+
+Deno.test("sdk adversarial: an unknown builder option (a typo, __proto__, constructor) is a ValidationError naming it, not dropped", () => {
+  const { ml, requests } = unsent();
+  refusedAt(
+    () => ml.trainingConfiguration("t", { learningrate: 0.5 } as never).body(),
+    "learningrate",
+    'did you mean "learningRate"',
+  );
+  refusedAt(
+    () =>
+      ml.deploymentConfiguration("d", { maxConcurrency: 4 } as never).body(),
+    "maxConcurrency",
+  );
+  // An options object parsed from JSON may carry "__proto__" as an own key:
+  // it must not set the body's prototype and smuggle fields in.
+  const hostile = JSON.parse(
+    '{"__proto__": {"learning_rate": 0.99}, "constructor": {"x": 1}}',
+  );
+  refusedAt(
+    () => ml.trainingConfiguration("t", hostile).body(),
+    "__proto__",
+  );
+  assertEquals(({} as Record<string, unknown>).learning_rate, undefined);
+  assertEquals(requests(), 0);
+});
+
+Deno.test("sdk adversarial: very long and empty names are refused naming name; 200 characters pass", () => {
+  const { ml, requests } = unsent();
+  refusedAt(() => ml.trainingConfiguration("x".repeat(201)).body(), "name");
+  refusedAt(() => ml.trainingConfiguration("   ").body(), "name");
+  refusedAt(() => ml.trainingConfiguration(["a"] as never).body(), "name");
+  assertEquals(
+    ml.trainingConfiguration("x".repeat(200)).body().name.length,
+    200,
+  );
+  assertEquals(requests(), 0);
 });
