@@ -10,6 +10,7 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { Client, type ClientOptions } from "../src/client.ts";
 import {
+  ConflictError,
   InvalidResponseError,
   MLPlatformError,
   RateLimitError,
@@ -629,4 +630,76 @@ Deno.test("sdk adversarial: very long and empty names are refused naming name; 2
     200,
   );
   assertEquals(requests(), 0);
+});
+
+Deno.test("sdk adversarial: list queries from JavaScript (NaN, strings, negatives, huge) are refused naming the parameter, before sending", async () => {
+  for (
+    const [param, query] of [
+      ["page", { page: NaN }],
+      ["page", { page: -1 }],
+      ["page", { page: 1.5 }],
+      ["items_per_page", { items_per_page: 1e9 }],
+      ["items_per_page", { items_per_page: "ten" }],
+    ] as const
+  ) {
+    const { client, seen } = fake(() => Response.json(page([], 1, 0)));
+    const error = await assertRejects(
+      () => client.workspaces.list(query as never),
+      ValidationError,
+      undefined,
+      param,
+    );
+    assert(
+      error.issues.some((i) => i.path.includes(param)),
+      `${param}: ${JSON.stringify(error.issues)}`,
+    );
+    assertEquals(seen.length, 0, param);
+  }
+});
+
+Deno.test("sdk adversarial: the bearer token and the secret appear in no error, inspection or JSON of the client, an error or a job", async () => {
+  const { client } = fake(
+    () =>
+      Response.json({ message: "boom", error_reference: "r1" }, {
+        status: 500,
+      }),
+    {
+      maxRetries: 0,
+    },
+  );
+  const error = await assertRejects(() => client.workspaces.get("w_1"));
+  for (
+    const text of [
+      Deno.inspect(client, { depth: 10, showHidden: true }),
+      JSON.stringify(client),
+      Deno.inspect(error, { depth: 10, showHidden: true }),
+      JSON.stringify(error),
+      String((error as Error).stack),
+    ]
+  ) {
+    assert(!text.includes("tok-1"), text);
+    assert(!text.includes("s3cret"), text);
+  }
+});
+
+Deno.test("sdk adversarial: a 503 create the service did make anyway is a ConflictError on the re-send, never a second resource", async () => {
+  // docs: a 503 is 'not processed' (src/http/retry.ts): re-sent. A service
+  // breaking that makes the re-send a duplicate name: a typed 409.
+  let made = 0;
+  const { client } = fake((req) => {
+    if (req.method !== "POST") return Response.json(page([], 1, 0));
+    if (made++ === 0) {
+      return Response.json({ message: "busy", error_code: "INTERNAL_ERROR" }, {
+        status: 503,
+      });
+    }
+    return Response.json({ message: "taken", error_code: "CONFLICT" }, {
+      status: 409,
+    });
+  });
+  await assertRejects(
+    () => client.workspaces.create({ name: "w" }),
+    ConflictError,
+  );
+  assertEquals(made, 2);
 });
