@@ -703,3 +703,80 @@ Deno.test("sdk adversarial: a 503 create the service did make anyway is a Confli
   );
   assertEquals(made, 2);
 });
+
+// ------------------------------------------------------------ notebook
+
+Deno.test("sdk adversarial: names, statuses, columns and messages a service sends are escaped in every notebook HTML display", async () => {
+  const {
+    compareModels,
+    errorCard,
+    notebookProgress,
+    resourceCard,
+    viewsTable,
+  } = await import("../notebook.ts");
+  const { renderAs } = await import("../src/display.ts");
+  const H = `<img src=x onerror=alert(1)>"'`;
+  const resource = {
+    id: H,
+    name: H,
+    status: H,
+    message: H,
+    stage: H,
+    metrics: { [H]: 0.5 },
+    created_at: H,
+    created_by: { id: H, name: H },
+    tags: [H],
+    [H]: H,
+  };
+  const htmls: [string, string][] = [
+    ["resourceCard", resourceCard(resource, { kind: H }).html],
+    ["errorCard", errorCard(Object.assign(new Error(H), { name: H })).html],
+    [
+      "viewsTable",
+      viewsTable({ columns: [H, "b"], index: [H], data: [[H, H]] })[
+        "text/html"
+      ],
+    ],
+    [
+      "page",
+      String(
+        renderAs("page", {
+          data: [resource],
+          pagination: {
+            total_items: 1,
+            items_per_page: 10,
+            current_page: 1,
+            total_pages: 1,
+          },
+        }, H)["text/html"],
+      ),
+    ],
+    [
+      "compareModels",
+      compareModels([
+        { model: { id: H, name: H, metrics: { [H]: 1 } } },
+        { model: { id: "m2", name: H, metrics: { [H]: 2 } } },
+      ]).table["text/html"],
+    ],
+  ];
+  const shown: unknown[] = [];
+  const progress = notebookProgress(H, {
+    throttleMs: 0,
+    jupyter: {
+      display: (obj) => {
+        shown.push(obj);
+        return Promise.resolve();
+      },
+    },
+  })!;
+  progress.update({ ...resource, progress: 0.5, stage_progress: 0.5 } as never);
+  await progress.end({ ...resource, status: "FAILED" } as never);
+  for (const [i, bundle] of shown.entries()) {
+    const html = (bundle as Record<string, unknown>)["text/html"];
+    if (typeof html === "string") htmls.push([`progress ${i}`, html]);
+  }
+  assert(htmls.length >= 6);
+  for (const [what, html] of htmls) {
+    assert(!/<img/i.test(html), `${what}: ${html}`);
+  }
+});
