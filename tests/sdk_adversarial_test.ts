@@ -7,9 +7,15 @@
  * behaviours in tests/http_transport_test.ts and tests/http_retry_test.ts;
  * neither is repeated here.
  */
-import { assert, assertEquals, assertRejects } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertInstanceOf,
+  assertRejects,
+} from "@std/assert";
 import { Client, type ClientOptions } from "../src/client.ts";
 import {
+  ConfigurationError,
   ConflictError,
   InvalidResponseError,
   MLPlatformError,
@@ -778,5 +784,37 @@ Deno.test("sdk adversarial: names, statuses, columns and messages a service send
   assert(htmls.length >= 6);
   for (const [what, html] of htmls) {
     assert(!/<img/i.test(html), `${what}: ${html}`);
+  }
+});
+
+Deno.test("sdk adversarial: a base URL with a query, a fragment or credentials in it is a ConfigurationError, not a client sending elsewhere", async () => {
+  for (
+    const baseUrl of [
+      "http://api.test.invalid/v1?key=1",
+      "http://api.test.invalid/v1#frag",
+      "http://user:pw@api.test.invalid/v1",
+    ]
+  ) {
+    const seen: string[] = [];
+    let made: Client | undefined;
+    let error: unknown;
+    try {
+      made = new Client({
+        baseUrl,
+        clientId: "id",
+        clientSecret: "s3cret",
+        maxRetries: 0,
+        fetch: (input) => {
+          seen.push(input instanceof Request ? input.url : String(input));
+          return Promise.resolve(Response.json({}));
+        },
+      });
+      await made.workspaces.get("w_1");
+    } catch (e) {
+      error = e;
+    }
+    assertInstanceOf(error, ConfigurationError, baseUrl);
+    assertEquals(seen, [], baseUrl);
+    assert(!String((error as Error).message).includes("pw"), baseUrl);
   }
 });
