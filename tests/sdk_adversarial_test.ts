@@ -818,3 +818,34 @@ Deno.test("sdk adversarial: a base URL with a query, a fragment or credentials i
     assert(!String((error as Error).message).includes("pw"), baseUrl);
   }
 });
+
+Deno.test("sdk adversarial: numeric client options from JavaScript (NaN, strings, negatives) are a ConfigurationError naming the option, at construction", () => {
+  // a NaN timeout never fired (a hung request hung the call), a NaN
+  // pollInterval polled a 202 without pause, a NaN maxRetryAfter or
+  // retryTimeout silently turned every retry off.
+  for (
+    const [option, value] of [
+      ["timeout", NaN],
+      ["timeout", "1000"],
+      ["timeout", Infinity],
+      ["maxRetries", -1],
+      ["maxRetries", NaN],
+      ["retryTimeout", NaN],
+      ["retryBaseDelay", -5],
+      ["retryMaxDelay", "8000"],
+      ["maxRetryAfter", NaN],
+      ["pollInterval", NaN],
+    ] as const
+  ) {
+    let error: unknown;
+    try {
+      new Client({ baseUrl: BASE, [option]: value } as never);
+    } catch (e) {
+      error = e;
+    }
+    assertInstanceOf(error, ConfigurationError, `${option}: ${value}`);
+    assert(error.message.includes(option), error.message);
+  }
+  // Infinity where it means "no limit" stays allowed.
+  new Client({ baseUrl: BASE, maxRetries: Infinity, maxRetryAfter: Infinity });
+});
