@@ -849,3 +849,27 @@ Deno.test("sdk adversarial: numeric client options from JavaScript (NaN, strings
   // Infinity where it means "no limit" stays allowed.
   new Client({ baseUrl: BASE, maxRetries: Infinity, maxRetryAfter: Infinity });
 });
+
+Deno.test("sdk adversarial: a views answer with rows shorter or longer than its columns is an InvalidResponseError naming the row, never cells of undefined", async () => {
+  // docs/api.md#endpoints (13): a split table, rows aligned with columns.
+  for (
+    const data of [[[1]], [[1, 2, 3]], [[1, 2], [3]]]
+  ) {
+    const { client } = fake(() =>
+      Response.json({ columns: ["a", "b"], index: data.map((_, i) => i), data })
+    );
+    await assertRejects(
+      () => client.deployedModels.views("dm_1", { query: { x: [1] } }),
+      InvalidResponseError,
+      "data.",
+      JSON.stringify(data),
+    );
+  }
+  const { client } = fake(() =>
+    Response.json({ columns: ["a", "b"], index: [0], data: [[1, null]] })
+  );
+  assertEquals(
+    (await client.deployedModels.views("dm_1", { query: { x: [1] } })).data,
+    [[1, null]],
+  );
+});
