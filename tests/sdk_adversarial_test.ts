@@ -873,3 +873,16 @@ Deno.test("sdk adversarial: a views answer with rows shorter or longer than its 
     [[1, null]],
   );
 });
+
+Deno.test("sdk adversarial: a per-call timeout that is not a finite number of 0 or more is refused naming timeout, before sending", async () => {
+  for (const timeout of [NaN, -1, "100", Infinity]) {
+    const { client, seen } = fake(() => Response.json(workspace("w_1")));
+    await assertRejects(
+      () => client.workspaces.get("w_1", { timeout } as never),
+      ConfigurationError,
+      "timeout",
+      String(timeout),
+    );
+    assertEquals(seen.length, 0);
+  }
+});

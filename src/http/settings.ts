@@ -89,7 +89,10 @@ export interface CallOptions extends RequestOptions {
  * if (!refused) throw new Error("NaN accepted");
  * ```
  */
-export function checkNumericOptions(options: Record<string, unknown>): void {
+export function checkNumericOptions(
+  options: Record<string, unknown>,
+  what = "client option",
+): void {
   const unlimited = ["maxRetries", "retryTimeout", "maxRetryAfter"];
   for (
     const name of [
@@ -109,7 +112,7 @@ export function checkNumericOptions(options: Record<string, unknown>): void {
       (!Number.isFinite(value) && !unlimited.includes(name))
     ) {
       throw new ConfigurationError({
-        message: `Invalid client option ${name}: ${
+        message: `Invalid ${what} ${name}: ${
           typeof value === "string" ? JSON.stringify(value) : String(value)
         } (${typeof value})`,
         hint: `Pass ${name} as a ${

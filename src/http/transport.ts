@@ -65,10 +65,11 @@ import { type ListPage, reconcileCreate } from "./reconcile.ts";
 import { responseCheck } from "./response_check.ts";
 import { TokenManager } from "./token.ts";
 import { filledPath, messagePath, parseBaseUrl, requestUrl } from "./urls.ts";
-import type {
-  CallOptions,
-  RequestOptions,
-  TransportSettings,
+import {
+  type CallOptions,
+  checkNumericOptions,
+  type RequestOptions,
+  type TransportSettings,
 } from "./settings.ts";
 
 export type { CallOptions, RequestOptions, TransportSettings };
@@ -200,6 +201,10 @@ export class Transport {
       headers["content-type"] = "application/json";
       outgoing.body = JSON.stringify(body);
     }
+    const timeout = options.timeout ?? this.#settings.timeout;
+    if (options.timeout !== undefined) {
+      checkNumericOptions({ timeout }, "call option");
+    }
     const state = { outcomeUnknown: false };
     const policy: Policy = {
       kind: callKind(route),
@@ -209,7 +214,7 @@ export class Transport {
         messagePath(this.#basePath, path, outgoing.url)
       }`,
       signal: options.signal,
-      timeout: options.timeout ?? this.#settings.timeout,
+      timeout,
     };
     let answer: Received;
     try {
