@@ -886,3 +886,63 @@ Deno.test("sdk adversarial: a per-call timeout that is not a finite number of 0 
     assertEquals(seen.length, 0);
   }
 });
+
+Deno.test("sdk adversarial: a token revoked mid-wait (401) is renewed once and the job completes, created once; a token endpoint then refusing ends it typed", async () => {
+  // docs/contract.md#tokens: the client renews once on a 401.
+  for (const refuseRenewal of [false, true]) {
+    let tokens = 0;
+    let creates = 0;
+    let gets = 0;
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      await request.body?.cancel();
+      if (url.pathname === "/oauth/token") {
+        if (tokens >= 1 && refuseRenewal) {
+          return Response.json({ message: "revoked" }, { status: 401 });
+        }
+        return Response.json({
+          access_token: `t${++tokens}`,
+          token_type: "Bearer",
+          expires_in: 3600,
+        });
+      }
+      // The first token is revoked after the create and one poll.
+      if (request.headers.get("authorization") === "Bearer t1" && gets >= 1) {
+        return Response.json({ message: "expired" }, { status: 401 });
+      }
+      if (request.method === "POST") {
+        creates++;
+        return Response.json(ingestion("STARTING"), { status: 201 });
+      }
+      if (url.pathname === "/data-processing-ingestion-jobs/ij_1") {
+        return Response.json(ingestion(++gets > 3 ? "COMPLETED" : "RUNNING"));
+      }
+      return Response.json({ ...owned("ds_1"), name: "churn" });
+    };
+    const ml = new MLPlatform({
+      baseUrl: "https://mlp.test",
+      clientId: "id",
+      clientSecret: "secret",
+      fetch: fetch as typeof globalThis.fetch,
+      maxRetries: 0,
+      progress: false,
+    });
+    const job = ml.ingestionJob({
+      configuration: "ic",
+      storage: "sc",
+      compute: "cc",
+      path: "churn.csv",
+      datasourceName: "churn",
+      poll: { initialDelay: 1, maxDelay: 1, errorBudget: 2 },
+    }).create();
+    if (refuseRenewal) {
+      const error = await assertRejects(() => job.wait(), MLPlatformError);
+      assertEquals(error.status, 401);
+    } else {
+      assertEquals((await job).id, "ds_1");
+      assertEquals(tokens, 2);
+    }
+    assertEquals(creates, 1);
+  }
+});
