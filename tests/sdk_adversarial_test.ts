@@ -946,3 +946,45 @@ Deno.test("sdk adversarial: a token revoked mid-wait (401) is renewed once and t
     assertEquals(creates, 1);
   }
 });
+
+Deno.test("sdk adversarial: credentials the caller put in headers (Authorization, Cookie) do not follow a redirect or a 202 to another origin either", async () => {
+  // As fetch does on a cross-origin redirect (Fetch standard, HTTP-redirect
+  // fetch: Authorization removed), and as docs/contract.md#202-accepted
+  // asks of the token.
+  for (const status of [202, 307]) {
+    const foreignSeen: Headers[] = [];
+    const client = new Client({
+      baseUrl: BASE,
+      clientId: "id",
+      clientSecret: "s3cret",
+      maxRetries: 0,
+      pollInterval: 0,
+      headers: { Authorization: "Basic dXNlcjpwdw==", Cookie: "session=1" },
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        const url = new URL(request.url);
+        if (url.pathname === "/oauth/token") {
+          return Promise.resolve(Response.json({
+            access_token: "tok-1",
+            token_type: "Bearer",
+            expires_in: 3600,
+          }));
+        }
+        if (url.origin !== BASE) {
+          foreignSeen.push(request.headers);
+          return Promise.resolve(Response.json(workspace("w_1")));
+        }
+        return Promise.resolve(
+          new Response(null, {
+            status,
+            headers: { location: "http://evil.invalid/w" },
+          }),
+        );
+      },
+    });
+    assertEquals((await client.workspaces.get("w_1")).id, "w_1");
+    assertEquals(foreignSeen.length, 1);
+    assertEquals(foreignSeen[0].get("authorization"), null, String(status));
+    assertEquals(foreignSeen[0].get("cookie"), null, String(status));
+  }
+});

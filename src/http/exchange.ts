@@ -113,17 +113,30 @@ export function requestInit(
     };
 }
 
+/** Headers that carry credentials (the Fetch standard drops these across origins). */
+const CREDENTIAL_HEADERS = new Set([
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+]);
+
 /**
  * The headers of one attempt: the request's, plus the bearer token when the
  * request goes to the base URL's origin (a Location or redirect to another
- * host, such as object storage or a CDN, must not receive it).
+ * host, such as object storage or a CDN, must not receive it). To another
+ * origin the caller's own credential headers (client option `headers`) are
+ * dropped too: they followed a 202 or a redirect there.
  */
 export function authorized(
   outgoing: Outgoing,
   token: string | undefined,
 ): Record<string, string> {
   const headers = { ...outgoing.headers };
-  if (token && outgoing.sameOrigin) headers.authorization = `Bearer ${token}`;
+  if (!outgoing.sameOrigin) {
+    for (const name in headers) {
+      if (CREDENTIAL_HEADERS.has(name.toLowerCase())) delete headers[name];
+    }
+  } else if (token) headers.authorization = `Bearer ${token}`;
   return headers;
 }
 
