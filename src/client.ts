@@ -82,6 +82,7 @@ import { ConfigurationError } from "./http/errors.ts";
 import { isBrowserLike, readEnv } from "./http/environment.ts";
 import { sleep } from "./abort.ts";
 import { Transport } from "./http/transport.ts";
+import { checkNumericOptions } from "./http/settings.ts";
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_TIMEOUT } from "./http/retry.ts";
 import { Accounts } from "./resources/accounts.ts";
 import { Collection, ReadOnlyCollection } from "./resources/collection.ts";
@@ -303,6 +304,7 @@ export class Client {
    */
   constructor(options: ClientOptions) {
     assertSecretAllowed(options);
+    checkNumericOptions(options as unknown as Record<string, unknown>);
     const transport = new Transport({
       baseUrl: options.baseUrl,
       clientId: options.clientId,

@@ -16,6 +16,7 @@ import { KINDS, type Routes, routes } from "../schemas/routes.ts";
 import { ClientBuilder, type CreateOptions, snakeCase } from "./base.ts";
 import type { BuilderClient, Creatable } from "./builder_client.ts";
 import { idOf, type RefLike } from "./types.ts";
+import { invalid } from "./validate.ts";
 
 /** The route families a builder creates in: a `create` route in the table, and on the client. */
 export type CreateKey = {
@@ -142,6 +143,35 @@ export abstract class SpecBuilder<
     return new Set(
       Object.keys((this.schema as { shape?: object }).shape ?? {}),
     );
+  }
+
+  /**
+   * The validated body; an option the body has no field for (a typo such
+   * as `learningrate`, an option of another builder, `__proto__`) is a
+   * `ValidationError` naming it: it was dropped silently, so the typo'd
+   * setting took its default without a word.
+   */
+  override body(): z.output<BodySchema<K>> {
+    const fields = this.#fields();
+    const known = Object.values(this.optionNames());
+    const issues = [];
+    for (const option of Object.keys(this.options)) {
+      const value = (this.options as Record<string, unknown>)[option];
+      const wire = this.#wireName(option);
+      if (value === undefined || wire === null || NOT_SENT.has(option)) {
+        continue;
+      }
+      if (fields.has(wire)) continue;
+      const like = known.find((k) => k.toLowerCase() === option.toLowerCase());
+      issues.push({
+        path: option,
+        message: `unknown option "${option}"${
+          like ? ` (did you mean "${like}"?)` : ""
+        }`,
+      });
+    }
+    if (issues.length > 0) throw invalid(this.what, issues);
+    return super.body();
   }
 
   /** The body as given: each option under its wire name, references as ids. */

@@ -15,7 +15,12 @@
  */
 import { abortable } from "../abort.ts";
 import type { Deadlines, TimeoutSignals } from "./deadlines.ts";
-import { ConnectionError, MLPlatformError, TimeoutError } from "./errors.ts";
+import {
+  ConnectionError,
+  InvalidResponseError,
+  MLPlatformError,
+  TimeoutError,
+} from "./errors.ts";
 
 /** One HTTP request as the retry loop sees it. */
 export interface Outgoing {
@@ -108,17 +113,30 @@ export function requestInit(
     };
 }
 
+/** Headers that carry credentials (the Fetch standard drops these across origins). */
+const CREDENTIAL_HEADERS = new Set([
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+]);
+
 /**
  * The headers of one attempt: the request's, plus the bearer token when the
  * request goes to the base URL's origin (a Location or redirect to another
- * host, such as object storage or a CDN, must not receive it).
+ * host, such as object storage or a CDN, must not receive it). To another
+ * origin the caller's own credential headers (client option `headers`) are
+ * dropped too: they followed a 202 or a redirect there.
  */
 export function authorized(
   outgoing: Outgoing,
   token: string | undefined,
 ): Record<string, string> {
   const headers = { ...outgoing.headers };
-  if (token && outgoing.sameOrigin) headers.authorization = `Bearer ${token}`;
+  if (!outgoing.sameOrigin) {
+    for (const name in headers) {
+      if (CREDENTIAL_HEADERS.has(name.toLowerCase())) delete headers[name];
+    }
+  } else if (token) headers.authorization = `Bearer ${token}`;
   return headers;
 }
 
@@ -173,6 +191,44 @@ export function isRedirect(status: number): boolean {
     status === 307 || status === 308;
 }
 
+/**
+ * The URL a `Location` (of a redirect or a 202) names, resolved against
+ * the answer's URL; only http(s) is followed. Deno's fetch reads `file:`
+ * URLs, so a hostile `Location: file:///...` would have read a local file
+ * as the answer.
+ *
+ * @example
+ * ```ts
+ * import { locationUrl } from "./exchange.ts";
+ * if (locationUrl("/ops/1", "https://h.invalid/x", 202, "GET /x").href !== "https://h.invalid/ops/1") throw new Error();
+ * let refused = false;
+ * try { locationUrl("file:///etc/passwd", "https://h.invalid/x", 302, "GET /x"); } catch { refused = true; }
+ * if (!refused) throw new Error("file: followed");
+ * ```
+ */
+export function locationUrl(
+  location: string,
+  from: string,
+  status: number,
+  operation: string,
+): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(location, from);
+  } catch {
+    // Reported below.
+  }
+  if (url?.protocol === "http:" || url?.protocol === "https:") return url;
+  throw new InvalidResponseError({
+    status,
+    message:
+      `${operation} answered ${status} with a Location that is not an http(s) URL (${
+        JSON.stringify(location.slice(0, 100))
+      }); not followed`,
+    hint: "The service broke docs/contract.md#202-accepted; report it",
+  });
+}
+
 /** The request a redirect asks for (RFC 9110: 303, and 301/302 after POST, become GET). */
 export function redirected(
   outgoing: Outgoing,
@@ -180,7 +236,12 @@ export function redirected(
   answer: Received,
   baseOrigin: string,
 ): Outgoing {
-  const location = new URL(answer.headers.get("location")!, answer.url);
+  const location = locationUrl(
+    answer.headers.get("location")!,
+    answer.url,
+    status,
+    `${outgoing.method} ${new URL(outgoing.url).pathname}`,
+  );
   const url = location.href;
   const sameOrigin = location.origin === baseOrigin;
   if (status === 307 || status === 308 || outgoing.method === "GET") {

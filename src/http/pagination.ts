@@ -42,7 +42,9 @@ export async function* paginate<T>(
     yield* result.data;
     // Stop on the last page, and on an empty page in case the service's
     // total_pages is stale (items deleted while iterating).
-    const current = result.pagination.current_page ?? page;
+    // Never ask for a page already asked for, nor go past the last: a
+    // service answering current_page 1 to every page was read forever.
+    const current = Math.max(result.pagination.current_page ?? page, page);
     if (result.data.length === 0 || current >= result.pagination.total_pages) {
       return;
     }

@@ -185,6 +185,10 @@ export function parseRetryAfter(
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Only the three HTTP-date forms (each starts with a day name): V8's
+  // lenient Date.parse reads "-5" or "1," as dates of long ago, which made
+  // a malformed value a wait of 0 ms instead of the backoff.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

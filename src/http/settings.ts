@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { ConfigurationError } from "./errors.ts";
+
 /** Per-call options every resource method takes last. */
 export interface RequestOptions {
   /** Aborts the call (retries and polling included); rejects with the signal's reason. */
@@ -68,4 +70,55 @@ export interface CallOptions extends RequestOptions {
   validated?: boolean;
   /** `X-Active-Workspace` for this call (routes flagged `workspace`). */
   workspaceId?: string;
+}
+
+/**
+ * Throws a `ConfigurationError` naming the first numeric client option
+ * that is not a number of 0 or more (finite, except where Infinity means
+ * no limit). From JavaScript a NaN or a string got through: a NaN timeout
+ * never fired (a hung request hung the call), a NaN `pollInterval` polled a
+ * 202 without pause, a NaN `maxRetryAfter` or `retryTimeout` silently
+ * turned every retry off.
+ *
+ * @example
+ * ```ts
+ * import { checkNumericOptions } from "./settings.ts";
+ * checkNumericOptions({ timeout: 1000, maxRetries: Infinity });
+ * let refused = false;
+ * try { checkNumericOptions({ pollInterval: NaN }); } catch { refused = true; }
+ * if (!refused) throw new Error("NaN accepted");
+ * ```
+ */
+export function checkNumericOptions(
+  options: Record<string, unknown>,
+  what = "client option",
+): void {
+  const unlimited = ["maxRetries", "retryTimeout", "maxRetryAfter"];
+  for (
+    const name of [
+      "timeout",
+      "maxRetries",
+      "retryTimeout",
+      "retryBaseDelay",
+      "retryMaxDelay",
+      "maxRetryAfter",
+      "pollInterval",
+    ]
+  ) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (
+      typeof value !== "number" || Number.isNaN(value) || value < 0 ||
+      (!Number.isFinite(value) && !unlimited.includes(name))
+    ) {
+      throw new ConfigurationError({
+        message: `Invalid ${what} ${name}: ${
+          typeof value === "string" ? JSON.stringify(value) : String(value)
+        } (${typeof value})`,
+        hint: `Pass ${name} as a ${
+          unlimited.includes(name) ? "" : "finite "
+        }number of 0 or more (milliseconds, or a count for maxRetries)`,
+      });
+    }
+  }
 }

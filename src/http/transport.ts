@@ -54,6 +54,7 @@ import {
   type AttemptRunner,
   authorized,
   isRedirect,
+  locationUrl,
   type Outgoing,
   type Received,
   redirected,
@@ -64,10 +65,11 @@ import { type ListPage, reconcileCreate } from "./reconcile.ts";
 import { responseCheck } from "./response_check.ts";
 import { TokenManager } from "./token.ts";
 import { filledPath, messagePath, parseBaseUrl, requestUrl } from "./urls.ts";
-import type {
-  CallOptions,
-  RequestOptions,
-  TransportSettings,
+import {
+  type CallOptions,
+  checkNumericOptions,
+  type RequestOptions,
+  type TransportSettings,
 } from "./settings.ts";
 
 export type { CallOptions, RequestOptions, TransportSettings };
@@ -199,6 +201,10 @@ export class Transport {
       headers["content-type"] = "application/json";
       outgoing.body = JSON.stringify(body);
     }
+    const timeout = options.timeout ?? this.#settings.timeout;
+    if (options.timeout !== undefined) {
+      checkNumericOptions({ timeout }, "call option");
+    }
     const state = { outcomeUnknown: false };
     const policy: Policy = {
       kind: callKind(route),
@@ -208,7 +214,7 @@ export class Transport {
         messagePath(this.#basePath, path, outgoing.url)
       }`,
       signal: options.signal,
-      timeout: options.timeout ?? this.#settings.timeout,
+      timeout,
     };
     let answer: Received;
     try {
@@ -340,7 +346,7 @@ export class Transport {
         Math.min(wait, this.#settings.maxRetryAfter),
         policy.signal,
       );
-      const url = new URL(location, answer.url);
+      const url = locationUrl(location, answer.url, 202, policy.operation);
       if (!pollHeaders) {
         pollHeaders = { ...headers };
         delete pollHeaders["content-type"];
@@ -427,7 +433,20 @@ export class Transport {
             hint: "Check the base URL",
           });
         }
-        outgoing = redirected(outgoing, status, answer, this.#base.origin);
+        const next = redirected(outgoing, status, answer, this.#base.origin);
+        if (!next.sameOrigin && next.body !== undefined) {
+          // A 307/308 keeps the body: the token call's would carry the
+          // client secret (and a create's the user's data) to another
+          // origin, which the token rule forbids in spirit as in letter.
+          throw new ConnectionError({
+            status,
+            message: `${policy.operation} was redirected to another origin (${
+              new URL(next.url).origin
+            }) with its body; not followed`,
+            hint: "Check the base URL",
+          });
+        }
+        outgoing = next;
         continue;
       }
       // A success needs no header: reading them costs more than the rest.

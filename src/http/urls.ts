@@ -31,18 +31,30 @@ export type Query = Record<string, string | number | undefined>;
  * ```
  */
 export function parseBaseUrl(baseUrl: string): URL {
+  let url: URL | undefined;
   try {
-    const url = new URL(baseUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw 0;
-    if (!url.pathname.endsWith("/")) url.pathname += "/";
-    return url;
+    url = new URL(baseUrl);
   } catch {
+    // Reported below.
+  }
+  // Paths are appended to the base URL's text, so a query or a fragment
+  // in it sent every call elsewhere ("/v1?key=1/workspaces"); credentials
+  // in it would show in messages and inspections.
+  const credentials = !!(url?.username || url?.password);
+  if (
+    !url || (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.search || url.hash || credentials
+  ) {
     throw new ConfigurationError({
-      message: `Invalid base URL ${JSON.stringify(baseUrl)}`,
+      message: `Invalid base URL ${
+        credentials ? "(with credentials in it)" : JSON.stringify(baseUrl)
+      }`,
       hint:
-        "Pass an absolute http(s) URL such as https://api.example.com (option baseUrl or MLP_BASE_URL)",
+        "Pass an absolute http(s) URL without query, fragment or credentials, such as https://api.example.com (option baseUrl or MLP_BASE_URL)",
     });
   }
+  if (!url.pathname.endsWith("/")) url.pathname += "/";
+  return url;
 }
 
 /** Path templates split at their placeholders (literal, name, literal, ...). */

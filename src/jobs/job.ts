@@ -42,7 +42,11 @@ import {
   JobTimeoutError,
 } from "./errors.ts";
 import { pickProgress, type ProgressOption } from "./progress.ts";
-import { pollDelays, type PollOptions } from "./poll_schedule.ts";
+import {
+  checkWaitOptions,
+  pollDelays,
+  type PollOptions,
+} from "./poll_schedule.ts";
 import { abortable, sleep } from "../abort.ts";
 import { classifyStatus, type JobSnapshot } from "./status.ts";
 import { JUPYTER_DISPLAY, type MimeBundle, renderAs } from "../display.ts";
@@ -255,6 +259,9 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
     options: Omit<WaitOptions<S>, "onProgress" | "progress"> = {},
   ): AsyncGenerator<S, void, undefined> {
     const { signal } = options;
+    // NaN or a string from JavaScript polled without end (or pause).
+    checkWaitOptions(options);
+    checkWaitOptions({ poll: this.#definition.poll });
     const ready = this.#definition.readyStatuses ?? ["COMPLETED"];
     let snapshot = await abortable(this.created, signal);
     let limit: number;

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { ValidationError } from "../http/errors.ts";
 
 /** How often a job is retrieved while it runs. */
 export interface PollOptions {
@@ -48,5 +49,54 @@ export function* pollDelays(
   for (;;) {
     yield Math.round(delay);
     delay = Math.min(max, delay * factor);
+  }
+}
+
+/**
+ * Throws a `ValidationError` naming each wait option (`timeout`,
+ * `poll.*`) that is not a number the schedule can use. From JavaScript a
+ * `NaN` or a string got through: `timeout: NaN` never timed out and
+ * `poll.maxDelay: NaN` polled without pause, hammering the service.
+ * `Infinity` is allowed for `timeout` and `poll.errorBudget` (no limit).
+ *
+ * @example
+ * ```ts
+ * import { checkWaitOptions } from "./poll_schedule.ts";
+ * checkWaitOptions({ timeout: 1000, poll: { initialDelay: 10 } }); // fine
+ * let refused = false;
+ * try { checkWaitOptions({ timeout: NaN }); } catch { refused = true; }
+ * if (!refused) throw new Error("NaN accepted");
+ * ```
+ */
+export function checkWaitOptions(
+  options: { timeout?: unknown; poll?: PollOptions },
+): void {
+  const issues: { path: string; message: string }[] = [];
+  const check = (path: string, value: unknown, unlimited: boolean) => {
+    if (value === undefined) return;
+    if (
+      typeof value !== "number" || Number.isNaN(value) || value < 0 ||
+      (!unlimited && !Number.isFinite(value))
+    ) {
+      issues.push({
+        path,
+        message: `must be a ${
+          unlimited ? "" : "finite "
+        }number of 0 or more (got ${String(value)} of type ${typeof value})`,
+      });
+    }
+  };
+  check("timeout", options.timeout, true);
+  const poll = options.poll ?? {};
+  check("poll.initialDelay", poll.initialDelay, false);
+  check("poll.maxDelay", poll.maxDelay, false);
+  check("poll.factor", poll.factor, false);
+  check("poll.errorBudget", poll.errorBudget, true);
+  if (issues.length > 0) {
+    throw new ValidationError({
+      message: "Invalid wait options",
+      issues,
+      hint: "Nothing was polled: fix the option(s) named above",
+    });
   }
 }

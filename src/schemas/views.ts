@@ -148,6 +148,19 @@ export const SplitTableSchema = z.looseObject({
         `has ${t.index.length} entries but data has ${t.data.length} rows`,
     });
   }
+  // A row of another length than columns left cells undefined (or extra)
+  // in the user's table: each row is checked (one comparison per row).
+  const width = t.columns.length;
+  for (let i = 0; i < t.data.length; i++) {
+    if (t.data[i].length !== width) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["data", i],
+        message: `row ${i} has ${t.data[i].length} cells for ${width} columns`,
+      });
+      return;
+    }
+  }
 }).meta({ id: "SplitTable" });
 /** A split-orientation table. */
 export type SplitTable = z.infer<typeof SplitTableSchema>;
