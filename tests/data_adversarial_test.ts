@@ -1,0 +1,181 @@
+/**
+ * An outside tester's hostile suite against the data-input surfaces: CSV
+ * cells and headers read by ingestion, schema inference and batch views
+ * (docs/contract.md "Buckets (local platform)" and "Batch views"). Bad input
+ * must be a clear typed error naming the column, before anything is stored.
+ * What tests/local_adversarial_test.ts (the HTTP API) and
+ * tests/sdk_adversarial_test.ts (the client) hold is not repeated here.
+ */
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { CsvError, parseCsv, parseCsvColumns } from "../src/csv.ts";
+import { datasourceFromCsv } from "../src/local/model/datasource.ts";
+import { ModelDataError } from "../src/local/model/errors.ts";
+import { inferSchema } from "../src/infer/infer.ts";
+import type { ViewsBatchJob } from "../src/schemas/batch.ts";
+import { type BatchFixture, batchFixture } from "./_helpers/batch.ts";
+
+const NUMBER_FIELD = {
+  name: "a",
+  data_type: { data_type: "NUMBER", format: "INT64" },
+  designation: "FEATURE",
+  semantic_type: "CONTINUOUS",
+} as const;
+
+// Cells JavaScript's Number() reads as numbers but no CSV writer means as
+// one: hexadecimal, binary and octal literals. Schema inference already
+// calls such a column text (it reads decimal numbers only), so ingestion of a
+// column declared NUMBER, and batch views, must refuse them too rather than
+// store 16 for "0x10".
+const NOT_DECIMAL = ["0x10", "0X1f", "0b11", "0B1", "0o7", "0O17"];
+
+Deno.test("data adversarial: ingestion refuses hex, binary and octal cells in a NUMBER column, naming the column and line", () => {
+  for (const cell of NOT_DECIMAL) {
+    const e = assertThrows(
+      () => datasourceFromCsv(`a\n1\n${cell}\n`, [NUMBER_FIELD as never]),
+      ModelDataError,
+    );
+    assertMatch(e.message, new RegExp(`column 'a' line 3: '${cell}'`));
+    const c = assertThrows(
+      () => parseCsvColumns(`a\n${cell}\n`, new Map([["a", "number"]])),
+      CsvError,
+    );
+    assertMatch(c.message, /'a'/);
+  }
+  // Decimal forms still read, as before.
+  const ok = parseCsvColumns(
+    "a\n1e3\n.5\n-0\n+5\n 12 \n0\n010\n",
+    new Map([["a", "number"]]),
+  ).columns.get("a");
+  assert(ok?.kind === "number");
+  assertEquals(Array.from(ok.values), [1000, 0.5, -0, 5, 12, 0, 10]);
+});
+
+Deno.test("data adversarial: schema inference calls hex cells text, as ingestion reads them", async () => {
+  const csv = "h,y\n" +
+    Array.from({ length: 30 }, (_, i) => `0x${i.toString(16)},${i % 2}`)
+      .join("\n");
+  const schema = await inferSchema({ csv }, { target: "y" });
+  const h = schema.fields.find((f) => f.name === "h");
+  assertEquals(h?.data_type.data_type, "STRING");
+});
+
+// docs/contract.md "Buckets (local platform)": a CSV file has a header row
+// naming its columns. A name twice leaves it unsaid which column is meant:
+// ingestion took the first, the columnar reader the last, inference made two
+// fields of one name. It is a CsvError naming the column.
+Deno.test("data adversarial: a column named twice in a CSV header is a CsvError naming it, in every reader", async () => {
+  const text = "a,b,a\n1,x,2\n";
+  for (
+    const read of [
+      () => parseCsv(text),
+      () => parseCsvColumns(text, new Map([["a", "number"]])),
+      () => datasourceFromCsv(text, [NUMBER_FIELD as never]),
+    ]
+  ) {
+    const e = assertThrows(read, CsvError);
+    assertMatch(e.message, /column 'a' appears twice in the header/);
+    assertEquals(e.line, 1);
+  }
+  let thrown: unknown;
+  try {
+    await inferSchema({ csv: text }, { target: "b" });
+  } catch (e) {
+    thrown = e;
+  }
+  assert(thrown instanceof CsvError, String(thrown));
+  assertMatch(thrown.message, /column 'a' appears twice/);
+});
+
+Deno.test("data adversarial: schema inference on odd but valid CSVs (BOM, CRLF, quoted newlines) reads the right columns", async () => {
+  const rows = Array.from(
+    { length: 30 },
+    (_, i) => `${i},"x\r\n${i % 3}",${i % 2}`,
+  );
+  const csv = '\uFEFFn,"no\r\nte",y\r\n' + rows.join("\r\n") + "\r\n";
+  const fields = (await inferSchema({ csv }, { target: "y" })).fields;
+  assertEquals(fields.map((f) => f.name), ["n", "no\r\nte", "y"]);
+  assertEquals(fields[0].data_type.data_type, "NUMBER");
+  // A lone quote is a CsvError naming the line, not a hang or a crash.
+  for (const bad of ['"', 'a,b\n"\n', 'a,b\n1,x"y\n']) {
+    let thrown: unknown;
+    try {
+      await inferSchema({ csv: bad }, { target: "b" });
+    } catch (e) {
+      thrown = e;
+    }
+    assert(thrown instanceof CsvError, `${JSON.stringify(bad)}: ${thrown}`);
+  }
+});
+
+let fixture: BatchFixture | undefined;
+let refs: { storage: string; cpu: string } | undefined;
+let n = 0;
+async function runBatch(input: string, text: string): Promise<ViewsBatchJob> {
+  fixture ??= await batchFixture();
+  const { ml, deployment, dir } = fixture;
+  refs ??= {
+    storage: (await ml.storageConnectors.create({
+      name: "data-b",
+      bucket_name: "b",
+    })).id,
+    cpu: (await ml.computeConfigurations.create({
+      name: "data-cpu",
+      machine_type: "m5",
+      compute_type: "PROCESSING",
+    })).id,
+  };
+  await Deno.writeTextFile(`${dir}/${input}`, text);
+  const k = ++n;
+  const c = await ml.viewsBatchConfigurations.create({ name: `data-${k}` });
+  let job = await ml.viewsBatchJobs.create({
+    name: `data-batch-${k}`,
+    deployed_model_id: deployment.id,
+    views_batch_configuration_id: c.id,
+    storage_connector_id: refs.storage,
+    compute_configuration_id: refs.cpu,
+    data_path: input,
+    output_path: `out-${k}.csv`,
+    views_batch_name: `data-scored-${k}`,
+  });
+  while (["STARTING", "RUNNING"].includes(job.status)) {
+    await new Promise((r) => setTimeout(r, 10));
+    job = await ml.viewsBatchJobs.get(job.id);
+  }
+  return job;
+}
+
+// docs/contract.md "Batch views": a row the model cannot score (a number
+// column holding text ...) fails the job naming the column; a batch row's
+// views equal views() on the same values.
+Deno.test("data adversarial: batch views refuse a hex number cell and a header naming a column twice, and write no output", async () => {
+  try {
+    const hex = await runBatch(
+      "hex.csv",
+      "id,tenure,charges,contract\na,0x10,50,month\n",
+    );
+    assertEquals(hex.status, "FAILED");
+    assertMatch(String(hex.message), /column 'tenure'.*"0x10" is not a number/);
+    const dup = await runBatch(
+      "dup.csv",
+      "id,tenure,charges,contract,tenure\na,1,50,month,70\n",
+    );
+    assertEquals(dup.status, "FAILED");
+    assertMatch(String(dup.message), /column 'tenure' appears twice/);
+    const left = [...Deno.readDirSync(fixture!.dir)].map((e) => e.name);
+    assert(!left.some((f) => f.startsWith("out-")), left.join());
+    // The views API reads a string cell of a number feature the same way.
+    const views = fixture!.deployment;
+    let thrown: unknown;
+    try {
+      await views.views(
+        { tenure: ["0x10"], charges: [50], contract: ["month"] } as never,
+      );
+    } catch (e) {
+      thrown = e;
+    }
+    assert(thrown instanceof Error, String(thrown));
+    assertMatch(thrown.message, /tenure/);
+  } finally {
+    await fixture?.close();
+  }
+});
