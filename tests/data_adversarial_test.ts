@@ -13,6 +13,8 @@ import { ModelDataError } from "../src/local/model/errors.ts";
 import { inferSchema } from "../src/infer/infer.ts";
 import type { ViewsBatchJob } from "../src/schemas/batch.ts";
 import { type BatchFixture, batchFixture } from "./_helpers/batch.ts";
+import { startLocalServer } from "../src/local/http/cli_args.ts";
+import { serveNode } from "../src/local/http/node_serve.ts";
 
 const NUMBER_FIELD = {
   name: "a",
@@ -177,5 +179,54 @@ Deno.test("data adversarial: batch views refuse a hex number cell and a header n
     assertMatch(thrown.message, /tenure/);
   } finally {
     await fixture?.close();
+  }
+});
+
+/** The message `startLocalServer(args)` rejects with, or fails. */
+async function cliRefusal(args: string[]): Promise<string> {
+  const log: string[] = [];
+  try {
+    const server = await startLocalServer(
+      args,
+      {
+        MLP_CLIENT_ID: "me",
+        MLP_CLIENT_SECRET: "s3cret",
+      },
+      serveNode,
+      { log: (l) => log.push(l) },
+    );
+    await server.stop();
+  } catch (e) {
+    assert(e instanceof Error);
+    assertEquals(log, [], "nothing is announced for a refused start");
+    return e.message;
+  }
+  throw new Error(`started with ${args.join(" ")}`);
+}
+
+// The command line (src/local/cli.ts prints the message and exits 1): a
+// bucket folder that is not there was accepted and served, each later call
+// on it a 400 far from the typo; a port in use said only "Address already in
+// use" without the port.
+Deno.test("data adversarial: the local CLI refuses a bucket folder that is missing or a file, and a port in use, naming the flag", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "data_cli_" });
+  try {
+    await Deno.writeTextFile(`${dir}/file.csv`, "a\n1\n");
+    assertMatch(
+      await cliRefusal(["--port", "0", "--bucket", `d=${dir}/nope`]),
+      /--bucket d=.*nope.*no such folder/,
+    );
+    assertMatch(
+      await cliRefusal(["--port", "0", "--bucket", `d=${dir}/file.csv`]),
+      /--bucket d=.*file\.csv.*not a folder/,
+    );
+    using held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (held.addr as Deno.NetAddr).port;
+    assertMatch(
+      await cliRefusal(["--port", String(port), "--bucket", `d=${dir}`]),
+      new RegExp(`--port ${port} on 127.0.0.1: .*in use`, "i"),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parseFaults } from "./faults.ts";
 import type { LocalPlatformOptions } from "../options.ts";
@@ -132,6 +133,24 @@ export function parseCli(
   return { port, host: values.host!, platform };
 }
 
+/**
+ * Refuses a `--bucket` folder that is missing or not a folder at start-up:
+ * served anyway, its typo only showed later as a 400 on every call using it.
+ */
+async function checkBucketFolders(
+  buckets: Record<string, string>,
+): Promise<void> {
+  for (const [name, folder] of Object.entries(buckets)) {
+    const info = await stat(folder).catch(() => undefined);
+    if (!info) {
+      throw new Error(`--bucket ${name}=${folder}: no such folder.`);
+    }
+    if (!info.isDirectory()) {
+      throw new Error(`--bucket ${name}=${folder}: not a folder.`);
+    }
+  }
+}
+
 /** Writes the credentials to a file only the user can read; returns its path. */
 async function writeCredentials(
   dir: string | undefined,
@@ -214,6 +233,7 @@ export async function startLocalServer(
 ): Promise<LocalServer> {
   const log = options.log ?? console.log;
   const cli = parseCli(args, env, options.program);
+  await checkBucketFolders(cli.platform.buckets ?? {});
   const displayHost = cli.host === "0.0.0.0" ? "localhost" : cli.host;
   const platform = await createLocalPlatform({
     ...cli.platform,
@@ -227,7 +247,9 @@ export async function startLocalServer(
     });
   } catch (error) {
     await platform.close();
-    throw error;
+    // The runtime's message ("Address already in use (os error 98)") does
+    // not say which flag to change.
+    throw new Error(`--port ${cli.port} on ${cli.host}: ${messageOf(error)}`);
   }
   const baseUrl = `http://${displayHost}:${server.port}`;
   const where = cli.platform.clientId
