@@ -11,6 +11,7 @@ import { CsvError, parseCsv, parseCsvColumns } from "../src/csv.ts";
 import { datasourceFromCsv } from "../src/local/model/datasource.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
 import { inferSchema } from "../src/infer/infer.ts";
+import { ValidationError } from "../src/http/errors.ts";
 import type { ViewsBatchJob } from "../src/schemas/batch.ts";
 import { type BatchFixture, batchFixture } from "./_helpers/batch.ts";
 import { startLocalServer } from "../src/local/http/cli_args.ts";
@@ -229,4 +230,42 @@ Deno.test("data adversarial: the local CLI refuses a bucket folder that is missi
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** What `inferSchema` rejects with. */
+async function inferRefusal(
+  source: Parameters<typeof inferSchema>[0],
+  target: string,
+  exclude?: string[],
+): Promise<Error> {
+  try {
+    await inferSchema(source, { target, exclude });
+  } catch (e) {
+    assert(e instanceof Error);
+    return e;
+  }
+  throw new Error("inferred");
+}
+
+// A header cell left empty (a spreadsheet's unnamed column, pandas' index)
+// became a schema field named "" (two of them for `a,,`), which the platform
+// then refuses far from the file. Inference names the column's position; it
+// can be left out with exclude: [""].
+Deno.test("data adversarial: schema inference refuses a column with an empty name, naming its position, unless excluded", async () => {
+  const rows = Array.from({ length: 30 }, (_, i) => `${i},${i * 2},${i % 2}`);
+  const csv = "a,,y\n" + rows.join("\n");
+  const e = await inferRefusal({ csv }, "y");
+  assert(e instanceof ValidationError, String(e));
+  assertMatch(e.message, /column 2 .*no name/);
+  const fields = (await inferSchema({ csv }, { target: "y", exclude: [""] }))
+    .fields;
+  assertEquals(fields.map((f) => f.name), ["a", "y"]);
+});
+
+// Columns of different lengths are no table: inference read each one on its
+// own and made a schema of them without a word.
+Deno.test("data adversarial: schema inference refuses columns of different lengths, naming them", async () => {
+  const e = await inferRefusal({ a: [1, 2, 3], y: [0, 1] }, "y");
+  assert(e instanceof ValidationError, String(e));
+  assertMatch(e.message, /"y" has 2 values.*"a" has 3/);
 });

@@ -114,6 +114,18 @@ export async function inferSchema<
       });
     }
   });
+  // A header cell left empty became a field named "" (two for `a,,`), which
+  // the platform then refuses far from the file: named here by position.
+  names.forEach((n, j) => {
+    if (n === "" && !exclude.has("")) {
+      issues.push({
+        path: "columns",
+        message: `column ${
+          j + 1
+        } of the data has no name; name it, or leave it out with exclude: [""]`,
+      });
+    }
+  });
   if (issues.length) throw invalid("schema inference", issues);
   const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
     n,
@@ -205,6 +217,21 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     };
   }
   const columns = source as Record<string, ArrayLike<unknown>>;
+  // Columns of different lengths are no table: each was read on its own.
+  const names = Object.keys(columns);
+  const short = names.find((n) =>
+    columns[n]?.length !== columns[names[0]]?.length
+  );
+  if (short !== undefined) {
+    throw invalid("schema inference", [{
+      path: short,
+      message: `"${short}" has ${columns[short]?.length} values but "${
+        names[0]
+      }" has ${
+        columns[names[0]]?.length
+      }; every column needs one value per row`,
+    }]);
+  }
   return {
     names: Object.keys(columns),
     column: (n) => ({ values: columns[n] }),
