@@ -164,6 +164,24 @@ Deno.test("data adversarial: batch views refuse a hex number cell and a header n
     );
     assertEquals(dup.status, "FAILED");
     assertMatch(String(dup.message), /column 'tenure' appears twice/);
+    // docs/contract.md "Buckets (local platform)": a BOM, CRLF or lone CR
+    // line ends and a quoted line break in a kept cell are still CSV.
+    for (
+      const [name, text] of [
+        ["bom.csv", "\uFEFFid,tenure,charges,contract\r\na,1,50,month\r\n"],
+        ["cr.csv", "id,tenure,charges,contract\ra,1,50,month\rb,2,60,year\r"],
+        ["nl.csv", 'id,tenure,charges,contract\n"x\ny",1,50,month\n'],
+      ]
+    ) {
+      const ok = await runBatch(name, text);
+      assertEquals(ok.status, "COMPLETED", `${name}: ${ok.message}`);
+      assertEquals(
+        (await fixture!.ml.viewsBatches.get(ok.views_batch.id)).rows_in,
+        text.startsWith("id,tenure,charges,contract\r") ? 2 : 1,
+        name,
+      );
+      await Deno.remove(`${fixture!.dir}/out-${n}.csv`);
+    }
     const left = [...Deno.readDirSync(fixture!.dir)].map((e) => e.name);
     assert(!left.some((f) => f.startsWith("out-")), left.join());
     // The views API reads a string cell of a number feature the same way.
