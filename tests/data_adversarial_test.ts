@@ -182,6 +182,49 @@ Deno.test("data adversarial: batch views refuse a hex number cell and a header n
       );
       await Deno.remove(`${fixture!.dir}/out-${n}.csv`);
     }
+    // Ingestion through the platform: the job fails naming the column and
+    // the line, and no datasource is made.
+    const { ml } = fixture!;
+    const schema = await ml.dataSchemas.create({
+      name: "data-hex",
+      fields: [
+        { ...NUMBER_FIELD, name: "tenure" },
+        { ...NUMBER_FIELD, name: "charges", designation: "TARGET" },
+      ],
+    } as never);
+    const ic = await ml.ingestionConfigurations.create({
+      name: "data-hex-ic",
+      data_schema_id: schema.id,
+    });
+    for (const file of ["hex.csv", "dup.csv"]) {
+      let job = await ml.ingestionJobs.create({
+        name: `data-ingest-${file}`,
+        compute_configuration_id: refs!.cpu,
+        data_processing_configuration_id: ic.id,
+        storage_connector_id: refs!.storage,
+        data_path: file,
+        datasource_name: `data-source-${file}`,
+      } as never);
+      while (["STARTING", "RUNNING"].includes(job.status)) {
+        await new Promise((r) => setTimeout(r, 10));
+        job = await ml.ingestionJobs.get(job.id);
+      }
+      assertEquals(job.status, "FAILED", file);
+      assertMatch(
+        String(job.message),
+        file === "hex.csv"
+          ? /column 'tenure' line 2: '0x10' is not a number/
+          : /column 'tenure' appears twice/,
+      );
+    }
+    // The job's datasource (made with the job) says FAILED and holds no rows.
+    const sources = (await ml.datasources.list()).data.filter((d) =>
+      d.name.startsWith("data-source-")
+    );
+    assertEquals(sources.length, 2);
+    for (const d of sources) {
+      assertEquals([d.status, d.row_count], ["FAILED", null], d.name);
+    }
     const left = [...Deno.readDirSync(fixture!.dir)].map((e) => e.name);
     assert(!left.some((f) => f.startsWith("out-")), left.join());
     // The views API reads a string cell of a number feature the same way.
