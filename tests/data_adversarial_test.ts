@@ -15,6 +15,8 @@ import { ValidationError } from "../src/http/errors.ts";
 import type { ViewsBatchJob } from "../src/schemas/batch.ts";
 import { type BatchFixture, batchFixture } from "./_helpers/batch.ts";
 import { startLocalServer } from "../src/local/http/cli_args.ts";
+import { toViewsQuery } from "../src/frames/query.ts";
+import { FrameError } from "../src/frames/errors.ts";
 import { serveNode } from "../src/local/http/node_serve.ts";
 
 const NUMBER_FIELD = {
@@ -329,4 +331,20 @@ Deno.test("data adversarial: schema inference refuses columns of different lengt
   const e = await inferRefusal({ a: [1, 2, 3], y: [0, 1] }, "y");
   assert(e instanceof ValidationError, String(e));
   assertMatch(e.message, /"y" has 2 values.*"a" has 3/);
+});
+
+// A split table naming a column twice: toDataFrame() and splitToColumns()
+// refuse it (FrameError), but toViewsQuery() kept the last column's values
+// and sent them as the first one's, without a word.
+Deno.test("data adversarial: toViewsQuery refuses a split table naming a column twice, as toDataFrame does", () => {
+  const e = assertThrows(
+    () =>
+      toViewsQuery({
+        columns: ["tenure", "charges", "tenure"],
+        index: [0],
+        data: [[1, 50, 70]],
+      }),
+    FrameError,
+  );
+  assertMatch(e.message, /column "tenure" appears twice/);
 });
