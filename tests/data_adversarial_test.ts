@@ -348,3 +348,24 @@ Deno.test("data adversarial: toViewsQuery refuses a split table naming a column 
   );
   assertMatch(e.message, /column "tenure" appears twice/);
 });
+
+// docs/contract.md "Buckets (local platform)": a gzipped CSV, recognised by
+// its magic bytes, reads as the CSV it holds for schema inference too. A
+// gzipped Blob (a File picked in a browser, a fetched .csv.gz) was read as
+// text: a CsvError about a quote on "line 2" of the compressed bytes.
+Deno.test("data adversarial: schema inference reads a gzipped Blob as its CSV; a truncated one is an error saying so", async () => {
+  const text = "a,y\n" +
+    Array.from({ length: 30 }, (_, i) => `${i},${i % 2}`).join("\n") + "\n";
+  const gz = new Uint8Array(
+    await new Response(
+      new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
+    ).arrayBuffer(),
+  );
+  const fields = (await inferSchema(new Blob([gz]), { target: "y" })).fields;
+  assertEquals(fields.map((f) => [f.name, f.data_type.data_type]), [
+    ["a", "NUMBER"],
+    ["y", "NUMBER"],
+  ]);
+  const e = await inferRefusal(new Blob([gz.slice(0, gz.length - 12)]), "y");
+  assertMatch(e.message, /gzip data that does not inflate/);
+});

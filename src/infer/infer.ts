@@ -182,7 +182,13 @@ async function readSource(source: InferSource): Promise<ReadTable> {
   if (typeof Blob !== "undefined" && source instanceof Blob) {
     const name = (source as Blob & { name?: string }).name;
     return {
-      ...csvTable(await source.text()),
+      // Bytes, not text(): a gzipped Blob (a picked .csv.gz File) reads as
+      // the CSV it holds, as a path does (docs/contract.md, Buckets).
+      ...csvTable(
+        new TextDecoder().decode(
+          await gunzipIfGzip(new Uint8Array(await source.arrayBuffer())),
+        ),
+      ),
       defaultName: name?.replace(/\.[^.]*$/, ""),
     };
   }
