@@ -288,7 +288,22 @@ Deno.test("data adversarial: the local CLI refuses a bucket folder that is missi
     const port = (held.addr as Deno.NetAddr).port;
     assertMatch(
       await cliRefusal(["--port", String(port), "--bucket", `d=${dir}`]),
-      new RegExp(`--port ${port} on 127.0.0.1: .*in use`, "i"),
+      new RegExp(
+        `cannot listen on 127.0.0.1:${port} \\(--host, --port\\): .*in use`,
+        "i",
+      ),
+    );
+    // One bucket name given twice: the second folder silently won.
+    assertMatch(
+      await cliRefusal([
+        "--port",
+        "0",
+        "--bucket",
+        `d=${dir}`,
+        "--bucket",
+        `d=${dir}/x`,
+      ]),
+      /--bucket d= is given twice/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

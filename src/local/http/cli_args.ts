@@ -101,7 +101,12 @@ export function parseCli(
     if (at <= 0 || at === spec.length - 1) {
       throw new Error(`--bucket needs name=folder, got "${spec}".\n${USAGE}`);
     }
-    buckets[spec.slice(0, at)] = spec.slice(at + 1);
+    const name = spec.slice(0, at);
+    // The same name twice: the later folder silently replaced the first.
+    if (Object.hasOwn(buckets, name)) {
+      throw new Error(`--bucket ${name}= is given twice.\n${USAGE}`);
+    }
+    buckets[name] = spec.slice(at + 1);
   }
   const platform: LocalPlatformOptions = {
     buckets,
@@ -249,7 +254,11 @@ export async function startLocalServer(
     await platform.close();
     // The runtime's message ("Address already in use (os error 98)") does
     // not say which flag to change.
-    throw new Error(`--port ${cli.port} on ${cli.host}: ${messageOf(error)}`);
+    throw new Error(
+      `cannot listen on ${cli.host}:${cli.port} (--host, --port): ${
+        messageOf(error)
+      }`,
+    );
   }
   const baseUrl = `http://${displayHost}:${server.port}`;
   const where = cli.platform.clientId
