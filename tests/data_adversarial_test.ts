@@ -17,6 +17,7 @@ import { type BatchFixture, batchFixture } from "./_helpers/batch.ts";
 import { startLocalServer } from "../src/local/http/cli_args.ts";
 import { toViewsQuery } from "../src/frames/query.ts";
 import { FrameError } from "../src/frames/errors.ts";
+import { explanationChart, viewsTable } from "../notebook.ts";
 import { serveNode } from "../src/local/http/node_serve.ts";
 
 const NUMBER_FIELD = {
@@ -383,4 +384,32 @@ Deno.test("data adversarial: schema inference reads a gzipped Blob as its CSV; a
   ]);
   const e = await inferRefusal(new Blob([gz.slice(0, gz.length - 12)]), "y");
   assertMatch(e.message, /gzip data that does not inflate/);
+});
+
+// Notebook displays of a hostile split table: viewsTable() crashed on a
+// table without `data` (TypeError reading length) and showed a column named
+// twice, or a row shorter than the columns, without a word;
+// explanationChart() charted a doubled contribution twice. Each is the
+// FrameError toDataFrame() gives for the same table.
+Deno.test("data adversarial: viewsTable and explanationChart refuse a split table toDataFrame refuses, naming the problem", () => {
+  const cases: [unknown, RegExp][] = [
+    [null, /expected a split table/],
+    [{ columns: ["bias"] }, /no `data` array/],
+    [{
+      columns: ["prediction.y", "bias", "contribution.a", "contribution.a"],
+      index: [0],
+      data: [["Yes", -1, 0.5, 0.5]],
+    }, /column "contribution.a" appears twice/],
+    [{
+      columns: ["prediction.y", "bias", "contribution.a"],
+      index: [0],
+      data: [["Yes", -1]],
+    }, /row 0 of the split table has 2 cells but the table has 3 columns/],
+  ];
+  for (const [table, message] of cases) {
+    for (const show of [viewsTable, explanationChart]) {
+      const e = assertThrows(() => show(table as never), FrameError);
+      assertMatch(e.message, message, `${show.name}`);
+    }
+  }
 });
