@@ -294,6 +294,15 @@ Deno.test("data adversarial: the local CLI refuses a bucket folder that is missi
         "i",
       ),
     );
+    // A --config file's bucket folder is checked too.
+    await Deno.writeTextFile(
+      `${dir}/config.json`,
+      JSON.stringify({ buckets: { c: `${dir}/gone` } }),
+    );
+    assertMatch(
+      await cliRefusal(["--port", "0", "--config", `${dir}/config.json`]),
+      /bucket "c" of --config .*config\.json \(.*gone\): no such folder/,
+    );
     // One bucket name given twice: the second folder silently won.
     assertMatch(
       await cliRefusal([

@@ -17,7 +17,7 @@
 import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parseFaults } from "./faults.ts";
-import type { LocalPlatformOptions } from "../options.ts";
+import { type LocalPlatformOptions, readConfigFile } from "../options.ts";
 import { createLocalPlatform, type LocalPlatform } from "../local_platform.ts";
 import { messageOf } from "../error_message.ts";
 
@@ -142,16 +142,39 @@ export function parseCli(
  * Refuses a `--bucket` folder that is missing or not a folder at start-up:
  * served anyway, its typo only showed later as a 400 on every call using it.
  */
-async function checkBucketFolders(
-  buckets: Record<string, string>,
-): Promise<void> {
-  for (const [name, folder] of Object.entries(buckets)) {
+async function checkBucketFolders(cli: CliOptions): Promise<void> {
+  const { buckets = {}, configFile } = cli.platform;
+  // Buckets of the --config file too (the flags win over them).
+  const fromFile = configFile
+    ? (await readConfigFile(configFile)).buckets ?? {}
+    : {};
+  const all: [string, string, string][] = [
+    ...Object.entries(fromFile).filter(([name]) =>
+      !Object.hasOwn(buckets, name)
+    )
+      .map(([name, folder]): [string, string, string] => [
+        `bucket "${name}" of --config ${configFile}`,
+        name,
+        folder,
+      ]),
+    ...Object.entries(buckets).map((
+      [name, folder],
+    ): [string, string, string] => [
+      "--bucket",
+      name,
+      folder,
+    ]),
+  ];
+  for (const [where, name, folder] of all) {
     const info = await stat(folder).catch(() => undefined);
-    if (!info) {
-      throw new Error(`--bucket ${name}=${folder}: no such folder.`);
-    }
-    if (!info.isDirectory()) {
-      throw new Error(`--bucket ${name}=${folder}: not a folder.`);
+    if (!info || !info.isDirectory()) {
+      throw new Error(
+        `${
+          where === "--bucket"
+            ? `--bucket ${name}=${folder}`
+            : `${where} (${folder})`
+        }: ${info ? "not a folder" : "no such folder"}.`,
+      );
     }
   }
 }
@@ -238,7 +261,7 @@ export async function startLocalServer(
 ): Promise<LocalServer> {
   const log = options.log ?? console.log;
   const cli = parseCli(args, env, options.program);
-  await checkBucketFolders(cli.platform.buckets ?? {});
+  await checkBucketFolders(cli);
   const displayHost = cli.host === "0.0.0.0" ? "localhost" : cli.host;
   const platform = await createLocalPlatform({
     ...cli.platform,
