@@ -294,6 +294,11 @@ Deno.test("data adversarial: the local CLI refuses a bucket folder that is missi
         "i",
       ),
     );
+    // A --data-dir that cannot be made (under a file) names the flag.
+    assertMatch(
+      await cliRefusal(["--port", "0", "--data-dir", `${dir}/file.csv/state`]),
+      /^--data-dir .*file\.csv\/state: /,
+    );
     // A --config file's bucket folder is checked too.
     await Deno.writeTextFile(
       `${dir}/config.json`,

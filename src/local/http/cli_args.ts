@@ -266,6 +266,16 @@ export async function startLocalServer(
   const platform = await createLocalPlatform({
     ...cli.platform,
     baseUrl: `http://${displayHost}:${cli.port}`,
+  }).catch((error) => {
+    // A system error here is the --data-dir's (making it, opening its
+    // database); the bare "ENOENT: ... mkdir" named no flag.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (cli.platform.dataDir !== undefined && typeof code === "string") {
+      throw new Error(
+        `--data-dir ${cli.platform.dataDir}: ${messageOf(error)}`,
+      );
+    }
+    throw error;
   });
   let server: Listening;
   try {
