@@ -427,3 +427,23 @@ Deno.test("data adversarial: viewsTable and explanationChart refuse a split tabl
     }
   }
 });
+
+// From JavaScript: a source that is no table, a row that is no object and a
+// column that is no array were TypeErrors ("Cannot use 'in' operator") or,
+// worse, read as a row of missing values (a number row) or as columns named
+// "0", "1" (rows that are arrays). Each is a ValidationError naming where.
+Deno.test("data adversarial: schema inference refuses sources, rows and columns that are not a table, naming them", async () => {
+  const cases: [unknown, RegExp][] = [
+    [null, /source: .*null/],
+    [5, /source: .*number/],
+    [[{ a: 1, y: 0 }, null], /rows\.1: .*null/],
+    [[{ a: 1, y: 0 }, 5], /rows\.1: .*number/],
+    [[[1, 0], [2, 1]], /rows\.0: .*array/],
+    [{ a: 5, y: [1] }, /a: .*not an array/],
+  ];
+  for (const [source, message] of cases) {
+    const e = await inferRefusal(source as never, "y");
+    assert(e instanceof ValidationError, `${JSON.stringify(source)}: ${e}`);
+    assertMatch(e.message, message);
+  }
+});

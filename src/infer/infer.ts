@@ -173,7 +173,24 @@ interface ReadTable {
   defaultName?: string;
 }
 
+/** What a source (row, column) from JavaScript is, for an error message. */
+const kindOf = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+
 async function readSource(source: InferSource): Promise<ReadTable> {
+  // From JavaScript anything arrives: no table was a TypeError ("Cannot use
+  // 'in' operator"), refused here naming it.
+  if (
+    source === null ||
+    (typeof source !== "object" && typeof source !== "string")
+  ) {
+    throw invalid("schema inference", [{
+      path: "source",
+      message: `${
+        kindOf(source)
+      } is no table; pass a CSV path, URL, Blob or { csv }, rows, columns or a DataFrame`,
+    }]);
+  }
   if (typeof source === "string" || source instanceof URL) {
     const text = await readText(source);
     const base = String(source).split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "");
@@ -193,6 +210,19 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     };
   }
   if (Array.isArray(source)) {
+    // A row that is no object was read as a row of missing values (a
+    // number), or its indices as columns (an array); null was a TypeError.
+    const bad = source.findIndex((row) =>
+      row === null || typeof row !== "object" || Array.isArray(row)
+    );
+    if (bad >= 0) {
+      throw invalid("schema inference", [{
+        path: `rows.${bad}`,
+        message: `${
+          kindOf(source[bad])
+        } is no row; each row is an object of column values`,
+      }]);
+    }
     const names: string[] = [];
     const seen = new Set<string>();
     for (const row of source) {
@@ -223,8 +253,19 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     };
   }
   const columns = source as Record<string, ArrayLike<unknown>>;
-  // Columns of different lengths are no table: each was read on its own.
   const names = Object.keys(columns);
+  const notArray = names.find((n) =>
+    !Array.isArray(columns[n]) && !ArrayBuffer.isView(columns[n])
+  );
+  if (notArray !== undefined) {
+    throw invalid("schema inference", [{
+      path: notArray,
+      message: `${
+        kindOf(columns[notArray])
+      } is not an array; each column is an array of values, one per row`,
+    }]);
+  }
+  // Columns of different lengths are no table: each was read on its own.
   const short = names.find((n) =>
     columns[n]?.length !== columns[names[0]]?.length
   );
