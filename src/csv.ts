@@ -98,7 +98,82 @@ export function parseCsv(text: string): CsvTable {
     starts.push(line);
   });
   if (records.length === 0) throw emptyError();
+  assertUniqueHeader(records[0], starts[0]);
   return { header: records[0], rows: records.slice(1), lines: starts.slice(1) };
+}
+
+/**
+ * Refuses a header naming a column twice: which of the two a schema field
+ * means is unsaid (ingestion used to take the first, the columnar reader the
+ * last, inference made two fields of one name). Empty names are left alone:
+ * spreadsheets export unnamed trailing columns as `a,b,,`, and no field can
+ * name them.
+ *
+ * @param header The header record.
+ * @param line The line it starts on.
+ * @throws {CsvError} Naming the first column that appears twice.
+ *
+ * @example
+ * ```ts
+ * import { assertUniqueHeader, CsvError } from "./csv.ts";
+ *
+ * assertUniqueHeader(["a", "b", "", ""], 1);
+ * try {
+ *   assertUniqueHeader(["a", "b", "a"], 1);
+ *   throw new Error("example failed");
+ * } catch (e) {
+ *   if (!(e instanceof CsvError && e.message.includes("'a' appears twice"))) throw e;
+ * }
+ * ```
+ */
+export function assertUniqueHeader(
+  header: readonly string[],
+  line: number,
+): void {
+  const seen = new Map<string, number>();
+  for (let j = 0; j < header.length; j++) {
+    const name = header[j];
+    if (name === "") continue;
+    const first = seen.get(name);
+    if (first !== undefined) {
+      throw new CsvError(
+        `CSV line ${line}: column '${name}' appears twice in the header (fields ${
+          first + 1
+        } and ${j + 1}); rename one so each column has its own name.`,
+        line,
+      );
+    }
+    seen.set(name, j);
+  }
+}
+
+/**
+ * The number a CSV cell (or a string sent for a number) holds, or NaN when
+ * it holds none: a finite decimal number, surrounding spaces allowed.
+ * `Number()` alone also reads `0x10`, `0b11` and `0o7` (as 16, 3 and 7): no
+ * CSV writer means those as numbers and schema inference calls such a column
+ * text, so ingestion and views refuse them too rather than store 16.
+ *
+ * @param cell The cell's text.
+ * @returns The number, or NaN (empty, not decimal, or not finite).
+ *
+ * @example
+ * ```ts
+ * import { decimalNumber } from "./csv.ts";
+ *
+ * if (!(decimalNumber(" 1.5e3 ") === 1500 && decimalNumber("010") === 10)) throw new Error("example failed");
+ * if (!["0x10", "0b11", "0o7", "", "Infinity", "1_000"].every((c) => Number.isNaN(decimalNumber(c)))) throw new Error("example failed");
+ * ```
+ */
+export function decimalNumber(cell: string): number {
+  const t = cell.trim();
+  if (t === "") return NaN;
+  if (t.length > 2 && t.charCodeAt(0) === 48) { // "0x", "0b", "0o", any case
+    const c = t.charCodeAt(1) | 32;
+    if (c === 120 || c === 98 || c === 111) return NaN;
+  }
+  const x = Number(t);
+  return Number.isFinite(x) ? x : NaN;
 }
 
 function emptyError(): CsvError {
@@ -316,6 +391,7 @@ export function parseCsvColumns(
   forEachRecord(text, (record, line) => {
     if (header === null) {
       header = record.slice();
+      assertUniqueHeader(header, line);
       builders = header.map((name) => {
         const kind = kinds.get(name);
         return kind === undefined ? null : newBuilder(name, kind, capacity);
@@ -362,11 +438,8 @@ function newBuilder(
           values[row] = NaN;
           return;
         }
-        const t = cell.trim();
-        const x = Number(t);
-        if (t === "" || !Number.isFinite(x)) {
-          throw new CsvValueError(name, cell, line);
-        }
+        const x = decimalNumber(cell);
+        if (Number.isNaN(x)) throw new CsvValueError(name, cell, line);
         values[row] = x;
       },
       grow(c) {

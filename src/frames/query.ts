@@ -7,6 +7,7 @@
 import type { DataFrame } from "danfojs-node";
 import { FrameError } from "./errors.ts";
 import { setOwn } from "./split.ts";
+import { checkColumns } from "./scan.ts";
 import type { Cell } from "../schemas/views.ts";
 import type { SplitTable, ViewsQuery } from "./types.ts";
 
@@ -173,7 +174,9 @@ function readRows(rows: readonly unknown[]): Readable {
 }
 
 function readSplit(table: SplitTable): Readable {
-  const names = table.columns;
+  // Checked like toDataFrame's (strings, each once): a name twice made the
+  // last column's values the first one's in the query, without a word.
+  const names = checkColumns(table);
   const m = names.length;
   const n = table.data.length;
   const columns: unknown[][] = names.map(() => new Array(n));

@@ -149,6 +149,30 @@ export function checkTable(table: SplitTable): CheckedTable {
   return { names, data, index: checkIndex(table.index, data.length) };
 }
 
+/**
+ * {@link checkTable}, and every row an array of one cell per column: for
+ * the notebook displays, which read rows whole.
+ *
+ * @example
+ * ```ts
+ * import { checkAlignedTable } from "./scan.ts";
+ * try {
+ *   checkAlignedTable({ columns: ["x", "y"], data: [[1]] } as never);
+ *   throw new Error("not refused");
+ * } catch (e) {
+ *   if (!String(e).includes("row 0 of the split table has 1 cells")) throw e;
+ * }
+ * ```
+ */
+export function checkAlignedTable(table: SplitTable): CheckedTable {
+  const checked = checkTable(table);
+  const m = checked.names.length;
+  checked.data.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length !== m) throw misaligned(i, row, m);
+  });
+  return checked;
+}
+
 /** The table's column names, checked (strings, unique). */
 export function checkColumns(table: SplitTable): string[] {
   if (table === null || typeof table !== "object") {

@@ -114,6 +114,18 @@ export async function inferSchema<
       });
     }
   });
+  // A header cell left empty became a field named "" (two for `a,,`), which
+  // the platform then refuses far from the file: named here by position.
+  names.forEach((n, j) => {
+    if (n === "" && !exclude.has("")) {
+      issues.push({
+        path: "columns",
+        message: `column ${
+          j + 1
+        } of the data has no name; name it, or leave it out with exclude: [""]`,
+      });
+    }
+  });
   if (issues.length) throw invalid("schema inference", issues);
   const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
     n,
@@ -161,7 +173,24 @@ interface ReadTable {
   defaultName?: string;
 }
 
+/** What a source (row, column) from JavaScript is, for an error message. */
+const kindOf = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+
 async function readSource(source: InferSource): Promise<ReadTable> {
+  // From JavaScript anything arrives: no table was a TypeError ("Cannot use
+  // 'in' operator"), refused here naming it.
+  if (
+    source === null ||
+    (typeof source !== "object" && typeof source !== "string")
+  ) {
+    throw invalid("schema inference", [{
+      path: "source",
+      message: `${
+        kindOf(source)
+      } is no table; pass a CSV path, URL, Blob or { csv }, rows, columns or a DataFrame`,
+    }]);
+  }
   if (typeof source === "string" || source instanceof URL) {
     const text = await readText(source);
     const base = String(source).split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "");
@@ -170,11 +199,30 @@ async function readSource(source: InferSource): Promise<ReadTable> {
   if (typeof Blob !== "undefined" && source instanceof Blob) {
     const name = (source as Blob & { name?: string }).name;
     return {
-      ...csvTable(await source.text()),
+      // Bytes, not text(): a gzipped Blob (a picked .csv.gz File) reads as
+      // the CSV it holds, as a path does (docs/contract.md, Buckets).
+      ...csvTable(
+        new TextDecoder().decode(
+          await gunzipIfGzip(new Uint8Array(await source.arrayBuffer())),
+        ),
+      ),
       defaultName: name?.replace(/\.[^.]*$/, ""),
     };
   }
   if (Array.isArray(source)) {
+    // A row that is no object was read as a row of missing values (a
+    // number), or its indices as columns (an array); null was a TypeError.
+    const bad = source.findIndex((row) =>
+      row === null || typeof row !== "object" || Array.isArray(row)
+    );
+    if (bad >= 0) {
+      throw invalid("schema inference", [{
+        path: `rows.${bad}`,
+        message: `${
+          kindOf(source[bad])
+        } is no row; each row is an object of column values`,
+      }]);
+    }
     const names: string[] = [];
     const seen = new Set<string>();
     for (const row of source) {
@@ -205,6 +253,32 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     };
   }
   const columns = source as Record<string, ArrayLike<unknown>>;
+  const names = Object.keys(columns);
+  const notArray = names.find((n) =>
+    !Array.isArray(columns[n]) && !ArrayBuffer.isView(columns[n])
+  );
+  if (notArray !== undefined) {
+    throw invalid("schema inference", [{
+      path: notArray,
+      message: `${
+        kindOf(columns[notArray])
+      } is not an array; each column is an array of values, one per row`,
+    }]);
+  }
+  // Columns of different lengths are no table: each was read on its own.
+  const short = names.find((n) =>
+    columns[n]?.length !== columns[names[0]]?.length
+  );
+  if (short !== undefined) {
+    throw invalid("schema inference", [{
+      path: short,
+      message: `"${short}" has ${columns[short]?.length} values but "${
+        names[0]
+      }" has ${
+        columns[names[0]]?.length
+      }; every column needs one value per row`,
+    }]);
+  }
   return {
     names: Object.keys(columns),
     column: (n) => ({ values: columns[n] }),

@@ -7,6 +7,7 @@
  * @module
  */
 import type { SplitTable } from "../frames/types.ts";
+import { checkAlignedTable } from "../frames/scan.ts";
 import {
   type Chart,
   type ExplanationChartOptions,
@@ -108,6 +109,9 @@ export function explanationChart(
   row = 0,
   options: ExplanationChartOptions = {},
 ): Chart {
+  // Checked as toDataFrame() checks it: a contribution named twice was
+  // charted twice.
+  checkAlignedTable(table);
   const values = table.data[row];
   if (values === undefined) {
     throw new RangeError(

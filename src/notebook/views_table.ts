@@ -5,6 +5,7 @@
  * @module
  */
 import type { SplitTable } from "../frames/types.ts";
+import { checkAlignedTable } from "../frames/scan.ts";
 import { escapeHtml, isSecretKey, MASK } from "./html.ts";
 import type { MimeBundle } from "./jupyter.ts";
 import { columnLabel } from "../schemas/label_display.ts";
@@ -37,6 +38,9 @@ export function viewsTable(
   table: SplitTable,
   options: ViewsTableOptions = {},
 ): MimeBundle & { "text/html": string; "text/plain": string } {
+  // Checked as toDataFrame() checks it: no data was a TypeError, a column
+  // named twice or a short row was shown without a word.
+  checkAlignedTable(table);
   const maxRows = options.maxRows ?? 50;
   const n = table.data.length;
   const shown = table.data.slice(0, maxRows);

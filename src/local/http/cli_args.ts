@@ -14,9 +14,10 @@
  *
  * @module
  */
+import { stat } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parseFaults } from "./faults.ts";
-import type { LocalPlatformOptions } from "../options.ts";
+import { type LocalPlatformOptions, readConfigFile } from "../options.ts";
 import { createLocalPlatform, type LocalPlatform } from "../local_platform.ts";
 import { messageOf } from "../error_message.ts";
 
@@ -100,7 +101,12 @@ export function parseCli(
     if (at <= 0 || at === spec.length - 1) {
       throw new Error(`--bucket needs name=folder, got "${spec}".\n${USAGE}`);
     }
-    buckets[spec.slice(0, at)] = spec.slice(at + 1);
+    const name = spec.slice(0, at);
+    // The same name twice: the later folder silently replaced the first.
+    if (Object.hasOwn(buckets, name)) {
+      throw new Error(`--bucket ${name}= is given twice.\n${USAGE}`);
+    }
+    buckets[name] = spec.slice(at + 1);
   }
   const platform: LocalPlatformOptions = {
     buckets,
@@ -130,6 +136,47 @@ export function parseCli(
     platform.tokenTtlSeconds = ttl;
   }
   return { port, host: values.host!, platform };
+}
+
+/**
+ * Refuses a `--bucket` folder that is missing or not a folder at start-up:
+ * served anyway, its typo only showed later as a 400 on every call using it.
+ */
+async function checkBucketFolders(cli: CliOptions): Promise<void> {
+  const { buckets = {}, configFile } = cli.platform;
+  // Buckets of the --config file too (the flags win over them).
+  const fromFile = configFile
+    ? (await readConfigFile(configFile)).buckets ?? {}
+    : {};
+  const all: [string, string, string][] = [
+    ...Object.entries(fromFile).filter(([name]) =>
+      !Object.hasOwn(buckets, name)
+    )
+      .map(([name, folder]): [string, string, string] => [
+        `bucket "${name}" of --config ${configFile}`,
+        name,
+        folder,
+      ]),
+    ...Object.entries(buckets).map((
+      [name, folder],
+    ): [string, string, string] => [
+      "--bucket",
+      name,
+      folder,
+    ]),
+  ];
+  for (const [where, name, folder] of all) {
+    const info = await stat(folder).catch(() => undefined);
+    if (!info || !info.isDirectory()) {
+      throw new Error(
+        `${
+          where === "--bucket"
+            ? `--bucket ${name}=${folder}`
+            : `${where} (${folder})`
+        }: ${info ? "not a folder" : "no such folder"}.`,
+      );
+    }
+  }
 }
 
 /** Writes the credentials to a file only the user can read; returns its path. */
@@ -214,10 +261,21 @@ export async function startLocalServer(
 ): Promise<LocalServer> {
   const log = options.log ?? console.log;
   const cli = parseCli(args, env, options.program);
+  await checkBucketFolders(cli);
   const displayHost = cli.host === "0.0.0.0" ? "localhost" : cli.host;
   const platform = await createLocalPlatform({
     ...cli.platform,
     baseUrl: `http://${displayHost}:${cli.port}`,
+  }).catch((error) => {
+    // A system error here is the --data-dir's (making it, opening its
+    // database); the bare "ENOENT: ... mkdir" named no flag.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (cli.platform.dataDir !== undefined && typeof code === "string") {
+      throw new Error(
+        `--data-dir ${cli.platform.dataDir}: ${messageOf(error)}`,
+      );
+    }
+    throw error;
   });
   let server: Listening;
   try {
@@ -227,7 +285,13 @@ export async function startLocalServer(
     });
   } catch (error) {
     await platform.close();
-    throw error;
+    // The runtime's message ("Address already in use (os error 98)") does
+    // not say which flag to change.
+    throw new Error(
+      `cannot listen on ${cli.host}:${cli.port} (--host, --port): ${
+        messageOf(error)
+      }`,
+    );
   }
   const baseUrl = `http://${displayHost}:${server.port}`;
   const where = cli.platform.clientId

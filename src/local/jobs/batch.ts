@@ -20,7 +20,7 @@ import { relative, resolve } from "node:path";
 import { inputColumns } from "../model/encoder.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
-import { CsvError } from "../../csv.ts";
+import { assertUniqueHeader, CsvError } from "../../csv.ts";
 import { messageOf } from "../error_message.ts";
 import type { JobWork, WorkControl } from "./runner.ts";
 import { macrotask } from "./yield.ts";
@@ -356,8 +356,11 @@ async function score(
   let lastYield = performance.now();
   const parser = new CsvRecordParser();
   const take = (fields: string[], line: number) => {
-    if (!header) header = fields;
-    else pending.push({ fields, line });
+    if (!header) {
+      // A column named twice: which one the model reads is unsaid; refused.
+      assertUniqueHeader(fields, line);
+      header = fields;
+    } else pending.push({ fields, line });
   };
   // With a second thread, chunks go in pairs: the first to the Worker,
   // the second scored here meanwhile; both are written in input order.

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { decimalNumber } from "../../csv.ts";
 import type { DatasourceColumn } from "./datasource.ts";
 import type { CategoricalEncoding } from "./encoder.ts";
 import { ModelDataError, type ModelInputError } from "./errors.ts";
@@ -50,10 +51,10 @@ export function numberOf(
   if (typeof v === "number") {
     if (Number.isFinite(v)) return v;
   } else if (typeof v === "string") {
-    const t = v.trim();
-    if (t === "") return NaN;
-    const x = Number(t);
-    if (Number.isFinite(x)) return x;
+    if (v.trim() === "") return NaN;
+    // Decimal only: Number() would read "0x10" as 16 (see decimalNumber).
+    const x = decimalNumber(v);
+    if (!Number.isNaN(x)) return x;
   }
   throw new Err(
     column,

@@ -29,6 +29,7 @@ import {
   type CsvColumn,
   type CsvTable,
   CsvValueError,
+  decimalNumber,
   parseCsvColumns,
 } from "../../csv.ts";
 import type { RawColumns, RawValue, SchemaField } from "./columns.ts";
@@ -290,8 +291,9 @@ export function columnsFromCsv(
       if (cell === "") col[r] = null;
       else if (!numeric) col[r] = cell;
       else {
-        const x = Number(cell.trim());
-        if (!Number.isFinite(x) || cell.trim() === "") {
+        // Decimal only: Number() would read "0x10" as 16 (see decimalNumber).
+        const x = decimalNumber(cell);
+        if (Number.isNaN(x)) {
           throw new ModelDataError(
             f.name,
             "BAD_NUMBER",
