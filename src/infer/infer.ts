@@ -200,7 +200,7 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     const name = (source as Blob & { name?: string }).name;
     return {
       // Bytes, not text(): a gzipped Blob (a picked .csv.gz File) reads as
-      // the CSV it holds, as a path does (docs/contract.md, Buckets).
+      // the CSV it holds, as a path does (docs/contract.md#buckets-local-platform).
       ...csvTable(
         new TextDecoder().decode(
           await gunzipIfGzip(new Uint8Array(await source.arrayBuffer())),
