@@ -10,6 +10,7 @@
  * @module
  */
 
+import { decimalNumber } from "../../csv.ts";
 import type { RawValue } from "./columns.ts";
 import { inputColumns } from "./encoder.ts";
 import { predict } from "./explain.ts";
@@ -93,7 +94,17 @@ export function groupCuts(values: ArrayLike<number>): number[] | null {
 /**
  * A protected value's group: its text (numbers as written), or
  * {@link MISSING_GROUP}; with `cuts` ({@link groupCuts}), a number's
- * interval: `< c1`, `[c1, c2)`, ..., `>= ck`.
+ * interval: `< c1`, `[c1, c2)`, ..., `>= ck`. A text is a number here as
+ * ingestion and views read one (`decimalNumber`): `0x10` is its own group,
+ * not 16's interval.
+ *
+ * @example
+ * ```ts
+ * import { groupOf, MISSING_GROUP } from "./fairness.ts";
+ *
+ * if (groupOf("12", [10, 20]) !== "[10, 20)" || groupOf(25, [10, 20]) !== ">= 20") throw new Error("example failed");
+ * if (groupOf("0x10", [10, 20]) !== "0x10" || groupOf(" ", [10]) !== MISSING_GROUP) throw new Error("example failed");
+ * ```
  */
 export function groupOf(
   v: RawValue | undefined,
@@ -101,7 +112,7 @@ export function groupOf(
 ): string {
   if (v === null || v === undefined) return MISSING_GROUP;
   if (cuts) {
-    const x = typeof v === "number" ? v : Number(v.trim());
+    const x = typeof v === "number" ? v : decimalNumber(v);
     if (typeof v === "string" && v.trim() === "") return MISSING_GROUP;
     if (!Number.isNaN(x)) {
       const k = cuts.filter((c) => c <= x).length;
