@@ -101,12 +101,11 @@ function serveHelper(
   m: BagsRequest | RowsRequest,
   post: (message: unknown) => void,
 ): void {
-  const postError = (err: unknown) => post(workerError(err));
   if (m.type === "rows") {
     try {
       serveRows(m.setup);
     } catch (err) {
-      postError(err);
+      post(workerError(err));
     }
     return;
   }
@@ -129,7 +128,7 @@ function serveHelper(
     );
     post({ type: "bags-done", results });
   } catch (err) {
-    postError(err);
+    post(workerError(err));
   }
 }
 

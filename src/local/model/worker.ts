@@ -382,22 +382,17 @@ export function runInWorker<M extends { type: string }, T>(
         resolve(value);
       });
     };
-    worker.onerror = (e: ErrorEvent) => {
+    // The worker's or its companion's own failure (its script, not the
+    // work) ends the run, said as whose it was.
+    const crashed = (say: (message: string) => string) => (e: ErrorEvent) => {
       e.preventDefault();
       finish();
       clearTimeout(grace);
       if (stopping) reject(signal!.reason);
-      else reject(new Error(run.failure(e.message)));
+      else reject(new Error(say(e.message)));
     };
-    if (run.companion) {
-      run.companion.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        finish();
-        clearTimeout(grace);
-        if (stopping) reject(signal!.reason);
-        else reject(new Error(HELPER_CRASHED(e.message)));
-      };
-    }
+    worker.onerror = crashed(run.failure);
+    if (run.companion) run.companion.onerror = crashed(HELPER_CRASHED);
     worker.postMessage(run.request.value, run.transfer);
     // Posting copied (or moved) it: let the request be collected while the
     // worker runs.
