@@ -148,9 +148,9 @@ export function gradientHistogram(
     for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
     let z = 0;
     for (let k = 0; k < K; k++) z += e[k] = Math.exp(s[o + k] - m);
-    const q = cells[i], qo = q * K;
+    const q = cells[i], qo = q * K, inv = 1 / z;
     for (let k = 0; k < K; k++) {
-      const p = e[k] / z;
+      const p = e[k] * inv;
       G[qo + k] += p - (y[i] === k ? 1 : 0);
       H[qo + k] += p * (1 - p) + 1e-16;
     }
@@ -205,9 +205,10 @@ function softmaxCached(
       for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
       for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
     }
-    const qo = cells[i] * K, yi = y[i];
+    // One division a row, not one a class (rowGradients does the same).
+    const qo = cells[i] * K, yi = y[i], inv = 1 / z;
     for (let k = 0; k < K; k++) {
-      const p = cache[o + k] / z;
+      const p = cache[o + k] * inv;
       G[qo + k] += p - (yi === k ? 1 : 0);
       H[qo + k] += p * (1 - p) + 1e-16;
     }
@@ -259,8 +260,9 @@ export function rowGradients(
     const o = i * K, yi = y[i];
     let z = 0;
     for (let k = 0; k < K; k++) z += cache[o + k];
+    const inv = 1 / z;
     for (let k = 0; k < K; k++) {
-      const p = cache[o + k] / z;
+      const p = cache[o + k] * inv;
       g[o + k] = p - (yi === k ? 1 : 0);
       h[o + k] = p * (1 - p) + 1e-16;
     }

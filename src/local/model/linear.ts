@@ -277,8 +277,11 @@ function softmaxFit(
   // sweep's start (`E`, `M`): a class's step moves one score a row, so its
   // probability, curvature and line search need one `exp` a row, not K.
   const E = new Float64Array(n * K), M = new Float64Array(n);
-  // The class's probability at each row, and the sum of the other classes'.
+  // The class's probability at each row, the sum of the other classes', and
+  // the sum of all (`S`, kept as the classes move: a row's other classes
+  // are its sum less its own, one subtraction instead of K - 1 additions).
   const pk = new Float64Array(n), rest = new Float64Array(n);
+  const S = new Float64Array(n);
   const sweeps = Math.min(
     SOFTMAX_SWEEPS,
     Math.max(10, Math.floor(SOFTMAX_WORK / (n * nnz * K))),
@@ -290,15 +293,15 @@ function softmaxFit(
       let max = -Infinity;
       for (let c = 0; c < K; c++) max = Math.max(max, eta[o + c]);
       M[i] = max;
-      for (let c = 0; c < K; c++) E[o + c] = Math.exp(eta[o + c] - max);
+      let sum = 0;
+      for (let c = 0; c < K; c++) sum += E[o + c] = Math.exp(eta[o + c] - max);
+      S[i] = sum;
     }
     for (let k = 0; k < K; k++) {
       g.fill(0);
       for (let i = 0; i < n; i++) {
         const o = i * K;
-        let others = 0;
-        for (let c = 0; c < K; c++) if (c !== k) others += E[o + c];
-        rest[i] = others;
+        const others = rest[i] = S[i] - E[o + k];
         const p = pk[i] = E[o + k] / (others + E[o + k]);
         const r = (labels[i] === k ? 1 : 0) - p;
         const off = i * nnz;
@@ -334,7 +337,9 @@ function softmaxFit(
       for (let i = 0; i < n; i++) {
         const o = i * K;
         eta[o + k] += t * dz[i];
-        E[o + k] = Math.exp(eta[o + k] - M[i]);
+        const e = Math.exp(eta[o + k] - M[i]);
+        S[i] = rest[i] + e;
+        E[o + k] = e;
       }
     }
     if (change < 1e-5) break;
