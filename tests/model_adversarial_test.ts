@@ -1,0 +1,149 @@
+/**
+ * An outside tester's hostile suite against training inputs and the model
+ * record: odd constraints and protections, odd targets and tiny tables,
+ * huge values, and what the SDK's one-call steps accept that the platform
+ * then refuses late. Every bad input must be a typed error naming the field
+ * before anything is stored (a ValidationError in the SDK, a 400 over
+ * HTTP), or, when only the data can tell, a job FAILED with a message
+ * naming the column; never a crash, a hang or a record the SDK cannot read.
+ * What tests/local_adversarial_test.ts, tests/sdk_adversarial_test.ts,
+ * tests/data_adversarial_test.ts and the constraint tests
+ * (tests/local_constraints_test.ts, tests/model_constraints_test.ts) hold
+ * is not repeated here.
+ */
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { local, type LocalMLPlatform } from "../local.ts";
+import { ValidationError } from "../src/http/errors.ts";
+import { constrainDataset } from "../src/local/model/constraints.ts";
+import { encodeDataset } from "../src/local/model/encoding.ts";
+import { ModelDataError } from "../src/local/model/errors.ts";
+
+/** A CSV of `n` rows: `header`, then `row(i)` for each. */
+function csv(header: string, n: number, row: (i: number) => string): string {
+  return [header, ...Array.from({ length: n }, (_, i) => row(i))].join("\n") +
+    "\n";
+}
+
+/** One in-process platform on a fresh bucket folder, for one test. */
+async function platform(): Promise<
+  { ml: LocalMLPlatform; dir: string; done: () => Promise<void> }
+> {
+  const dir = await Deno.makeTempDir({ prefix: "model_adv_" });
+  const ml = await local({ buckets: { b: dir }, progress: false });
+  return {
+    ml,
+    dir,
+    done: async () => {
+      await ml.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** How many of each resource the account holds (refused calls store none). */
+async function counts(ml: LocalMLPlatform): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (
+    const c of [
+      "storageConnectors",
+      "dataSchemas",
+      "ingestionConfigurations",
+      "ingestionJobs",
+      "datasources",
+      "onboardingConfigurations",
+      "onboardingJobs",
+      "datasets",
+      "trainingConfigurations",
+      "trainingJobs",
+      "models",
+    ] as const
+  ) {
+    out[c] = (await ml[c].list({ items_per_page: 100 })).data.length;
+  }
+  return out;
+}
+
+/** A short training: one bag, few rounds (the subject is the input). */
+const QUICK = { estimators: 1, maxRounds: 10 } as const;
+
+Deno.test("model adversarial: a training left with no feature (all excluded, or all protected) is a 400 naming the constraint, not a crash of the job", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv(
+        "x,z,g,y",
+        40,
+        (i) => `${i},${i % 7},${"pq"[i % 2]},${"ab"[+(i < 20)]}`,
+      ),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .feature("z", ml.float()).feature("g", ml.category())
+      .target("y", ml.category()).protect("g").create();
+    const dataset = await ml.onboard(
+      await ml.ingest("t.csv", { storage, schema }),
+    );
+    const before = await counts(ml);
+    // docs/contract.md#model-validation-rows: "Training fails when no
+    // feature is left"; here it is known at create, so it is refused there,
+    // naming the constraint that left nothing (the protected g never was).
+    const error = await ml.train(dataset, { ...QUICK, exclude: ["x", "z"] })
+      .then(() => undefined, (e) => e);
+    assert(error instanceof ValidationError, String(error));
+    assertEquals(error.issues.map((i) => i.path), [
+      "model_constraints.1.field",
+    ]);
+    assertMatch(error.message, /no feature of the dataset is left/);
+    assertMatch(error.message, /g \(protected\)/);
+    const after = await counts(ml);
+    // The one-call step's own configuration is deleted again.
+    assertEquals(after, before);
+
+    // Every feature protected by the schema: nothing to name but the dataset.
+    const allProtected = await ml.schema("p").feature("x", ml.float())
+      .feature("z", ml.float()).feature("g", ml.category())
+      .target("y", ml.category()).protect("x", "z", "g").create();
+    const protectedSet = await ml.onboard(
+      await ml.ingest("t.csv", { storage, schema: allProtected }),
+    );
+    const again = await ml.train(protectedSet, QUICK)
+      .then(() => undefined, (e) => e);
+    assert(again instanceof ValidationError, String(again));
+    assertEquals(again.issues.map((i) => i.path), ["dataset_id"]);
+    // One feature left is enough.
+    const model = await ml.train(dataset, { ...QUICK, exclude: ["x"] });
+    assertEquals(model.features, ["z"]);
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("model adversarial: constrainDataset leaving no feature is a ModelDataError saying why, not a TypeError deeper in training", () => {
+  const data = encodeDataset({ x: [1, 2, 3, 4], y: ["n", "n", "y", "y"] }, [
+    {
+      name: "x",
+      data_type: { data_type: "NUMBER" },
+      designation: "FEATURE",
+      semantic_type: "CONTINUOUS",
+    },
+    {
+      name: "y",
+      data_type: { data_type: "STRING" },
+      designation: "TARGET",
+      semantic_type: "CATEGORICAL",
+    },
+  ]);
+  const error = assertThrows(
+    () =>
+      constrainDataset(data, {
+        monotone: {},
+        excluded: ["x"],
+        protected: [],
+        groups: null,
+      }),
+    ModelDataError,
+  );
+  assertEquals(error.code, "NO_FEATURES_LEFT");
+  assertMatch(error.message, /'x' \(excluded by a model constraint\)/);
+});
