@@ -40,7 +40,7 @@ import { uniqueName } from "./builders/base.ts";
 import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
 import { predictionTypeOf } from "./builders/schema.ts";
-import { constraintsOf } from "./builders/training.ts";
+import { constraintIssues, constraintsOf } from "./builders/training.ts";
 import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import type {
@@ -202,6 +202,13 @@ export class MLPlatform extends PlatformBuilders {
         measureConstraintCost,
         ...hyperparameters
       } = options;
+      // Checked before anything is made (a direction, a feature twice).
+      const constraints = constraintsOf({
+        monotone,
+        exclude,
+        interactions,
+        measureConstraintCost,
+      }) as { modelConstraints?: never; modelConstraintGroups?: never };
       let config = configuration;
       if (!config) {
         config = await this.trainingConfiguration(
@@ -220,12 +227,7 @@ export class MLPlatform extends PlatformBuilders {
         managedSpotTraining,
         // Feature names typed as text here: the service refuses one that is
         // not a feature with a 400 naming the constraint.
-        ...constraintsOf({
-          monotone,
-          exclude,
-          interactions,
-          measureConstraintCost,
-        }) as { modelConstraints?: never; modelConstraintGroups?: never },
+        ...constraints,
       }).toDefinition();
     });
   }
@@ -420,7 +422,11 @@ export class MLPlatform extends PlatformBuilders {
  */
 function checkTraining(
   training: QuickstartOptions<string>["training"],
-  fields: readonly { name: string; designation: string }[],
+  fields: readonly {
+    name: string;
+    designation: string;
+    semantic_type: string;
+  }[],
   hyperparameters: (h: Record<string, unknown>) => void,
 ): void {
   if (!training) return;
@@ -428,13 +434,20 @@ function checkTraining(
     monotone,
     exclude,
     interactions,
-    measureConstraintCost: _cost,
+    measureConstraintCost,
     ...rest
   } = training as Record<string, unknown> & ConstraintOptions;
-  const features = new Set(
-    fields.filter((f) => f.designation === "FEATURE").map((f) => f.name),
+  // The shapes first (a direction, a feature named twice, a group of one):
+  // the training job would refuse them only after ingestion and onboarding.
+  const issues = constraintIssues(
+    { monotone, exclude, interactions, measureConstraintCost },
+    "training.",
   );
-  const issues: { path: string; message: string }[] = [];
+  if (issues.length) throw invalid("quickstart training options", issues);
+  const byName = new Map(
+    fields.filter((f) => f.designation === "FEATURE").map((f) => [f.name, f]),
+  );
+  const features = new Set(byName.keys());
   const check = (name: unknown, path: string) => {
     if (typeof name === "string" && features.has(name)) return;
     issues.push({
@@ -448,6 +461,14 @@ function checkTraining(
   };
   for (const name of Object.keys(monotone ?? {})) {
     check(name, `monotone.${name}`);
+    const type = byName.get(name)?.semantic_type;
+    if (type && type !== "CONTINUOUS") {
+      issues.push({
+        path: `training.monotone.${name}`,
+        message:
+          `"${name}" is ${type} in the inferred schema: only a numeric (CONTINUOUS) feature can be monotone`,
+      });
+    }
   }
   (exclude ?? []).forEach((name, i) => check(name, `exclude.${i}`));
   (interactions ?? []).forEach((group, i) =>

@@ -147,3 +147,68 @@ Deno.test("model adversarial: constrainDataset leaving no feature is a ModelData
   assertEquals(error.code, "NO_FEATURES_LEFT");
   assertMatch(error.message, /'x' \(excluded by a model constraint\)/);
 });
+
+Deno.test("model adversarial: quickstart and ml.train refuse constraints the training job would refuse, before ingestion or any create", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    // m is empty on every row: inferred CATEGORICAL (no number to read).
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,c,m,y", 30, (i) => `${i},${"abc"[i % 3]},,${"ny"[i % 2]}`),
+    );
+    // Each was refused only by POST /training-jobs, after the storage
+    // connector, schema, ingestion and onboarding had run and stored their
+    // resources (the earlier sweep made quickstart check names only).
+    const cases: [Record<string, unknown>, string][] = [
+      [{ monotone: { c: "increasing" } }, "training.monotone.c"],
+      [{ monotone: { m: "decreasing" } }, "training.monotone.m"],
+      [{ monotone: { x: "up" } }, "training.monotone.x"],
+      [{ monotone: ["x"] }, "training.monotone"],
+      [{ monotone: { x: "increasing" }, exclude: ["x"] }, "training.exclude.0"],
+      [{ exclude: ["c", "c"] }, "training.exclude.1"],
+      [{ exclude: "c" }, "training.exclude"],
+      [{ interactions: [["x"]] }, "training.interactions.0"],
+      [{ interactions: ["xc"] }, "training.interactions.0"],
+      [{ interactions: [["x", 7]] }, "training.interactions.0.1"],
+      [{ measureConstraintCost: "yes" }, "training.measureConstraintCost"],
+    ];
+    for (const [training, field] of cases) {
+      const what = JSON.stringify(training);
+      const error = await ml.quickstart({
+        bucket: "b",
+        path: "t.csv",
+        target: "y",
+        training: { ...QUICK, ...training },
+      } as never).then(() => undefined, (e) => e);
+      assert(error instanceof ValidationError, `${what}: ${error}`);
+      assertEquals(error.issues.map((i) => i.path), [field], what);
+      for (const [kind, n] of Object.entries(await counts(ml))) {
+        assertEquals(n, 0, `${what} made ${kind}`);
+      }
+    }
+    // ml.train checks the same shapes before it makes its configuration
+    // (a string `exclude` was a TypeError from inside the job).
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .feature("c", ml.category()).target("y", ml.category()).create();
+    const dataset = await ml.onboard(
+      await ml.ingest("t.csv", { storage, schema }),
+    );
+    const before = await counts(ml);
+    for (
+      const [options, field] of [
+        [{ exclude: "c" }, "exclude"],
+        [{ monotone: { x: "up" } }, "monotone.x"],
+        [{ interactions: [["x"]] }, "interactions.0"],
+      ] as const
+    ) {
+      const error = await ml.train(dataset, { ...QUICK, ...options } as never)
+        .then(() => undefined, (e) => e);
+      assert(error instanceof ValidationError, String(error));
+      assertEquals(error.issues.map((i) => i.path), [field]);
+      assertEquals(await counts(ml), before, JSON.stringify(options));
+    }
+  } finally {
+    await done();
+  }
+});
