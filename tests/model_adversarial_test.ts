@@ -14,6 +14,7 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { local, type LocalMLPlatform } from "../local.ts";
 import { ValidationError } from "../src/http/errors.ts";
+import { JobFailedError } from "../src/jobs/errors.ts";
 import { constrainDataset } from "../src/local/model/constraints.ts";
 import { encodeDataset } from "../src/local/model/encoding.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
@@ -208,6 +209,41 @@ Deno.test("model adversarial: quickstart and ml.train refuse constraints the tra
       assertEquals(error.issues.map((i) => i.path), [field]);
       assertEquals(await counts(ml), before, JSON.stringify(options));
     }
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("model adversarial: a regression target too large to square fails onboarding naming it, never a model whose record the SDK cannot read", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    // ±1e200: squared errors overflow to Infinity, written as null into the
+    // job's learning curve, which made GET /training-jobs/{id}, the model
+    // and GET /models (every model of the account) InvalidResponseErrors.
+    await Deno.writeTextFile(
+      `${dir}/huge.csv`,
+      csv("x,y", 30, (i) => `${i},${i % 2 ? 1e200 : -1e200}`),
+    );
+    // 1e90: large, still fine.
+    await Deno.writeTextFile(
+      `${dir}/large.csv`,
+      csv("x,y", 30, (i) => `${i},${i * 1e90}`),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("r").feature("x", ml.float())
+      .target("y", ml.float()).create();
+    const onboard = async (path: string) =>
+      ml.onboard(await ml.ingest(path, { storage, schema }), {
+        predictionType: "REGRESSION",
+      });
+    const error = await onboard("huge.csv").then(() => undefined, (e) => e);
+    assert(error instanceof JobFailedError, String(error));
+    assertMatch(error.message, /target 'y'.*1e\+200.*within ±1e\+100/);
+    const model = await ml.train(await onboard("large.csv"), QUICK);
+    assert(Number.isFinite(model.metrics?.validation_rmse));
+    // Every model of the account is readable, and so is every job.
+    await ml.models.list();
+    await ml.trainingJobs.list();
   } finally {
     await done();
   }
