@@ -325,6 +325,20 @@ export class MLPlatform extends PlatformBuilders {
     checkTraining(options.training, schemaBody.fields, (h) => {
       this.trainingConfiguration("quickstart", h).body();
     });
+    // The training configuration before any data moves: a hyperparameter
+    // within the wire's bounds that the service refuses (the local model's
+    // `bins` above 254, say) is refused before ingestion and onboarding.
+    const {
+      monotone,
+      exclude,
+      interactions,
+      measureConstraintCost,
+      ...hyperparameters
+    } = options.training ?? {};
+    const configuration = await this.trainingConfiguration(
+      uniqueName("training"),
+      hyperparameters,
+    ).create();
     const storage = options.storage ??
       await this.storageConnector(options.bucket!, {
         name: uniqueName(options.bucket!),
@@ -339,7 +353,14 @@ export class MLPlatform extends PlatformBuilders {
       progress,
       predictionType: draft.predictionType,
     });
-    const model = await this.train(dataset, { ...options.training, progress });
+    const model = await this.train(dataset, {
+      configuration,
+      monotone,
+      exclude,
+      interactions,
+      measureConstraintCost,
+      progress,
+    });
     const deployment = await this.deploy(model, { progress });
     return {
       storage: typeof storage === "string" ? { id: storage } : storage,

@@ -248,3 +248,38 @@ Deno.test("model adversarial: a regression target too large to square fails onbo
     await done();
   }
 });
+
+Deno.test("model adversarial: quickstart with a hyperparameter the platform refuses (bins 500, early stopping patience 0) moves no data first", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,c,y", 30, (i) => `${i},${"abc"[i % 3]},${"ny"[i % 2]}`),
+    );
+    // Both are within the wire's bounds (the builders accept them, as a
+    // hosted service may), and beyond the local model's: the training
+    // configuration's create refused them only after the storage
+    // connector, schema, ingestion and onboarding were made.
+    for (
+      const [training, field] of [
+        [{ bins: 500 }, "bins"],
+        [{ earlyStoppingPatience: 0 }, "early_stopping_patience"],
+        [{ maxDepth: 16 }, "max_depth"],
+      ] as const
+    ) {
+      const error = await ml.quickstart({
+        bucket: "b",
+        path: "t.csv",
+        target: "y",
+        training,
+      }).then(() => undefined, (e) => e);
+      assert(error instanceof ValidationError, String(error));
+      assertEquals(error.issues.map((i) => i.path), [field]);
+      for (const [kind, n] of Object.entries(await counts(ml))) {
+        assertEquals(n, 0, `${JSON.stringify(training)} made ${kind}`);
+      }
+    }
+  } finally {
+    await done();
+  }
+});
