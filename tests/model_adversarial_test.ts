@@ -283,3 +283,56 @@ Deno.test("model adversarial: quickstart with a hyperparameter the platform refu
     await done();
   }
 });
+
+Deno.test("model adversarial: GROUP_METRICS refuses a true value that is no class of the model (or no number, for regression), naming the row", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/c.csv`,
+      csv("x,s,y", 40, (i) => `${i},${"uv"[i % 2]},${"ab"[+(i < 20)]}`),
+    );
+    await Deno.writeTextFile(
+      `${dir}/r.csv`,
+      csv("x,s,y", 40, (i) => `${i},${"uv"[i % 2]},${2 * i + (i % 3)}`),
+    );
+    const storage = await ml.storageConnector("b");
+    const deployed = async (path: string, target: "float" | "category") => {
+      const schema = await ml.schema(path).feature("x", ml.float())
+        .feature("s", ml.category())
+        .target("y", target === "float" ? ml.float() : ml.category())
+        .protect("s").create();
+      const dataset = await ml.onboard(
+        await ml.ingest(path, { storage, schema }),
+        { predictionType: target === "float" ? "REGRESSION" : undefined },
+      );
+      return await ml.deploy(await ml.train(dataset, QUICK));
+    };
+    const classifier = await deployed("c.csv", "category");
+    const query = { x: [1, 2, 3], s: ["u", "v", "u"] };
+    // A typo of a class ("B" for "b") was counted silently as the other
+    // class: every figure of its group was wrong, and nothing said so.
+    const error = await classifier.groupMetrics(query, { y: ["a", "B", "b"] })
+      .then(() => undefined, (e) => e);
+    assert(error instanceof ValidationError, String(error));
+    assertEquals(error.issues.map((i) => i.path), ["targets.y.1"]);
+    assertMatch(error.message, /"B" is not a class of this model/);
+    // Classes as sent, and missing truths (left out, as onboarding does).
+    const fine = await classifier.groupMetrics(query, { y: ["a", null, "b"] });
+    assertEquals(fine[0].groups.map((g) => g.count), [2]);
+
+    const regression = await deployed("r.csv", "float");
+    for (const bad of ["abc", "0x10", "Infinity"]) {
+      const refused = await regression.groupMetrics(query, {
+        y: [1, bad, 3],
+      } as never).then(() => undefined, (e) => e);
+      assert(refused instanceof ValidationError, `${bad}: ${refused}`);
+      assertEquals(refused.issues.map((i) => i.path), ["targets.y.1"]);
+    }
+    const figures = await regression.groupMetrics(query, { y: [1, "2.5", 3] });
+    for (const g of figures[0].groups) {
+      assert(Number.isFinite(g.metrics.mae), JSON.stringify(g));
+    }
+  } finally {
+    await done();
+  }
+});
