@@ -17,6 +17,7 @@ import { ValidationError } from "../src/http/errors.ts";
 import { JobFailedError } from "../src/jobs/errors.ts";
 import { constrainDataset } from "../src/local/model/constraints.ts";
 import { encodeDataset } from "../src/local/model/encoding.ts";
+import { raw, tokenFor } from "./_helpers/local_setup.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
 
 /** A CSV of `n` rows: `header`, then `row(i)` for each. */
@@ -332,6 +333,77 @@ Deno.test("model adversarial: GROUP_METRICS refuses a true value that is no clas
     for (const g of figures[0].groups) {
       assert(Number.isFinite(g.metrics.mae), JSON.stringify(g));
     }
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("model adversarial: a feature named like a pair term (x*z) is refused at the schema, naming it; its views had two contribution.x*z columns", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    const fields = [
+      {
+        name: "x",
+        data_type: { data_type: "NUMBER" as const, format: "FLOAT64" as const },
+        designation: "FEATURE" as const,
+        semantic_type: "CONTINUOUS" as const,
+      },
+      {
+        name: "x*z",
+        data_type: { data_type: "NUMBER" as const, format: "FLOAT64" as const },
+        designation: "FEATURE" as const,
+        semantic_type: "CONTINUOUS" as const,
+      },
+      {
+        name: "y*",
+        data_type: { data_type: "STRING" as const, format: null },
+        designation: "TARGET" as const,
+        semantic_type: "CATEGORICAL" as const,
+      },
+    ];
+    // docs/contract.md#views: a pair's term is `<feature>*<feature>`, so
+    // with x, z and x*z the model had two terms named x*z (and one x*x*z):
+    // the answer's columns were not unique and rows() threw a FrameError.
+    // The builder refuses before sending; the platform with a 400.
+    const builder = () =>
+      ml.schema("s").feature("x", ml.float()).feature("x*z", ml.float())
+        .target("y*", ml.category()).create();
+    const local = await builder().then(() => undefined, (e) => e);
+    assert(local instanceof ValidationError, String(local));
+    assertEquals(local.issues.map((i) => i.path), ["fields.1.name"]);
+    const token = await tokenFor(ml.platform);
+    const res = await raw(ml.platform, "POST", "/data-schemas", {
+      token,
+      body: { name: "s", fields },
+    });
+    assertEquals(res.status, 400, JSON.stringify(res.body));
+    assertEquals(res.body.errors?.map((e) => e.path), ["fields.1.name"]);
+    assertMatch(String(res.body.message), /"\*"/);
+    // Quickstart infers the schema from the file: refused before anything
+    // is made, and leaving the column out is the way through.
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,x*z,y", 30, (i) => `${i},${i % 5},${"ab"[i % 2]}`),
+    );
+    const quick = await ml.quickstart({
+      bucket: "b",
+      path: "t.csv",
+      target: "y",
+      training: QUICK,
+    }).then(() => undefined, (e) => e);
+    assert(quick instanceof ValidationError, String(quick));
+    assertMatch(quick.message, /x\*z/);
+    for (const [kind, n] of Object.entries(await counts(ml))) {
+      assertEquals(n, 0, `quickstart made ${kind}`);
+    }
+    const { model } = await ml.quickstart({
+      bucket: "b",
+      path: "t.csv",
+      target: "y",
+      exclude: ["x*z"],
+      training: QUICK,
+    });
+    assertEquals(model.features, ["x"]);
   } finally {
     await done();
   }
