@@ -48,7 +48,18 @@ export async function reconcileCreate(
   sent: unknown,
   conflict: ConflictError,
   listPage: (list: Route, page: number) => Promise<ListPage>,
+  readItem?: (get: Route) => Promise<unknown>,
 ): Promise<unknown> {
+  // A cancel re-sent after a lost answer is refused as "already ended"
+  // (409) when the lost one landed: the job is then CANCELLED, which is
+  // what was asked. Any other end is the caller's conflict.
+  const get = getRouteOfCancel(route);
+  if (get && readItem) {
+    const job = await readItem(get);
+    const status = (job as { status?: unknown } | undefined)?.status;
+    if (status === "CANCELLED" || status === "CANCELED") return job;
+    throw conflict;
+  }
   const name = (sent as { name?: unknown } | undefined)?.name;
   const list = listRouteOf(route);
   if (typeof name !== "string" || !list) throw conflict;
@@ -75,6 +86,14 @@ export async function reconcileCreate(
     hint:
       "Compare error.body.sent and error.body.existing; delete the existing one or create with another name",
   });
+}
+
+/** The get route of the job collection whose cancel route is `route`. */
+function getRouteOfCancel(route: Route): Route | undefined {
+  for (const group of Object.values(routes) as Record<string, Route>[]) {
+    if (group.cancel === route) return group.get;
+  }
+  return undefined;
 }
 
 /** The list route of the collection a create route adds to. */

@@ -270,7 +270,8 @@ export class Transport {
 
   /**
    * Finds the resource a lost create made (reconcile.ts), listing its
-   * collection with this call's parameters, signal, timeout and headers.
+   * collection (or, for a cancel, reading its job) with this call's
+   * parameters, signal, timeout and headers.
    */
   #reconcile(
     route: Route,
@@ -290,6 +291,13 @@ export class Transport {
           timeout: options.timeout,
           headers: options.headers,
         }) as Promise<ListPage>,
+      (get) =>
+        this.call(get, {
+          params: options.params,
+          signal: options.signal,
+          timeout: options.timeout,
+          headers: options.headers,
+        }),
     );
   }
 

