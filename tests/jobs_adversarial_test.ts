@@ -138,3 +138,51 @@ Deno.test("jobs adversarial: a cancel whose answer is lost after it landed resol
     await f.close();
   }
 });
+
+Deno.test("jobs adversarial: a label create whose answer is lost after it landed returns the label, not a ConflictError; a different one still conflicts", async () => {
+  const f = await faulty({ "t.csv": TABLE });
+  try {
+    const ml = f.client();
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .feature("z", ml.float()).target("y", ml.category()).create();
+    // Labels have no name to find them by: the re-sent create was refused
+    // "has one already" (409) by the label its lost first attempt made.
+    const lose = (suffix: string) => {
+      let lost = 0;
+      f.rules.push((req, forward) => {
+        const path = new URL(req.url).pathname;
+        if (req.method !== "POST" || !path.endsWith(suffix) || lost++) return;
+        return forward().then(() =>
+          new Response(JSON.stringify({ message: "upstream reset" }), {
+            status: 502,
+            headers: { "Content-Type": "application/json" },
+          })
+        );
+      });
+    };
+    lose("/friendly-names");
+    const label = await ml.friendlyNames.create(schema.id, {
+      field_name: "x",
+      friendly_name: "Ex",
+    });
+    assertEquals([label.field.name, label.friendly_name], ["x", "Ex"]);
+    const all = await ml.friendlyNames.list(schema.id);
+    assertEquals(all.data.length, 1);
+    lose("/data-protections");
+    const protection = await ml.dataProtections.create(schema.id, {
+      fields: ["z"],
+    });
+    assertEquals(
+      protection.protected_fields.map((p: { name: string }) => p.name),
+      ["z"],
+    );
+    // Not what was sent: the conflict is the caller's.
+    const other = await ml.friendlyNames.create(schema.id, {
+      field_name: "x",
+      friendly_name: "Something else",
+    }).then(() => undefined, (e) => e);
+    assertEquals(other?.status, 409);
+  } finally {
+    await f.close();
+  }
+});

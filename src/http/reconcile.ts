@@ -62,15 +62,21 @@ export async function reconcileCreate(
   }
   const name = (sent as { name?: unknown } | undefined)?.name;
   const list = listRouteOf(route);
-  if (typeof name !== "string" || !list) throw conflict;
+  if (!list) throw conflict;
+  // Found by name; a nameless one (a schema's label or protection) by what
+  // was sent, every field of it: the 409 said one like it exists.
+  const found = typeof name === "string"
+    ? (item: { name?: unknown }) => item.name === name
+    : (item: unknown) => sameChild(sent, item);
   let existing: unknown;
   for (let page = 1;; page++) {
     const answer = await listPage(list, page);
-    existing = answer.data.find((item) => item.name === name);
+    existing = answer.data.find(found);
     if (existing || answer.data.length === 0) break;
     if (page >= answer.pagination.total_pages) break;
   }
   if (existing === undefined) throw conflict;
+  if (typeof name !== "string") return existing;
   if (matchesSent(sent, existing)) return existing;
   throw new ConflictError({
     status: conflict.status,
@@ -130,6 +136,28 @@ export function matchesSent(sent: unknown, existing: unknown): boolean {
     }
   }
   return true;
+}
+
+/**
+ * Whether a nameless child resource is what `sent` would have made: every
+ * field sent is there with the same value (a label shows `field_name` as
+ * `field.name`; a data protection its `fields` as the names of its
+ * `protected_fields`, each once).
+ */
+function sameChild(sent: unknown, existing: unknown): boolean {
+  if (!isRecord(sent) || !isRecord(existing)) return false;
+  const given = Object.entries(sent).filter(([, v]) => v !== undefined);
+  return given.length > 0 && given.every(([key, value]) => {
+    if (Object.hasOwn(existing, key)) return contains(existing[key], value);
+    const ref = existing[key.replace(/_name$/, "")];
+    if (key.endsWith("_name") && isRecord(ref)) return ref.name === value;
+    const shown = existing.protected_fields;
+    return key === "fields" && Array.isArray(value) && Array.isArray(shown) &&
+      contains(
+        shown.map((f) => isRecord(f) ? f.name : undefined),
+        [...new Set(value)],
+      );
+  });
 }
 
 /** `value` is `have`, or is contained in it member by member. */
