@@ -19,6 +19,7 @@ import { constrainDataset } from "../src/local/model/constraints.ts";
 import { encodeDataset } from "../src/local/model/encoding.ts";
 import { raw, tokenFor } from "./_helpers/local_setup.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
+import { explanationChart } from "../notebook.ts";
 
 /** A CSV of `n` rows: `header`, then `row(i)` for each. */
 function csv(header: string, n: number, row: (i: number) => string): string {
@@ -404,6 +405,59 @@ Deno.test("model adversarial: a feature named like a pair term (x*z) is refused 
       training: QUICK,
     });
     assertEquals(model.features, ["x"]);
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("model adversarial: explanationChart of a model with no term left charts its bias; a row without views and a top that is no count are errors naming them", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,y", 40, (i) => `${i},${"ab"[+(i < 20)]}`),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .target("y", ml.category()).create();
+    const dataset = await ml.onboard(
+      await ml.ingest("t.csv", { storage, schema }),
+    );
+    // Every term pruned and dropped: a valid model, answering views with a
+    // bias and no contribution column. Its chart was a TypeError saying
+    // the table had no `bias` column.
+    const model = await ml.train(dataset, {
+      ...QUICK,
+      pruneThreshold: 1e6,
+      sparseModel: true,
+    });
+    assertEquals(model.terms, []);
+    const deployment = await ml.deploy(model);
+    const result = await deployment.views({ x: [3] });
+    const bias = result.table.data[0][result.table.columns.indexOf("bias")];
+    const chart = result.explanationChart(0);
+    assertMatch(chart["text/plain"], /log-odds/);
+    const steps = (chart["application/vnd.vegalite.v5+json"].data as {
+      values: { end: number }[];
+    }).values;
+    assertEquals(steps.at(-1)!.end, bias);
+    // A row a batch could not score (NULL_PREDICTION) has null views: it
+    // was charted as a bias of 0.
+    const table = {
+      columns: ["prediction.y", "bias", "contribution.x"],
+      index: [0, 1],
+      data: [["a", 0.5, 1], [null, null, null]],
+    };
+    assertThrows(() => explanationChart(table, 1), RangeError, "row 1");
+    // top NaN dropped every contribution from a chart that no longer added
+    // up to the log-odds it showed.
+    for (const top of [NaN, -1, 1.5]) {
+      assertThrows(
+        () => explanationChart(table, 0, { top }),
+        RangeError,
+        "top",
+      );
+    }
   } finally {
     await done();
   }
