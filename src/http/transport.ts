@@ -279,25 +279,18 @@ export class Transport {
     conflict: ConflictError,
     options: CallOptions,
   ): Promise<unknown> {
+    const { params, signal, timeout, headers } = options;
+    const same = { params, signal, timeout, headers };
     return reconcileCreate(
       route,
       sent,
       conflict,
       (list, page) =>
         this.call(list, {
-          params: options.params,
+          ...same,
           query: { page, items_per_page: 100 },
-          signal: options.signal,
-          timeout: options.timeout,
-          headers: options.headers,
         }) as Promise<ListPage>,
-      (get) =>
-        this.call(get, {
-          params: options.params,
-          signal: options.signal,
-          timeout: options.timeout,
-          headers: options.headers,
-        }),
+      (get) => this.call(get, same),
     );
   }
 
