@@ -462,3 +462,61 @@ Deno.test("model adversarial: explanationChart of a model with no term left char
     await done();
   }
 });
+
+Deno.test("model adversarial: a schema's default anchor naming a feature the model left out (excluded, constant, protected) no longer breaks every views call", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv(
+        "x,z,k,s,y",
+        60,
+        (i) => `${i},${i % 7},5,${"uv"[i % 2]},${"ab"[+(i < 30)]}`,
+      ),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .feature("z", ml.float()).feature("k", ml.float())
+      .feature("s", ml.category()).target("y", ml.category()).protect("s")
+      .anchor("typical", { x: 10, z: 3 }, { default: true })
+      .anchor("odd", { k: 5, s: "u" }).create();
+    const dataset = await ml.onboard(
+      await ml.ingest("t.csv", { storage, schema }),
+    );
+    // README's flow: a default anchor, then a training that excludes one
+    // of its features. Every views call of the model was a 400 "anchor: 'z'
+    // is not a feature of this model", although none named an anchor.
+    const model = await ml.train(dataset, { ...QUICK, exclude: ["z"] });
+    const deployment = await ml.deploy(model);
+    const query = { x: [3, 40] };
+    const anchored = await deployment.views(query);
+    // The excluded feature is left out of the anchor: it is the anchor x=10.
+    const inline = await deployment.views(query, {
+      anchor: { query: { x: [10] } },
+    });
+    assertEquals(anchored.table.data, inline.table.data);
+    assertEquals(anchored.table.anchor?.name, "typical");
+    // An anchor naming only features the model lacks (k constant, s
+    // protected) measures against the training population: no anchor.
+    const explanation = await ml.models.explanation(model.id);
+    const odd = (await ml.dataSchemas.get(schema.id)).data_anchors
+      .find((a) => a.name === "odd")!;
+    const population = await deployment.views(query, { anchor: odd.id });
+    const plain = await deployment.views(query, { anchor: null });
+    const close = (a: unknown[][], b: unknown[][]) =>
+      a.every((row, i) =>
+        row.every((v, j) =>
+          typeof v === "number"
+            ? Math.abs(v - (b[i][j] as number)) < 1e-9
+            : v === b[i][j]
+        )
+      );
+    assert(
+      close(population.table.data, plain.table.data),
+      JSON.stringify([population.table.data, plain.table.data]),
+    );
+    assert(explanation.terms.length > 0);
+  } finally {
+    await done();
+  }
+});
