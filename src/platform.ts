@@ -149,6 +149,7 @@ export class MLPlatform extends PlatformBuilders {
           poll: _poll,
           ...encoding
         } = options;
+        unusedWith(configuration, { targets, ...encoding });
         let config = configuration;
         if (!config) {
           const fields = await this.#schemaTargets(source);
@@ -202,6 +203,7 @@ export class MLPlatform extends PlatformBuilders {
         measureConstraintCost,
         ...hyperparameters
       } = options;
+      unusedWith(configuration, hyperparameters);
       // Checked before anything is made (a direction, a feature twice).
       const constraints = constraintsOf({
         monotone,
@@ -245,6 +247,8 @@ export class MLPlatform extends PlatformBuilders {
       ["RUNNING"],
       options,
       async (made) => {
+        const { maximumConcurrency, memorySize } = options;
+        unusedWith(options.configuration, { maximumConcurrency, memorySize });
         let config = options.configuration;
         if (!config) {
           config = await this.deploymentConfiguration(
@@ -497,6 +501,27 @@ function checkTraining(
   );
   if (issues.length) throw invalid("quickstart training options", issues);
   hyperparameters(rest);
+}
+
+/**
+ * Refuses the options a given `configuration` makes unused (it holds its
+ * own settings): they were dropped without a word.
+ */
+function unusedWith(
+  configuration: RefLike | undefined,
+  given: Record<string, unknown>,
+): void {
+  if (configuration === undefined) return;
+  const unused = Object.keys(given).filter((k) => given[k] !== undefined);
+  if (!unused.length) return;
+  throw invalid(
+    "options",
+    unused.map((path) => ({
+      path,
+      message:
+        `not used: \`configuration\` is given and holds its own settings; set ${path} on it, or leave \`configuration\` out`,
+    })),
+  );
 }
 
 /** Reports a configuration made for one job alone: its collection and id. */

@@ -15,6 +15,7 @@ import {
 } from "../src/local/local_platform.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { JobCancelledError } from "../src/jobs/errors.ts";
+import { ValidationError } from "../src/http/errors.ts";
 
 const POLL = { initialDelay: 5, maxDelay: 20 };
 
@@ -182,6 +183,62 @@ Deno.test("jobs adversarial: a label create whose answer is lost after it landed
       friendly_name: "Something else",
     }).then(() => undefined, (e) => e);
     assertEquals(other?.status, 409);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("jobs adversarial: a one-call step given a configuration refuses the options that configuration makes unused, instead of dropping them", async () => {
+  const f = await faulty({ "t.csv": TABLE });
+  try {
+    const ml = f.client();
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .feature("z", ml.float()).target("y", ml.category()).create();
+    const source = await ml.ingest("t.csv", { storage, schema, poll: POLL });
+    const onboarding = await ml.onboardingConfiguration("enc", {
+      targets: ["y"],
+    });
+    const dataset = await ml.onboard(source, {
+      configuration: onboarding,
+      poll: POLL,
+    });
+    const training = await ml.trainingConfiguration("quick", {
+      estimators: 1,
+      maxRounds: 10,
+    });
+    const model = await ml.train(dataset, {
+      configuration: training,
+      poll: POLL,
+    });
+    const deployment = await ml.deploymentConfiguration("small", {});
+    const before = f.seen.filter((s) => s.startsWith("POST")).length;
+    // Each was dropped without a word: a model trained with the
+    // configuration's 10 rounds, not the 2 asked for.
+    const cases: [() => PromiseLike<unknown>, string][] = [
+      [
+        () => ml.train(dataset, { configuration: training, maxRounds: 2 }),
+        "maxRounds",
+      ],
+      [
+        () => ml.onboard(source, { configuration: onboarding, impute: true }),
+        "impute",
+      ],
+      [
+        () => ml.deploy(model, { configuration: deployment, memorySize: 4096 }),
+        "memorySize",
+      ],
+    ];
+    for (const [call, option] of cases) {
+      const error = await call().then(() => undefined, (e) => e);
+      assert(error instanceof ValidationError, `${option}: ${error}`);
+      assertEquals(error.issues.map((i) => i.path), [option]);
+    }
+    assertEquals(
+      f.seen.filter((s) => s.startsWith("POST")).length,
+      before,
+      "a refused call sent a create",
+    );
   } finally {
     await f.close();
   }
