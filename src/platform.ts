@@ -499,6 +499,12 @@ function checkTraining(
   (interactions ?? []).forEach((group, i) =>
     group.forEach((name, j) => check(name, `interactions.${i}.${j}`))
   );
+  if (features.size && [...features].every((f) => exclude?.includes(f))) {
+    issues.push({
+      path: "training.exclude",
+      message: "leaves no feature to train on; keep at least one",
+    });
+  }
   if (issues.length) throw invalid("quickstart training options", issues);
   hyperparameters(rest);
 }

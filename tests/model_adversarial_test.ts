@@ -174,6 +174,8 @@ Deno.test("model adversarial: quickstart and ml.train refuse constraints the tra
       [{ interactions: ["xc"] }, "training.interactions.0"],
       [{ interactions: [["x", 7]] }, "training.interactions.0.1"],
       [{ measureConstraintCost: "yes" }, "training.measureConstraintCost"],
+      // Every feature excluded: refused by the training job after the rest.
+      [{ exclude: ["x", "c", "m"] }, "training.exclude"],
     ];
     for (const [training, field] of cases) {
       const what = JSON.stringify(training);
