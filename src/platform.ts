@@ -155,6 +155,18 @@ export class MLPlatform extends PlatformBuilders {
           const fields = await this.#schemaTargets(source);
           const schemaTargets = fields?.map((f) => f.name);
           const chosen = targets ?? schemaTargets ?? [];
+          // A text target cannot be regressed: the job failed on it, late.
+          const text = fields?.find((f) =>
+            (chosen as string[]).includes(f.name) &&
+            f.data_type.data_type !== "NUMBER"
+          );
+          if (encoding.predictionType === "REGRESSION" && text) {
+            throw invalid("onboarding options", [{
+              path: "predictionType",
+              message:
+                `REGRESSION needs a NUMBER target; "${text.name}" is ${text.data_type.data_type}: use CLASSIFICATION, or declare it NUMBER`,
+            }]);
+          }
           config = await this.onboardingConfiguration(
             uniqueName("onboarding"),
             {

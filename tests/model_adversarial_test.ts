@@ -522,3 +522,25 @@ Deno.test("model adversarial: a schema's default anchor naming a feature the mod
     await done();
   }
 });
+
+Deno.test("model adversarial: ml.onboard with REGRESSION on a text target is refused naming predictionType, before the configuration and job that failed on it", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,y", 20, (i) => `${i},${"ab"[i % 2]}`),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .target("y", ml.category()).create();
+    const source = await ml.ingest("t.csv", { storage, schema });
+    const before = await counts(ml);
+    const error = await ml.onboard(source, { predictionType: "REGRESSION" })
+      .then(() => undefined, (e) => e);
+    assert(error instanceof ValidationError, String(error));
+    assertEquals(error.issues.map((i) => i.path), ["predictionType"]);
+    assertEquals(await counts(ml), before);
+  } finally {
+    await done();
+  }
+});
