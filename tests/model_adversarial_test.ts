@@ -20,6 +20,7 @@ import { encodeDataset } from "../src/local/model/encoding.ts";
 import { raw, tokenFor } from "./_helpers/local_setup.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
 import { explanationChart } from "../notebook.ts";
+import { ViewsResult } from "../src/builders/views_result.ts";
 
 /** A CSV of `n` rows: `header`, then `row(i)` for each. */
 function csv(header: string, n: number, row: (i: number) => string): string {
@@ -543,4 +544,18 @@ Deno.test("model adversarial: ml.onboard with REGRESSION on a text target is ref
   } finally {
     await done();
   }
+});
+
+Deno.test("model adversarial: contributions() of a row without views (a NULL_PREDICTION batch row) is an error naming the row, not every term at 0", () => {
+  // A batch page is a ViewsResult; an error row's views are all null.
+  const page = new ViewsResult({
+    columns: ["prediction.y", "bias", "contribution.x", "contribution.z"],
+    index: [0, 1],
+    data: [["a", 0.5, 1, -2], [null, null, null, null]],
+  });
+  assertEquals(page.contributions(0).map((c) => c.value), [-2, 1]);
+  assertThrows(() => page.contributions(1), RangeError, "row 1");
+  // top NaN returned no contribution at all.
+  assertThrows(() => page.contributions(0, { top: NaN }), RangeError, "top");
+  assertEquals(page.contributions(0, { top: 0 }), []);
 });
