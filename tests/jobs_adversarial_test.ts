@@ -140,7 +140,7 @@ Deno.test("jobs adversarial: a cancel whose answer is lost after it landed resol
   }
 });
 
-Deno.test("jobs adversarial: a label create whose answer is lost after it landed returns the label, not a ConflictError; a different one still conflicts", async () => {
+Deno.test("jobs adversarial: a label, protection or anchor create whose answer is lost after it landed returns it, not a ConflictError; a different one still conflicts", async () => {
   const f = await faulty({ "t.csv": TABLE });
   try {
     const ml = f.client();
@@ -177,6 +177,14 @@ Deno.test("jobs adversarial: a label create whose answer is lost after it landed
       protection.protected_fields.map((p: { name: string }) => p.name),
       ["z"],
     );
+    // An anchor has a name, but shows its terms' field_name as field.name:
+    // found by name, it "differed from what was sent".
+    lose("/data-anchors");
+    const anchor = await ml.dataAnchors.create(schema.id, {
+      name: "typical",
+      terms: [{ field_name: "x", value: 3 }],
+    });
+    assertEquals(anchor.terms.map((t) => [t.field.name, t.value]), [["x", 3]]);
     // Not what was sent: the conflict is the caller's.
     const other = await ml.friendlyNames.create(schema.id, {
       field_name: "x",

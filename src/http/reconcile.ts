@@ -149,8 +149,7 @@ function sameChild(sent: unknown, existing: unknown): boolean {
   const given = Object.entries(sent).filter(([, v]) => v !== undefined);
   return given.length > 0 && given.every(([key, value]) => {
     if (Object.hasOwn(existing, key)) return contains(existing[key], value);
-    const ref = existing[key.replace(/_name$/, "")];
-    if (key.endsWith("_name") && isRecord(ref)) return ref.name === value;
+    if (referenced(existing, key, value)) return true;
     const shown = existing.protected_fields;
     return key === "fields" && Array.isArray(value) && Array.isArray(shown) &&
       contains(
@@ -169,10 +168,25 @@ function contains(have: unknown, value: unknown): boolean {
   if (isRecord(value)) {
     return isRecord(have) &&
       Object.entries(value).every(([k, v]) =>
-        v === undefined || (Object.hasOwn(have, k) && contains(have[k], v))
+        v === undefined ||
+        (Object.hasOwn(have, k) ? contains(have[k], v) : referenced(have, k, v))
       );
   }
   return Object.is(have, value);
+}
+
+/**
+ * A member sent as `x_name` (or `x_id`) that the resource shows as the
+ * reference `x` (an anchor's term `field_name`, shown as `field.name`).
+ */
+function referenced(
+  have: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): boolean {
+  const m = /^(.+)_(name|id)$/.exec(key);
+  const ref = m ? have[m[1]] : undefined;
+  return isRecord(ref) && ref[m![2]] === value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
