@@ -251,3 +251,74 @@ Deno.test("jobs adversarial: a one-call step given a configuration refuses the o
     await f.close();
   }
 });
+
+Deno.test("jobs adversarial: every create's first answer lost (after it landed): a workflow with labels, protections, anchors and constraints comes through, each resource made once", async () => {
+  const f = await faulty({
+    "t.csv": csv(
+      "x,z,s,y",
+      60,
+      (i) => `${i},${i % 7},${"uv"[i % 2]},${"ab"[+(i < 30)]}`,
+    ),
+  });
+  try {
+    // Every POST but the token and views: its first attempt is done by the
+    // platform and its answer replaced by a 502 (outcome unknown); the
+    // client re-sends it and must find what the first attempt made.
+    const lostOnce = new Set<string>();
+    f.rules.push((req, forward) => {
+      const path = new URL(req.url).pathname;
+      if (
+        req.method !== "POST" || path === "/oauth/token" ||
+        path.endsWith("/views") || path.includes("/operations/") ||
+        lostOnce.has(path)
+      ) return;
+      lostOnce.add(path);
+      return forward().then(() =>
+        new Response(JSON.stringify({ message: "bad gateway" }), {
+          status: 502,
+          headers: { "Content-Type": "application/json" },
+        })
+      );
+    });
+    const ml = f.client();
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t")
+      .feature("x", ml.float(), { friendlyName: "Ex", unit: "m" })
+      .feature("z", ml.float()).feature("s", ml.category())
+      .target("y", ml.category(), { categories: { a: "Alpha" } })
+      .protect("s").anchor("typical", { x: 10 }, { default: true }).create();
+    const source = await ml.ingest("t.csv", { storage, schema, poll: POLL });
+    const dataset = await ml.onboard(source, { poll: POLL });
+    const model = await ml.train(dataset, {
+      estimators: 1,
+      maxRounds: 10,
+      monotone: { x: "increasing" },
+      interactions: [["x", "z"]],
+      poll: POLL,
+    });
+    const deployment = await ml.deploy(model, { poll: POLL });
+    const result = await deployment.views({ x: [1, 50], z: [1, 2] });
+    assertEquals(result.length, 2);
+    assert(lostOnce.size >= 10, [...lostOnce].join());
+    // Each create made one resource.
+    for (
+      const c of [
+        "storageConnectors",
+        "dataSchemas",
+        "ingestionConfigurations",
+        "ingestionJobs",
+        "onboardingConfigurations",
+        "onboardingJobs",
+        "trainingConfigurations",
+        "trainingJobs",
+        "workspaces",
+        "deploymentConfigurations",
+        "deployedModels",
+      ] as const
+    ) {
+      assertEquals((await ml[c].list()).data.length, 1, c);
+    }
+  } finally {
+    await f.close();
+  }
+});

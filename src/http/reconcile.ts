@@ -140,22 +140,16 @@ export function matchesSent(sent: unknown, existing: unknown): boolean {
 
 /**
  * Whether a nameless child resource is what `sent` would have made: every
- * field sent is there with the same value (a label shows `field_name` as
- * `field.name`; a data protection its `fields` as the names of its
- * `protected_fields`, each once).
+ * field sent is there with the same value, or shown as {@linkcode shownAs}
+ * says.
  */
 function sameChild(sent: unknown, existing: unknown): boolean {
   if (!isRecord(sent) || !isRecord(existing)) return false;
   const given = Object.entries(sent).filter(([, v]) => v !== undefined);
   return given.length > 0 && given.every(([key, value]) => {
-    if (Object.hasOwn(existing, key)) return contains(existing[key], value);
-    if (referenced(existing, key, value)) return true;
-    const shown = existing.protected_fields;
-    return key === "fields" && Array.isArray(value) && Array.isArray(shown) &&
-      contains(
-        shown.map((f) => isRecord(f) ? f.name : undefined),
-        [...new Set(value)],
-      );
+    return Object.hasOwn(existing, key)
+      ? contains(existing[key], value)
+      : shownAs(existing, key, value);
   });
 }
 
@@ -169,21 +163,28 @@ function contains(have: unknown, value: unknown): boolean {
     return isRecord(have) &&
       Object.entries(value).every(([k, v]) =>
         v === undefined ||
-        (Object.hasOwn(have, k) ? contains(have[k], v) : referenced(have, k, v))
+        (Object.hasOwn(have, k) ? contains(have[k], v) : shownAs(have, k, v))
       );
   }
   return Object.is(have, value);
 }
 
 /**
- * A member sent as `x_name` (or `x_id`) that the resource shows as the
- * reference `x` (an anchor's term `field_name`, shown as `field.name`).
+ * A member sent under another shape than the resource shows it: `x_name`
+ * (or `x_id`) as the reference `x` (a label's `field_name` as
+ * `field.name`), a data protection's `fields` as the names of its
+ * `protected_fields` (each once).
  */
-function referenced(
+function shownAs(
   have: Record<string, unknown>,
   key: string,
   value: unknown,
 ): boolean {
+  const shown = have.protected_fields;
+  if (key === "fields" && Array.isArray(value) && Array.isArray(shown)) {
+    const names = shown.map((f) => isRecord(f) ? f.name : undefined);
+    return contains(names, [...new Set(value)]);
+  }
   const m = /^(.+)_(name|id)$/.exec(key);
   const ref = m ? have[m[1]] : undefined;
   return isRecord(ref) && ref[m![2]] === value;
