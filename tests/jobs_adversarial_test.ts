@@ -299,7 +299,15 @@ Deno.test("jobs adversarial: every create's first answer lost (after it landed):
     const deployment = await ml.deploy(model, { poll: POLL });
     const result = await deployment.views({ x: [1, 50], z: [1, 2] });
     assertEquals(result.length, 2);
-    assert(lostOnce.size >= 10, [...lostOnce].join());
+    const batch = await deployment.batch({
+      bucket: "b",
+      path: "t.csv",
+      output: "out/scored.csv",
+      keep: ["x"],
+      poll: POLL,
+    });
+    assertEquals(batch.rowsOut, 60);
+    assert(lostOnce.size >= 12, [...lostOnce].join());
     // Each create made one resource.
     for (
       const c of [
@@ -314,6 +322,9 @@ Deno.test("jobs adversarial: every create's first answer lost (after it landed):
         "workspaces",
         "deploymentConfigurations",
         "deployedModels",
+        "viewsBatchConfigurations",
+        "viewsBatchJobs",
+        "viewsBatches",
       ] as const
     ) {
       assertEquals((await ml[c].list()).data.length, 1, c);
