@@ -559,3 +559,29 @@ Deno.test("model adversarial: contributions() of a row without views (a NULL_PRE
   assertThrows(() => page.contributions(0, { top: NaN }), RangeError, "top");
   assertEquals(page.contributions(0, { top: 0 }), []);
 });
+
+Deno.test("model adversarial: a classifier trained without validation rows (a 3-row table) still lists class_metrics, each AUC null", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,y", 3, (i) => `${i},${"ab"[i % 2]}`),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .target("y", ml.category()).create();
+    const model = await ml.train(
+      await ml.onboard(await ml.ingest("t.csv", { storage, schema })),
+      QUICK,
+    );
+    assertEquals(model.metrics?.validation_rows, 0);
+    // docs/contract.md#model-validation-rows: "a classifier's record also
+    // carries class_metrics, one { class, validation_auc } per class".
+    assertEquals(model.class_metrics, [
+      { class: "a", validation_auc: null },
+      { class: "b", validation_auc: null },
+    ]);
+  } finally {
+    await done();
+  }
+});
