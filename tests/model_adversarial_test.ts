@@ -585,3 +585,43 @@ Deno.test("model adversarial: a classifier trained without validation rows (a 3-
     await done();
   }
 });
+
+Deno.test("model adversarial: a CSV header written with spaces after its commas (age, income) ingests, trains and batch-scores by the trimmed names", async () => {
+  const { ml, dir, done } = await platform();
+  try {
+    // A schema's field names are trimmed (the create body trims them), so
+    // the header cell " income" could never be found: quickstart inferred
+    // the field, then ingestion failed "column 'income' ... not in the CSV
+    // header", after the schema and the ingestion job were made.
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv(
+        "age, income, y",
+        40,
+        (i) => `${i},${(i * 3) % 17},${"ab"[+(i < 20)]}`,
+      ),
+    );
+    const { model, deployment } = await ml.quickstart({
+      bucket: "b",
+      path: "t.csv",
+      target: "y",
+      training: QUICK,
+    });
+    assertEquals(model.features, ["age", "income"]);
+    const batch = await deployment.batch({
+      bucket: "b",
+      path: "t.csv",
+      output: "scored.csv",
+      keep: ["income"],
+    });
+    assertEquals(batch.rowsOut, 40);
+    // Names that are one once trimmed are one column named twice.
+    await Deno.writeTextFile(`${dir}/twice.csv`, "a, a,y\n1,2,n\n");
+    const error = await ml.inferSchema({ csv: "a, a,y\n1,2,n\n" }, {
+      target: "y",
+    }).then(() => undefined, (e) => e);
+    assertMatch(String(error), /'a' appears twice/);
+  } finally {
+    await done();
+  }
+});
