@@ -8,14 +8,14 @@
  * tests/jobs_attach_cancel_test.ts, tests/local_chaos_test.ts and
  * tests/sdk_adversarial_test.ts hold is not repeated here.
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertMatch } from "@std/assert";
 import {
   createLocalPlatform,
   type LocalPlatform,
 } from "../src/local/local_platform.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { JobCancelledError } from "../src/jobs/errors.ts";
-import { ValidationError } from "../src/http/errors.ts";
+import { ConflictError, ValidationError } from "../src/http/errors.ts";
 
 const POLL = { initialDelay: 5, maxDelay: 20 };
 
@@ -135,6 +135,12 @@ Deno.test("jobs adversarial: a cancel whose answer is lost after it landed resol
     );
     const error = await job.then(() => undefined, (e) => e);
     assert(error instanceof JobCancelledError, String(error));
+    // A second cancel is the caller's 409: its hint said "choose another
+    // name", as for a taken name.
+    const again = await job.cancel().then(() => undefined, (e) => e);
+    assert(again instanceof ConflictError, String(again));
+    assert(!/another name/.test(again.message), again.message);
+    assertMatch(again.message, /not in a state that allows this/);
   } finally {
     await f.close();
   }
