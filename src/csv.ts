@@ -98,8 +98,23 @@ export function parseCsv(text: string): CsvTable {
     starts.push(line);
   });
   if (records.length === 0) throw emptyError();
-  assertUniqueHeader(records[0], starts[0]);
-  return { header: records[0], rows: records.slice(1), lines: starts.slice(1) };
+  const header = columnNames(records[0]);
+  assertUniqueHeader(header, starts[0]);
+  return { header, rows: records.slice(1), lines: starts.slice(1) };
+}
+
+/**
+ * A header record's column names, trimmed: `age, income` names `income`,
+ * as a schema field (whose name is trimmed) calls it.
+ *
+ * @example
+ * ```ts
+ * import { columnNames } from "./csv.ts";
+ * if (columnNames(["age", " income "]).join() !== "age,income") throw new Error("example failed");
+ * ```
+ */
+export function columnNames(record: readonly string[]): string[] {
+  return record.map((name) => name.trim());
 }
 
 /**
@@ -390,7 +405,7 @@ export function parseCsvColumns(
   let builders: (ColumnBuilder | null)[] = [];
   forEachRecord(text, (record, line) => {
     if (header === null) {
-      header = record.slice();
+      header = columnNames(record);
       assertUniqueHeader(header, line);
       builders = header.map((name) => {
         const kind = kinds.get(name);

@@ -40,7 +40,7 @@ import { uniqueName } from "./builders/base.ts";
 import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
 import { predictionTypeOf } from "./builders/schema.ts";
-import { constraintsOf } from "./builders/training.ts";
+import { constraintIssues, constraintsOf } from "./builders/training.ts";
 import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import type {
@@ -149,11 +149,24 @@ export class MLPlatform extends PlatformBuilders {
           poll: _poll,
           ...encoding
         } = options;
+        unusedWith(configuration, { targets, ...encoding });
         let config = configuration;
         if (!config) {
           const fields = await this.#schemaTargets(source);
           const schemaTargets = fields?.map((f) => f.name);
           const chosen = targets ?? schemaTargets ?? [];
+          // A text target cannot be regressed: the job failed on it, late.
+          const text = fields?.find((f) =>
+            (chosen as string[]).includes(f.name) &&
+            f.data_type.data_type !== "NUMBER"
+          );
+          if (encoding.predictionType === "REGRESSION" && text) {
+            throw invalid("onboarding options", [{
+              path: "predictionType",
+              message:
+                `REGRESSION needs a NUMBER target; "${text.name}" is ${text.data_type.data_type}: use CLASSIFICATION, or declare it NUMBER`,
+            }]);
+          }
           config = await this.onboardingConfiguration(
             uniqueName("onboarding"),
             {
@@ -202,6 +215,14 @@ export class MLPlatform extends PlatformBuilders {
         measureConstraintCost,
         ...hyperparameters
       } = options;
+      unusedWith(configuration, hyperparameters);
+      // Checked before anything is made (a direction, a feature twice).
+      const constraints = constraintsOf({
+        monotone,
+        exclude,
+        interactions,
+        measureConstraintCost,
+      }) as { modelConstraints?: never; modelConstraintGroups?: never };
       let config = configuration;
       if (!config) {
         config = await this.trainingConfiguration(
@@ -220,12 +241,7 @@ export class MLPlatform extends PlatformBuilders {
         managedSpotTraining,
         // Feature names typed as text here: the service refuses one that is
         // not a feature with a 400 naming the constraint.
-        ...constraintsOf({
-          monotone,
-          exclude,
-          interactions,
-          measureConstraintCost,
-        }) as { modelConstraints?: never; modelConstraintGroups?: never },
+        ...constraints,
       }).toDefinition();
     });
   }
@@ -243,6 +259,8 @@ export class MLPlatform extends PlatformBuilders {
       ["RUNNING"],
       options,
       async (made) => {
+        const { maximumConcurrency, memorySize } = options;
+        unusedWith(options.configuration, { maximumConcurrency, memorySize });
         let config = options.configuration;
         if (!config) {
           config = await this.deploymentConfiguration(
@@ -323,6 +341,20 @@ export class MLPlatform extends PlatformBuilders {
     checkTraining(options.training, schemaBody.fields, (h) => {
       this.trainingConfiguration("quickstart", h).body();
     });
+    // The training configuration before any data moves: a hyperparameter
+    // within the wire's bounds that the service refuses (the local model's
+    // `bins` above 254, say) is refused before ingestion and onboarding.
+    const {
+      monotone,
+      exclude,
+      interactions,
+      measureConstraintCost,
+      ...hyperparameters
+    } = options.training ?? {};
+    const configuration = await this.trainingConfiguration(
+      uniqueName("training"),
+      hyperparameters,
+    ).create();
     const storage = options.storage ??
       await this.storageConnector(options.bucket!, {
         name: uniqueName(options.bucket!),
@@ -337,7 +369,14 @@ export class MLPlatform extends PlatformBuilders {
       progress,
       predictionType: draft.predictionType,
     });
-    const model = await this.train(dataset, { ...options.training, progress });
+    const model = await this.train(dataset, {
+      configuration,
+      monotone,
+      exclude,
+      interactions,
+      measureConstraintCost,
+      progress,
+    });
     const deployment = await this.deploy(model, { progress });
     return {
       storage: typeof storage === "string" ? { id: storage } : storage,
@@ -420,7 +459,11 @@ export class MLPlatform extends PlatformBuilders {
  */
 function checkTraining(
   training: QuickstartOptions<string>["training"],
-  fields: readonly { name: string; designation: string }[],
+  fields: readonly {
+    name: string;
+    designation: string;
+    semantic_type: string;
+  }[],
   hyperparameters: (h: Record<string, unknown>) => void,
 ): void {
   if (!training) return;
@@ -428,13 +471,20 @@ function checkTraining(
     monotone,
     exclude,
     interactions,
-    measureConstraintCost: _cost,
+    measureConstraintCost,
     ...rest
   } = training as Record<string, unknown> & ConstraintOptions;
-  const features = new Set(
-    fields.filter((f) => f.designation === "FEATURE").map((f) => f.name),
+  // The shapes first (a direction, a feature named twice, a group of one):
+  // the training job would refuse them only after ingestion and onboarding.
+  const issues = constraintIssues(
+    { monotone, exclude, interactions, measureConstraintCost },
+    "training.",
   );
-  const issues: { path: string; message: string }[] = [];
+  if (issues.length) throw invalid("quickstart training options", issues);
+  const byName = new Map(
+    fields.filter((f) => f.designation === "FEATURE").map((f) => [f.name, f]),
+  );
+  const features = new Set(byName.keys());
   const check = (name: unknown, path: string) => {
     if (typeof name === "string" && features.has(name)) return;
     issues.push({
@@ -448,13 +498,48 @@ function checkTraining(
   };
   for (const name of Object.keys(monotone ?? {})) {
     check(name, `monotone.${name}`);
+    const type = byName.get(name)?.semantic_type;
+    if (type && type !== "CONTINUOUS") {
+      issues.push({
+        path: `training.monotone.${name}`,
+        message:
+          `"${name}" is ${type} in the inferred schema: only a numeric (CONTINUOUS) feature can be monotone`,
+      });
+    }
   }
   (exclude ?? []).forEach((name, i) => check(name, `exclude.${i}`));
   (interactions ?? []).forEach((group, i) =>
     group.forEach((name, j) => check(name, `interactions.${i}.${j}`))
   );
+  if (features.size && [...features].every((f) => exclude?.includes(f))) {
+    issues.push({
+      path: "training.exclude",
+      message: "leaves no feature to train on; keep at least one",
+    });
+  }
   if (issues.length) throw invalid("quickstart training options", issues);
   hyperparameters(rest);
+}
+
+/**
+ * Refuses the options a given `configuration` makes unused (it holds its
+ * own settings): they were dropped without a word.
+ */
+function unusedWith(
+  configuration: RefLike | undefined,
+  given: Record<string, unknown>,
+): void {
+  if (configuration === undefined) return;
+  const unused = Object.keys(given).filter((k) => given[k] !== undefined);
+  if (!unused.length) return;
+  throw invalid(
+    "options",
+    unused.map((path) => ({
+      path,
+      message:
+        `not used: \`configuration\` is given and holds its own settings; set ${path} on it, or leave \`configuration\` out`,
+    })),
+  );
 }
 
 /** Reports a configuration made for one job alone: its collection and id. */

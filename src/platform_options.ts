@@ -51,7 +51,7 @@ export interface OnboardOptions<T extends string>
   targets?: readonly T[];
   /** A processing compute configuration (default: one made once per MLPlatform). */
   compute?: RefLike;
-  /** An onboarding configuration (default: a new one from these options). */
+  /** An onboarding configuration (default: a new one from these options, which it refuses beside it). */
   configuration?: RefLike;
   /** Name of the dataset (default: unique). */
   datasetName?: string;
@@ -78,7 +78,7 @@ export interface TrainOptions
   extends Hyperparameters, ConstraintOptions, JobControl {
   /** Workspace (default: the client's `workspaceId`, else one made once per MLPlatform). */
   workspace?: RefLike;
-  /** A training configuration (default: a new one from the hyperparameters given). */
+  /** A training configuration (default: a new one from the hyperparameters given, which it refuses beside it). */
   configuration?: RefLike;
   /** A training compute configuration (default: one made once per MLPlatform). */
   compute?: RefLike;
@@ -90,7 +90,7 @@ export interface TrainOptions
 
 /** Options of `MLPlatform.deploy`. */
 export interface DeployOptions extends JobControl {
-  /** A deployment configuration (default: a new one from the options below). */
+  /** A deployment configuration (default: a new one from the options below, which it refuses beside it). */
   configuration?: RefLike;
   /** Views requests served at once (default 4). */
   maximumConcurrency?: number;

@@ -13,6 +13,8 @@ import {
   ProducingJobBuilder,
 } from "./job_builder.ts";
 import { nameAfter, ResourceBuilder } from "./spec.ts";
+import { invalid } from "./validate.ts";
+import type { FieldIssue } from "../schemas/errors.ts";
 import { type ColumnSet, idOf, type RefLike, type TypedRef } from "./types.ts";
 
 /** Options of a training configuration: a name, the hyperparameters, and the type. */
@@ -101,6 +103,127 @@ const CONSTRAINT_TYPES = {
   excluded: "EXCLUDED",
 } as const;
 
+/** The one-call constraints of `ml.train` and `quickstart({ training })`. */
+export interface OneCallConstraints {
+  /** Per numeric feature, its direction. */
+  monotone?: Readonly<Record<string, "increasing" | "decreasing">>;
+  /** Features kept out of the model. */
+  exclude?: readonly string[];
+  /** Groups of features inside which pairs may form. */
+  interactions?: readonly (readonly string[])[];
+  /** Also fit without the constraints. */
+  measureConstraintCost?: boolean;
+}
+
+/**
+ * What is wrong with one-call constraints as given (from JavaScript too):
+ * a direction that is not `increasing` or `decreasing`, a feature
+ * constrained twice, a group of fewer than two features, a value of the
+ * wrong shape; each issue named by its option under `prefix`. What needs
+ * the dataset's schema (a feature that does not exist, a categorical one
+ * made monotone) is the service's to say, or quickstart's on its inferred
+ * schema.
+ *
+ * @example
+ * ```ts
+ * import { constraintIssues } from "./training.ts";
+ * const issues = constraintIssues({ monotone: { a: "up" as never }, exclude: ["a"] }, "training.");
+ * if (issues.map((i) => i.path).join() !== "training.monotone.a,training.exclude.0") throw new Error(JSON.stringify(issues));
+ * if (constraintIssues({ monotone: { a: "increasing" }, interactions: [["a", "b"]] }).length !== 0) throw new Error();
+ * ```
+ */
+export function constraintIssues(
+  given: OneCallConstraints,
+  prefix = "",
+): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const add = (path: string, message: string) =>
+    issues.push({ path: `${prefix}${path}`, message });
+  const seen = new Set<string>();
+  const { monotone, exclude, interactions, measureConstraintCost } = given;
+  if (monotone !== undefined) {
+    if (
+      monotone === null || typeof monotone !== "object" ||
+      Array.isArray(monotone)
+    ) {
+      add(
+        "monotone",
+        'give an object { feature: "increasing" | "decreasing" }',
+      );
+    } else {
+      for (const [name, direction] of Object.entries(monotone)) {
+        if (direction !== "increasing" && direction !== "decreasing") {
+          add(
+            `monotone.${name}`,
+            `must be "increasing" or "decreasing", got ${
+              JSON.stringify(direction)
+            }`,
+          );
+        }
+        seen.add(name);
+      }
+    }
+  }
+  if (exclude !== undefined) {
+    if (!Array.isArray(exclude)) {
+      add("exclude", "give an array of feature names");
+    } else {
+      exclude.forEach((name, i) => {
+        if (typeof name !== "string" || name.trim() === "") {
+          add(
+            `exclude.${i}`,
+            `must be a feature name, got ${JSON.stringify(name)}`,
+          );
+        } else if (seen.has(name)) {
+          add(
+            `exclude.${i}`,
+            `"${name}" is constrained twice: one constraint per feature`,
+          );
+        }
+        seen.add(name);
+      });
+    }
+  }
+  if (interactions !== undefined) {
+    if (!Array.isArray(interactions)) {
+      add(
+        "interactions",
+        "give an array of groups, each an array of feature names",
+      );
+    } else {
+      interactions.forEach((group, i) => {
+        if (!Array.isArray(group)) {
+          add(`interactions.${i}`, "a group is an array of feature names");
+        } else if (group.length < 2) {
+          add(
+            `interactions.${i}`,
+            "a group names at least two features (pairs are formed inside it)",
+          );
+        } else {
+          group.forEach((name, j) => {
+            if (typeof name !== "string" || name.trim() === "") {
+              add(
+                `interactions.${i}.${j}`,
+                `must be a feature name, got ${JSON.stringify(name)}`,
+              );
+            }
+          });
+        }
+      });
+    }
+  }
+  if (
+    measureConstraintCost !== undefined &&
+    typeof measureConstraintCost !== "boolean"
+  ) {
+    add(
+      "measureConstraintCost",
+      `must be true or false, got ${JSON.stringify(measureConstraintCost)}`,
+    );
+  }
+  return issues;
+}
+
 /**
  * The training job options of the one-call constraints
  * (`ml.train(dataset, { monotone, exclude, interactions, measureConstraintCost })`):
@@ -117,16 +240,13 @@ const CONSTRAINT_TYPES = {
  * ```
  */
 export function constraintsOf(
-  given: {
-    monotone?: Readonly<Record<string, "increasing" | "decreasing">>;
-    exclude?: readonly string[];
-    interactions?: readonly (readonly string[])[];
-    measureConstraintCost?: boolean;
-  },
+  given: OneCallConstraints,
 ): Pick<
   TrainingJobOptions,
   "modelConstraints" | "modelConstraintGroups" | "measureConstraintCost"
 > {
+  const issues = constraintIssues(given);
+  if (issues.length) throw invalid("training options", issues);
   const constraints: TrainingConstraint[] = [
     ...Object.entries(given.monotone ?? {}).map(([field, constraint]) => ({
       field,

@@ -231,6 +231,19 @@ export class ViewsResult<T extends string = string> {
         })`,
       );
     }
+    // A row the model could not score (a batch's NULL_PREDICTION) has
+    // null views: no contribution of it is 0.
+    if (values[this.table.columns.indexOf("bias")] === null) {
+      throw new RangeError(
+        `row ${row} has no explanation: its views are null (a row the model could not score)`,
+      );
+    }
+    const top = options.top;
+    if (top !== undefined && !(Number.isInteger(top) && top >= 0)) {
+      throw new RangeError(
+        `top must be a whole number of terms, 0 or more (got ${top})`,
+      );
+    }
     const out: Contribution[] = [];
     this.table.columns.forEach((column, j) => {
       if (column.startsWith("contribution.")) {
@@ -243,7 +256,7 @@ export class ViewsResult<T extends string = string> {
       }
     });
     out.sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
-    return options.top === undefined ? out : out.slice(0, options.top);
+    return top === undefined ? out : out.slice(0, top);
   }
 
   /** The table itself, for `JSON.stringify`. */

@@ -48,18 +48,35 @@ export async function reconcileCreate(
   sent: unknown,
   conflict: ConflictError,
   listPage: (list: Route, page: number) => Promise<ListPage>,
+  readItem?: (get: Route) => Promise<unknown>,
 ): Promise<unknown> {
+  // A cancel re-sent after a lost answer is refused as "already ended"
+  // (409) when the lost one landed: the job is then CANCELLED, which is
+  // what was asked. Any other end is the caller's conflict.
+  const get = getRouteOfCancel(route);
+  if (get && readItem) {
+    const job = await readItem(get);
+    const status = (job as { status?: unknown } | undefined)?.status;
+    if (status === "CANCELLED" || status === "CANCELED") return job;
+    throw conflict;
+  }
   const name = (sent as { name?: unknown } | undefined)?.name;
   const list = listRouteOf(route);
-  if (typeof name !== "string" || !list) throw conflict;
+  if (!list) throw conflict;
+  // Found by name; a nameless one (a schema's label or protection) by what
+  // was sent, every field of it: the 409 said one like it exists.
+  const found = typeof name === "string"
+    ? (item: { name?: unknown }) => item.name === name
+    : (item: unknown) => sameChild(sent, item);
   let existing: unknown;
   for (let page = 1;; page++) {
     const answer = await listPage(list, page);
-    existing = answer.data.find((item) => item.name === name);
+    existing = answer.data.find(found);
     if (existing || answer.data.length === 0) break;
     if (page >= answer.pagination.total_pages) break;
   }
   if (existing === undefined) throw conflict;
+  if (typeof name !== "string") return existing;
   if (matchesSent(sent, existing)) return existing;
   throw new ConflictError({
     status: conflict.status,
@@ -75,6 +92,14 @@ export async function reconcileCreate(
     hint:
       "Compare error.body.sent and error.body.existing; delete the existing one or create with another name",
   });
+}
+
+/** The get route of the job collection whose cancel route is `route`. */
+function getRouteOfCancel(route: Route): Route | undefined {
+  for (const group of Object.values(routes) as Record<string, Route>[]) {
+    if (group.cancel === route) return group.get;
+  }
+  return undefined;
 }
 
 /** The list route of the collection a create route adds to. */
@@ -113,6 +138,21 @@ export function matchesSent(sent: unknown, existing: unknown): boolean {
   return true;
 }
 
+/**
+ * Whether a nameless child resource is what `sent` would have made: every
+ * field sent is there with the same value, or shown as {@linkcode shownAs}
+ * says.
+ */
+function sameChild(sent: unknown, existing: unknown): boolean {
+  if (!isRecord(sent) || !isRecord(existing)) return false;
+  const given = Object.entries(sent).filter(([, v]) => v !== undefined);
+  return given.length > 0 && given.every(([key, value]) => {
+    return Object.hasOwn(existing, key)
+      ? contains(existing[key], value)
+      : shownAs(existing, key, value);
+  });
+}
+
 /** `value` is `have`, or is contained in it member by member. */
 function contains(have: unknown, value: unknown): boolean {
   if (Array.isArray(value)) {
@@ -122,10 +162,32 @@ function contains(have: unknown, value: unknown): boolean {
   if (isRecord(value)) {
     return isRecord(have) &&
       Object.entries(value).every(([k, v]) =>
-        v === undefined || (Object.hasOwn(have, k) && contains(have[k], v))
+        v === undefined ||
+        (Object.hasOwn(have, k) ? contains(have[k], v) : shownAs(have, k, v))
       );
   }
   return Object.is(have, value);
+}
+
+/**
+ * A member sent under another shape than the resource shows it: `x_name`
+ * (or `x_id`) as the reference `x` (a label's `field_name` as
+ * `field.name`), a data protection's `fields` as the names of its
+ * `protected_fields` (each once).
+ */
+function shownAs(
+  have: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): boolean {
+  const shown = have.protected_fields;
+  if (key === "fields" && Array.isArray(value) && Array.isArray(shown)) {
+    const names = shown.map((f) => isRecord(f) ? f.name : undefined);
+    return contains(names, [...new Set(value)]);
+  }
+  const m = /^(.+)_(name|id)$/.exec(key);
+  const ref = m ? have[m[1]] : undefined;
+  return isRecord(ref) && ref[m![2]] === value;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -270,7 +270,8 @@ export class Transport {
 
   /**
    * Finds the resource a lost create made (reconcile.ts), listing its
-   * collection with this call's parameters, signal, timeout and headers.
+   * collection (or, for a cancel, reading its job) with this call's
+   * parameters, signal, timeout and headers.
    */
   #reconcile(
     route: Route,
@@ -278,18 +279,18 @@ export class Transport {
     conflict: ConflictError,
     options: CallOptions,
   ): Promise<unknown> {
+    const { params, signal, timeout, headers } = options;
+    const same = { params, signal, timeout, headers };
     return reconcileCreate(
       route,
       sent,
       conflict,
       (list, page) =>
         this.call(list, {
-          params: options.params,
+          ...same,
           query: { page, items_per_page: 100 },
-          signal: options.signal,
-          timeout: options.timeout,
-          headers: options.headers,
         }) as Promise<ListPage>,
+      (get) => this.call(get, same),
     );
   }
 

@@ -132,14 +132,26 @@ export function explanationChart(
       }]
       : []
   );
-  if (biasAt < 0 || terms.length === 0) {
+  // No contribution column is a model with no term left (all pruned): its
+  // bias is the whole score.
+  if (biasAt < 0) {
     throw new TypeError(
-      "the table has no `bias` and `contribution.*` columns; ask the views endpoint for RESULTS with explanations",
+      "the table has no `bias` column; ask the views endpoint for RESULTS with explanations",
+    );
+  }
+  if (typeof values[biasAt] !== "number") {
+    throw new RangeError(
+      `row ${row} has no explanation: its views are null (a row the model could not score)`,
+    );
+  }
+  const top = options.top ?? 12;
+  if (!Number.isInteger(top) || top < 0) {
+    throw new RangeError(
+      `top must be a whole number of terms, 0 or more (got ${top})`,
     );
   }
   const bias = Number(values[biasAt]);
   terms.sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
-  const top = options.top ?? 12;
   const kept = terms.slice(0, top);
   if (terms.length > top) {
     const rest = terms.slice(top);

@@ -68,6 +68,16 @@ export const SchemaFieldCreateSchema = z.object({
   designation: z.enum(DESIGNATIONS),
   semantic_type: z.enum(SEMANTIC_TYPES),
 }).superRefine((field, ctx) => {
+  // docs/contract.md#views: a pair term is `<feature>*<feature>`; a feature
+  // x*z beside x and z made two terms (and view columns) of one name.
+  if (field.designation === "FEATURE" && field.name.includes("*")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["name"],
+      message:
+        `"${field.name}": a feature's name may not contain "*", which joins the features of a pair term (contribution.a*b); rename the column, or leave it out`,
+    });
+  }
   if (field.data_type.data_type === "STRING" && field.data_type.format) {
     ctx.addIssue({
       code: "custom",

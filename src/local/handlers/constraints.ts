@@ -144,6 +144,7 @@ export function resolveConstraints(
       feature(name, `model_constraint_groups.${i}.fields.${j}`)
     )
   );
+  refuseNothingLeft(dataset.body.features, body.model_constraints, schema);
   const groups = body.model_constraint_groups.length
     ? body.model_constraint_groups.map((g) => [...new Set(g.fields)])
     : null;
@@ -165,6 +166,37 @@ export function resolveConstraints(
       : null,
     measureCost: body.measure_constraint_cost,
   };
+}
+
+/**
+ * Refuses a training that would have no feature: every feature the dataset
+ * kept is excluded by a constraint or protected by the schema (the model
+ * would have no term; the training crashed). A 400 naming the last
+ * exclusion, or `dataset_id` when the protections alone leave nothing.
+ */
+function refuseNothingLeft(
+  features: readonly string[] | undefined,
+  constraints: ConstraintBody["model_constraints"],
+  schema: { protected: readonly string[] },
+): void {
+  if (!features?.length) return; // a record from before `features` was kept
+  const excluded = constraints.filter((c) => c.constraint_type === "EXCLUDED")
+    .map((c) => c.field);
+  const left = features.filter((f) =>
+    !excluded.includes(f) && !schema.protected.includes(f)
+  );
+  if (left.length > 0) return;
+  let last = -1;
+  constraints.forEach((c, i) => {
+    if (c.constraint_type === "EXCLUDED") last = i;
+  });
+  const why = features.map((f) =>
+    `${f} (${schema.protected.includes(f) ? "protected" : "excluded"})`
+  ).join(", ");
+  throw invalidField(
+    last >= 0 ? `model_constraints.${last}.field` : "dataset_id",
+    `no feature of the dataset is left to train on: ${why}; keep at least one feature the model may use`,
+  );
 }
 
 /** The model record's fields for its per-group metrics and the constraints' cost. */

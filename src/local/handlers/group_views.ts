@@ -16,6 +16,7 @@ import {
 import type { SplitTable } from "../../schemas/views.ts";
 import type { EbmModel } from "../model/types.ts";
 import { invalidField } from "../errors.ts";
+import { decimalNumber } from "../../csv.ts";
 
 /** A views body as far as this view reads it. */
 export interface GroupViewBody {
@@ -56,7 +57,9 @@ export function protectedFields(model: EbmModel): readonly string[] {
  *
  * @throws {HttpError} 400 naming `data.0.view_type` for a model without
  *   protected fields, `query` when no protected field is given, and
- *   `targets.<target>` without one true value per row.
+ *   `targets.<target>` without one true value per row, and
+ *   `targets.<target>.<i>` for a value that is no class of the model (a
+ *   regression's: no number).
  */
 export function groupMetricsView(
   model: EbmModel,
@@ -84,6 +87,7 @@ export function groupMetricsView(
       `GROUP_METRICS needs the true value of every row (${rows}) in targets.${model.target}`,
     );
   }
+  truth.forEach((v, i) => checkTruth(model, v, `targets.${model.target}.${i}`));
   const report = groupMetrics(
     model,
     body.query as Record<string, RawValue[]>,
@@ -91,4 +95,42 @@ export function groupMetricsView(
     given,
   );
   return groupMetricsTable(report, groupMetricNames(model));
+}
+
+/**
+ * Refuses a true value the figures cannot use: a class the model does not
+ * have (a typo was counted as the other class), or for a regression a value
+ * that is not a decimal number. Missing (null, empty) is left out, as
+ * onboarding leaves out a row without a target.
+ */
+function checkTruth(model: EbmModel, v: unknown, path: string): void {
+  if (v === null || v === undefined) return;
+  if (model.task === "regression") {
+    const x = typeof v === "number"
+      ? v
+      : typeof v === "string"
+      ? decimalNumber(v)
+      : NaN;
+    if (Number.isFinite(x) || (typeof v === "string" && v.trim() === "")) {
+      return;
+    }
+    throw invalidField(
+      path,
+      `${
+        JSON.stringify(v)
+      } is not a number: a true value of '${model.target}' is a finite number or null`,
+    );
+  }
+  const text = typeof v === "string" || typeof v === "number"
+    ? (model.encoder.target.strip ? String(v).trim() : String(v))
+    : undefined;
+  if (text === "" || (text !== undefined && model.classes.includes(text))) {
+    return;
+  }
+  throw invalidField(
+    path,
+    `${JSON.stringify(v)} is not a class of this model; use one of ${
+      JSON.stringify(model.classes)
+    } or null`,
+  );
 }

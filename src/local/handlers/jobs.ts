@@ -461,12 +461,13 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
               ? { greedy_terms: m.metrics.greedyTerms }
               : {}),
           },
-          // Per class: its one-vs-rest validation AUC (classification).
-          ...(m.metrics.validationClassAuc
+          // Per class: its one-vs-rest validation AUC (classification;
+          // null without validation rows, as for a class they lack).
+          ...(m.classes.length
             ? {
               class_metrics: m.classes.map((c, k) => ({
                 class: c,
-                validation_auc: m.metrics.validationClassAuc![k],
+                validation_auc: m.metrics.validationClassAuc?.[k] ?? null,
               })),
             }
             : {}),

@@ -78,7 +78,7 @@ export function schemaExtras(
   if (reading.field_labels) out.wire.field_labels = reading.field_labels;
   const columns = inline
     ? anchor.query
-    : reading.anchor && anchorColumns(reading.anchor);
+    : reading.anchor && usedColumns(model, anchorColumns(reading.anchor));
   if (!columns) return out;
   try {
     out.offsets = inline
@@ -99,6 +99,25 @@ export function schemaExtras(
     name: reading.anchor?.name ?? null,
     rows: out.offsets.rows,
   };
+  return out;
+}
+
+/**
+ * A schema anchor's columns without those the model left out at training
+ * (excluded, protected, constant, ...): it has no term of them, so they
+ * fix nothing. They made every views call of the model a 400, the default
+ * anchor's included.
+ */
+function usedColumns(
+  model: EbmModel,
+  columns: Record<string, unknown[]>,
+): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = Object.create(null);
+  for (const [name, values] of Object.entries(columns)) {
+    if (!model.encoder.dropped?.some((d) => d.name === name)) {
+      out[name] = values;
+    }
+  }
   return out;
 }
 

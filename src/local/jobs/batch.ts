@@ -20,7 +20,7 @@ import { relative, resolve } from "node:path";
 import { inputColumns } from "../model/encoder.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
-import { assertUniqueHeader, CsvError } from "../../csv.ts";
+import { assertUniqueHeader, columnNames, CsvError } from "../../csv.ts";
 import { messageOf } from "../error_message.ts";
 import type { JobWork, WorkControl } from "./runner.ts";
 import { macrotask } from "./yield.ts";
@@ -358,8 +358,8 @@ async function score(
   const take = (fields: string[], line: number) => {
     if (!header) {
       // A column named twice: which one the model reads is unsaid; refused.
-      assertUniqueHeader(fields, line);
-      header = fields;
+      header = columnNames(fields);
+      assertUniqueHeader(header, line);
     } else pending.push({ fields, line });
   };
   // With a second thread, chunks go in pairs: the first to the Worker,

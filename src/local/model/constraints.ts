@@ -19,7 +19,7 @@
  */
 
 import { type EncodedDataset, inputOf } from "./encoder.ts";
-import { ModelParamError } from "./errors.ts";
+import { ModelDataError, ModelParamError } from "./errors.ts";
 import type { FeatureBins, ModelConstraints } from "./types.ts";
 
 /** A feature's direction: 1 increasing, -1 decreasing, 0 free. */
@@ -98,6 +98,15 @@ export function constrainDataset(
       ? "a protected field (data protection)"
       : "excluded by a model constraint",
   }));
+  if (!keep.includes(true)) {
+    throw new ModelDataError(
+      null,
+      "NO_FEATURES_LEFT",
+      `no feature is left to train on: ${
+        dropped.map((d) => `'${d.name}' (${d.reason})`).join(", ")
+      }; keep at least one feature the model may use.`,
+    );
+  }
   const encoder = {
     ...data.encoder,
     features: data.encoder.features.filter((_, j) => keep[j]),

@@ -303,6 +303,7 @@ export function encodeDataset(
     keep = keep.slice(0, n);
     values = new Float64Array(n);
     for (let i = 0; i < n; i++) values[i] = all[keep[i]];
+    checkTargetRange(targetName, values, keep);
     labels = deciles(values);
     strata = 10;
   } else {
@@ -521,6 +522,27 @@ function categoryUnusable(
     return "an identifier: every row has a different value";
   }
   return null;
+}
+
+/** A REGRESSION target's largest magnitude: beyond it squared errors overflow. */
+const MAX_REGRESSION_TARGET = 1e100;
+
+/** Refuses a regression target value beyond {@link MAX_REGRESSION_TARGET}, naming its row. */
+function checkTargetRange(
+  name: string,
+  values: Float64Array,
+  rows: Uint32Array,
+): void {
+  for (let i = 0; i < values.length; i++) {
+    if (Math.abs(values[i]) <= MAX_REGRESSION_TARGET) continue;
+    throw new ModelDataError(
+      name,
+      "TARGET_OUT_OF_RANGE",
+      `target '${name}' has the value ${values[i]} (row ${
+        rows[i] + 1
+      }): REGRESSION needs values within ±${MAX_REGRESSION_TARGET} (their squared errors must stay finite); rescale the column (e.g. to thousands or millions).`,
+    );
+  }
 }
 
 /** Decile (0..9) of every value by rank, ties by row: the regression strata. */

@@ -515,7 +515,7 @@ export interface AnchorOffsets {
 
 /**
  * The reference scores of an anchor given as columns (some or all features,
- * one value per anchor row; null is the missing value).
+ * one value per anchor row; null is the missing value; none: the training rows).
  *
  * @throws {ModelInputError} Naming the column on an unknown feature, a wrong
  *   type or columns of different lengths.
@@ -547,7 +547,7 @@ export function anchorOffsets(
   const lengths = Object.values(anchor).map((c) =>
     Array.isArray(c) ? c.length : -1
   );
-  const rows = lengths[0] ?? 0;
+  const rows = lengths[0] ?? 1; // no column: one row leaving every feature out
   for (const [name, column] of Object.entries(anchor)) {
     if (!Array.isArray(column) || column.length !== rows || rows === 0) {
       throw new ModelInputError(
