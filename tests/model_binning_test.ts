@@ -64,3 +64,27 @@ Deno.test("binning: a refined bin lies in the coarse bin coarseOf names, for any
     { numRuns: 300 },
   );
 });
+
+Deno.test("binning: values near the largest double get finite cuts between their neighbours (the midpoint's sum overflowed to Infinity)", () => {
+  const big = [1e308, 1.2e308, 1.4e308, 1.6e308, 1.7e308];
+  for (const strategy of ["QUANTILE", "UNIFORM"]) {
+    // Few distinct values: a cut between each pair of neighbours.
+    const few = numericBins("x", Float64Array.from(big), 8, strategy);
+    assertEquals(few.cuts.length, big.length - 1);
+    few.cuts.forEach((c, i) => {
+      assert(Number.isFinite(c) && big[i] < c && c < big[i + 1], `${c}`);
+    });
+    // More distinct values than bins, over the whole range of doubles.
+    const wide = Float64Array.from(
+      { length: 200 },
+      (_, i) => 1.7e308 * (i / 99.5 - 1),
+    );
+    const b = numericBins("x", wide, 10, strategy);
+    assert(b.cuts.length >= 5, `${strategy}: ${b.cuts.length} cuts`);
+    for (let i = 0; i < b.cuts.length; i++) {
+      assert(Number.isFinite(b.cuts[i]), `${strategy}: cut ${b.cuts[i]}`);
+      if (i > 0) assert(b.cuts[i] > b.cuts[i - 1]);
+    }
+    assert(b.labels.every((l) => !l.includes("Infinity")), b.labels.join());
+  }
+});

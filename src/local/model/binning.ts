@@ -73,18 +73,27 @@ function cutPoints(
     }
     if (uniq.length <= bins) {
       for (let i = 1; i < uniq.length; i++) {
-        cuts.push((uniq[i - 1] + uniq[i]) / 2);
+        cuts.push(midpoint(uniq[i - 1], uniq[i]));
       }
     } else if (strategy === "UNIFORM") {
       const lo = uniq[0], hi = uniq[uniq.length - 1];
-      for (let q = 1; q < bins; q++) cuts.push(lo + ((hi - lo) * q) / bins);
+      // A range wider than the largest double (beyond about ±9e307) is
+      // stepped by its parts, so the cuts stay finite.
+      const range = hi - lo;
+      for (let q = 1; q < bins; q++) {
+        cuts.push(
+          Number.isFinite(range)
+            ? lo + (range * q) / bins
+            : lo * (1 - q / bins) + hi * (q / bins),
+        );
+      }
     } else {
       let acc = 0;
       let step = 1;
       for (let i = 0; i < uniq.length - 1; i++) {
         acc += counts[i];
         if (acc >= (step * v.length) / bins) {
-          cuts.push((uniq[i] + uniq[i + 1]) / 2);
+          cuts.push(midpoint(uniq[i], uniq[i + 1]));
           while (acc >= (step * v.length) / bins) step++;
         }
       }
@@ -94,7 +103,9 @@ function cutPoints(
   if (minDistance > 0 && cuts.length > 0) {
     // Merge bins narrower than minDistance of the range: keep a cut only
     // when it is far enough from the previous kept cut and from the ends.
-    const gap = minDistance * (hi - lo);
+    const gap = Number.isFinite(hi - lo)
+      ? minDistance * (hi - lo)
+      : minDistance * hi - minDistance * lo;
     const kept: number[] = [];
     let last = lo;
     for (const c of cuts) {
@@ -242,6 +253,16 @@ function coarsen(binCounts: number[]): { pairMap: number[]; pairBins: number } {
   }
   const pairBins = pairMap[n - 1] + 1;
   return { pairMap, pairBins };
+}
+
+/**
+ * The cut halfway between neighbouring values `a < b`: `(a + b) / 2`, or
+ * `a / 2 + b / 2` where that sum overflows (values beyond about ±9e307),
+ * which made the cut Infinity and the feature's bins unsplittable.
+ */
+function midpoint(a: number, b: number): number {
+  const m = (a + b) / 2;
+  return Number.isFinite(m) ? m : a / 2 + b / 2;
 }
 
 /** Number of cuts <= x (binary search). */
