@@ -174,6 +174,8 @@ Deno.test("model adversarial: quickstart and ml.train refuse constraints the tra
       [{ interactions: [["x"]] }, "training.interactions.0"],
       [{ interactions: ["xc"] }, "training.interactions.0"],
       [{ interactions: [["x", 7]] }, "training.interactions.0.1"],
+      // A feature named twice in a group formed no pair, without a word.
+      [{ interactions: [["x", "x"]] }, "training.interactions.0.1"],
       [{ measureConstraintCost: "yes" }, "training.measureConstraintCost"],
       // Every feature excluded: refused by the training job after the rest.
       [{ exclude: ["x", "c", "m"] }, "training.exclude"],
@@ -206,6 +208,7 @@ Deno.test("model adversarial: quickstart and ml.train refuse constraints the tra
         [{ exclude: "c" }, "exclude"],
         [{ monotone: { x: "up" } }, "monotone.x"],
         [{ interactions: [["x"]] }, "interactions.0"],
+        [{ interactions: [["x", "c", "x"]] }, "interactions.0.2"],
       ] as const
     ) {
       const error = await ml.train(dataset, { ...QUICK, ...options } as never)
@@ -214,6 +217,24 @@ Deno.test("model adversarial: quickstart and ml.train refuse constraints the tra
       assertEquals(error.issues.map((i) => i.path), [field]);
       assertEquals(await counts(ml), before, JSON.stringify(options));
     }
+    // The platform's own answer to such a group: a 400 naming it (the
+    // body is checked before any id in it is looked up).
+    const res = await raw(ml.platform, "POST", "/training-jobs", {
+      token: await tokenFor(ml.platform),
+      body: {
+        name: "j",
+        dataset_id: dataset.id,
+        training_configuration_id: "tc",
+        compute_configuration_id: "cc",
+        model_name: "m",
+        model_constraint_groups: [{ fields: ["x", "c", "x"] }],
+      },
+    });
+    assertEquals(res.status, 400, JSON.stringify(res.body));
+    assertEquals(res.body.errors?.map((e) => e.path), [
+      "model_constraint_groups.0.fields.2",
+    ]);
+    assertMatch(String(res.body.message), /"x" is named twice/);
   } finally {
     await done();
   }

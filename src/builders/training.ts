@@ -206,6 +206,11 @@ export function constraintIssues(
                 `interactions.${i}.${j}`,
                 `must be a feature name, got ${JSON.stringify(name)}`,
               );
+            } else if (group.indexOf(name) < j) {
+              add(
+                `interactions.${i}.${j}`,
+                `"${name}" is named twice in the group; name each feature once`,
+              );
             }
           });
         }

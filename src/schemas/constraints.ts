@@ -40,7 +40,18 @@ export const ModelConstraintGroupCreateSchema = z.object({
   fields: z.array(z.string().trim().min(1)).min(
     2,
     "a group names at least two features (pairs are formed inside it)",
-  ),
+  ).superRefine((names, ctx) => {
+    // ["x", "x"] forms no pair: accepted, it constrained nothing.
+    names.forEach((n, j) => {
+      if (names.indexOf(n) < j) {
+        ctx.addIssue({
+          code: "custom",
+          path: [j],
+          message: `"${n}" is named twice in the group; name each feature once`,
+        });
+      }
+    });
+  }),
 }).meta({ id: "ModelConstraintGroupCreate" });
 /** A model constraint group in a create request. */
 export type ModelConstraintGroupCreate = z.input<
