@@ -86,13 +86,35 @@ Deno.test("404: NotFoundError", async () => {
   });
 });
 
-Deno.test("409 conflict body: ConflictError without dependants", async () => {
+Deno.test("409 conflict body on a delete: ConflictError without dependants, a state hint (no name is taken by a delete)", async () => {
   const error = await failWith(409, {
-    message: "Duplicate name",
+    message: "The job is running",
     error_code: "CONFLICT",
   });
   assertInstanceOf(error, ConflictError);
   assertEquals(error.dependants, []);
+  assertStringIncludes(error.message, "not in a state that allows this");
+  assert(!error.message.includes("choose another name"), error.message);
+});
+
+Deno.test("409 conflict body on a create: ConflictError, the hint says the name is taken", async () => {
+  await using server = startScriptedServer({
+    steps: [{
+      respond: () =>
+        json({ message: "Duplicate name", error_code: "CONFLICT" }, 409),
+    }],
+  });
+  const client = new Client({
+    baseUrl: server.url,
+    clientId: "id",
+    clientSecret: "s3cret",
+    maxRetries: 0,
+  });
+  const error = await assertRejects(() =>
+    client.workspaces.create({ name: "w" })
+  );
+  assertInstanceOf(error, ConflictError);
+  assertEquals(server.api[0].method, "POST");
   assertStringIncludes(error.message, "choose another name");
 });
 

@@ -126,8 +126,9 @@ export function errorFromResponse(failed: FailedResponse): MLPlatformError {
               ", ",
             )
           }`
-          : /^POST \S*\/cancel$/.test(operation)
-          // A cancel of a job that has ended: a state, no name taken.
+          : /^POST \S*\/cancel$/.test(operation) || /^DELETE /.test(operation)
+          // A cancel of a job that has ended, or a delete of what is in
+          // use (a running job): a state, no name taken.
           ? "The resource is not in a state that allows this (the message says which): wait for it, or start again"
           : "A resource with these values already exists: choose another name or reuse the existing one",
       });
