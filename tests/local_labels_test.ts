@@ -10,6 +10,7 @@ import {
   assertAlmostEquals,
   assertEquals,
   assertRejects,
+  assertStringIncludes,
 } from "@std/assert";
 import { ConflictError, ValidationError } from "../src/http/errors.ts";
 import {
@@ -329,6 +330,28 @@ Deno.test("labels: views and explanations show the labels; an anchor's contribut
       ValidationError,
     );
     assertEquals(badColumn.issues[0].path, "anchor.query.nope");
+    // The target is no feature: it fixed nothing and was passed over.
+    const target = await assertRejects(
+      () =>
+        client.deployedModels.views(dm.id, {
+          query,
+          anchor: { query: { species: ["Adelie"] } },
+        }),
+      ValidationError,
+    );
+    assertEquals(target.issues[0].path, "anchor.query.species");
+    assertStringIncludes(target.message, "not a feature of this model");
+    // An empty column is named, not "Invalid input" for the whole anchor.
+    const empty = await assertRejects(
+      () =>
+        client.deployedModels.views(dm.id, {
+          query,
+          anchor: { query: { bill_length_mm: [] } },
+        }),
+      ValidationError,
+    );
+    assertEquals(empty.issues[0].path, "anchor.query.bill_length_mm");
+    assertStringIncludes(empty.message, "at least one reference value");
 
     // Explanation against the anchor: shapes shift, the intercept takes the sum.
     const ga = await client.models.explanation(model.id, {

@@ -186,14 +186,25 @@ export type AppliedAnchor = z.infer<typeof AppliedAnchorSchema>;
  */
 export const ViewsAnchorSchema = z.union([
   z.string().min(1, "a data anchor id"),
-  z.object({ query: ownRecord(z.array(CellSchema).min(1)) }).superRefine(
+  // Empty columns are refused here, not by a `min(1)` on the arrays: inside
+  // the union that failed every branch and said only "Invalid input".
+  z.object({ query: ownRecord(z.array(CellSchema)) }).superRefine(
     (anchor, ctx) => {
-      const lengths = Object.values(anchor.query).map((c) => c.length);
+      const columns = Object.entries(anchor.query);
+      const lengths = columns.map(([, c]) => c.length);
+      const empty = columns.find(([, c]) => c.length === 0);
       if (!lengths.length) {
         ctx.addIssue({
           code: "custom",
           path: ["query"],
           message: "give at least one feature's reference values",
+        });
+      } else if (empty) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["query", empty[0]],
+          message:
+            "give at least one reference value (one per reference row), or leave the column out",
         });
       } else if (lengths.some((n) => n !== lengths[0])) {
         ctx.addIssue({

@@ -80,6 +80,24 @@ export function schemaExtras(
     ? anchor.query
     : reading.anchor && usedColumns(model, anchorColumns(reading.anchor));
   if (!columns) return out;
+  if (inline) {
+    // As a views query's columns: a name the model does not read (the
+    // target, a typo, a feature it left out) fixed nothing and was passed
+    // over without a word.
+    const known = inputColumnSet(model.encoder);
+    for (const name of Object.keys(columns)) {
+      if (!known.has(name)) {
+        throw invalidField(
+          `${field}.query.${name}`,
+          `"${name}" is not a feature of this model${
+            droppedBecause(model, name)
+          }; an anchor gives reference values of its features: ${
+            [...known].join(", ")
+          }`,
+        );
+      }
+    }
+  }
   try {
     out.offsets = inline
       ? anchorOffsets(model, columns)
