@@ -25,7 +25,21 @@ import {
 import { requestIdOf } from "../src/http/error_mapping.ts";
 import { json, startScriptedServer } from "./_helpers/scripted_server.ts";
 
-async function failWith(status: number, body: unknown, headers = {}) {
+/** The request {@link failWith}'s last call sent. */
+let lastSent: { method: string; path: string } = { method: "", path: "" };
+
+/**
+ * The error a call gets when the server answers `status` and `body` (twice:
+ * a 401 is retried once after renewing the token); the request it sent is
+ * in `lastSent`. The call defaults to a DELETE of an onboarding
+ * configuration (checked).
+ */
+async function failWith(
+  status: number,
+  body: unknown,
+  headers = {},
+  call?: (client: Client) => Promise<unknown>,
+) {
   await using server = startScriptedServer({
     steps: [
       { respond: () => json(body, status, headers) },
@@ -39,14 +53,17 @@ async function failWith(status: number, body: unknown, headers = {}) {
     maxRetries: 0,
   });
   const error = await assertRejects(() =>
-    client.onboardingConfigurations.delete("oc_1")
+    call ? call(client) : client.onboardingConfigurations.delete("oc_1")
   );
   assertInstanceOf(error, MLPlatformError);
-  assertEquals(server.api[0].method, "DELETE");
-  assertEquals(
-    server.api[0].path,
-    "/data-processing-onboarding-configurations/oc_1",
-  );
+  lastSent = server.api[0];
+  if (!call) {
+    assertEquals(lastSent.method, "DELETE");
+    assertEquals(
+      lastSent.path,
+      "/data-processing-onboarding-configurations/oc_1",
+    );
+  }
   return error;
 }
 
@@ -98,23 +115,14 @@ Deno.test("409 conflict body on a delete: ConflictError without dependants, a st
 });
 
 Deno.test("409 conflict body on a create: ConflictError, the hint says the name is taken", async () => {
-  await using server = startScriptedServer({
-    steps: [{
-      respond: () =>
-        json({ message: "Duplicate name", error_code: "CONFLICT" }, 409),
-    }],
-  });
-  const client = new Client({
-    baseUrl: server.url,
-    clientId: "id",
-    clientSecret: "s3cret",
-    maxRetries: 0,
-  });
-  const error = await assertRejects(() =>
-    client.workspaces.create({ name: "w" })
+  const error = await failWith(
+    409,
+    { message: "Duplicate name", error_code: "CONFLICT" },
+    {},
+    (client) => client.workspaces.create({ name: "w" }),
   );
   assertInstanceOf(error, ConflictError);
-  assertEquals(server.api[0].method, "POST");
+  assertEquals(lastSent.method, "POST");
   assertStringIncludes(error.message, "choose another name");
 });
 
