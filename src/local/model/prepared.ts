@@ -196,14 +196,16 @@ export const CODE_MIN_BINS = 64;
 
 /**
  * The bins a numeric feature is cut at: `bins`, or one bin per value when
- * its training values look like an integer code: whole numbers, at most
+ * its training values look like an integer code: more distinct values
+ * than `bins`, all whole numbers, at most
  * {@link MAX_NUMERIC_BINS} distinct ones, spanning a range at most twice as
  * many as there are distinct values (codes 1..120, a month count 0..72;
  * not body masses in steps of 25 g, nor counts with a long sparse tail).
  * Schema inference makes such a column a CONTINUOUS number, and quantile
  * bins would merge neighbouring codes whose effects are unrelated (a
  * 120-level code at 64 bins: test R² 0.555 where a bin per value gives
- * 0.82; BENCHMARKS.md, "Table kinds the benchmark lacks").
+ * 0.85; BENCHMARKS.md, "Table kinds the benchmark lacks"). Not for a
+ * date's day number, a trend rather than a code.
  *
  * @example
  * ```ts
@@ -256,7 +258,7 @@ function binFeatures(
       const bins = numericBins(
         f.name,
         values,
-        p.bins >= CODE_MIN_BINS ? codeBins(values, p.bins) : p.bins,
+        p.bins >= CODE_MIN_BINS && !f.date ? codeBins(values, p.bins) : p.bins,
         p.binning_strategy,
         p.bin_min_distance,
       );
