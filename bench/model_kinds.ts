@@ -20,7 +20,10 @@
  * near-constant columns, binary; 3,000), `missing` (60-85% missing values
  * whose missingness carries the signal, binary; 3,000), `date` (an ISO
  * date with a trend and a weekly cycle, regression; peers get the day
- * number; 2,000), `small_bin` / `small_reg` (150 / 250 rows, linear truth),
+ * number; 2,000), `scales` (epoch milliseconds, 1e-9 and 1e9-scale inputs,
+ * regression; 3,000), `noise80` (5 signal and 75 noise columns, binary;
+ * 2,500), `catmissing` (a 12-level category, 15-60% missing, its missing
+ * rows with an effect of their own, binary; 3,000), `small_bin` / `small_reg` (150 / 250 rows, linear truth),
  * `linear_bin` / `linear_reg` (logistic / linear truth; 3,000).
  *
  * Run: `deno run -A scripts/with_import_map.ts run -A bench/model_kinds.ts
@@ -333,6 +336,64 @@ export const KINDS: Record<
         y,
         "regression",
         ["date"],
+      );
+    },
+  },
+  scales: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 4, g);
+      // Epoch milliseconds, a nanometre-scale reading, a 1e9-scale amount.
+      const ms = X[0].map((v) => 1.6e12 + 3e10 * v);
+      const nano = X[1].map((v) => 1e-9 * v);
+      const big = X[2].map((v) => Math.exp(20 + v));
+      const y = X[0].map((_, i) =>
+        2 * X[0][i] - X[1][i] + Math.log(big[i]) - 20 + Math.sin(2 * X[3][i]) +
+        0.5 * g()
+      );
+      return table({ ms, nano, big, x3: X[3] }, {}, y, "regression");
+    },
+  },
+  noise80: {
+    rows: 2_500,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 80, g);
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(
+            X[0][i] - 0.8 * X[1][i] + (X[2][i] > 0.5 ? 1 : 0) +
+              0.5 * X[3][i] ** 2 - 0.5 + 0.6 * X[4][i],
+          ),
+          r,
+        )
+      );
+      return table(named(X), {}, y, "binary");
+    },
+  },
+  catmissing: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 3, g);
+      const levels = 12;
+      const effect = Array.from({ length: levels }, () => g());
+      const lvl = X[0].map(() => Math.floor(r() * levels));
+      const miss = X[0].map((_, i) => r() < (X[1][i] > 0 ? 0.6 : 0.15));
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(
+            (miss[i] ? 1.2 : effect[lvl[i]]) + 0.8 * X[0][i] - 0.3,
+          ),
+          r,
+        )
+      );
+      return table(
+        { x0: X[0], x2: X[2] },
+        { cat: lvl.map((l, i) => (miss[i] ? null : `L${l}`)) },
+        y,
+        "binary",
       );
     },
   },
