@@ -8,7 +8,8 @@
  * `fitAndScore` (bench/model_bench.ts), as the benchmark does.
  *
  * The kinds (rows in brackets): `classes26` (26 classes, letter-like
- * centroids in 16 numbers; 4,000), `imbalanced` (1.5% positives; 5,000),
+ * centroids in 16 numbers; 4,000), `classes20_small` (20 classes, well
+ * apart, in 8 numbers; 800), `imbalanced` (1.5% positives; 5,000),
  * `rare_class` (4 classes at 62/28/8/2%; 3,000), `highcard` (a 600-level
  * categorical whose level sets the log-odds; 4,000), `highcard_reg` (the
  * same, 1,500 levels, regression; 4,000), `intcodes` (a 120-level
@@ -104,6 +105,20 @@ export const KINDS: Record<
       const X = Array.from(
         { length: P },
         (_, j) => k.map((c) => centre[j][c] + g() + 0.3 * g() ** 2),
+      );
+      return table(named(X), {}, k.map((c) => `c${c}`), "multiclass");
+    },
+  },
+  classes20_small: {
+    rows: 800,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const K = 20, P = 8;
+      const centre = mat(K, P, () => 2 * g());
+      const k = Array.from({ length: n }, () => Math.floor(r() * K));
+      const X = Array.from(
+        { length: P },
+        (_, j) => k.map((c) => centre[j][c] + g()),
       );
       return table(named(X), {}, k.map((c) => `c${c}`), "multiclass");
     },
