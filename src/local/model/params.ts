@@ -112,7 +112,9 @@ export const DEFAULT_PARAMS: Readonly<TrainingParams> = Object.freeze(
      * Used. Maximum bins per numeric feature, 2..254 (default 64); the
      * missing bin comes on top. When not given, training with up to 20,000
      * training rows also tries smoother shapes of 16 bins and keeps what
-     * inner validation prefers (see `selectionAxes` in ebm.ts).
+     * inner validation prefers (see `selectionAxes` in ebm.ts). At 64 and
+     * above, a feature of whole numbers that looks like an integer code
+     * gets a bin per value, up to 254 (see `codeBins` in prepared.ts).
      */
     bins: 64,
     /** Used. Rounds without validation loss improvement (or with less than a relative 1e-4 over them) before stopping (default 20). */

@@ -1,0 +1,648 @@
+/**
+ * Kinds of table the public benchmark lacks, generated and seeded: ours
+ * beside scikit-learn's HistGradientBoosting, logistic regression / ridge
+ * and XGBoost on the same split (bench/model_reference.py makes it:
+ * `train_test_split(test_size=0.2, random_state=0)`, stratified for
+ * classification). Metrics: ROC AUC (binary), log loss and accuracy (3+
+ * classes), R² (regression), fit seconds. Ours trains through
+ * `fitAndScore` (bench/model_bench.ts), as the benchmark does.
+ *
+ * The kinds (rows in brackets): `classes26` (26 classes, letter-like
+ * centroids in 16 numbers; 4,000), `classes20_small` (20 classes, well
+ * apart, in 8 numbers; 800), `imbalanced` (1.5% positives; 5,000),
+ * `rare_class` (4 classes at 62/28/8/2%; 3,000), `highcard` (a 600-level
+ * categorical whose level sets the log-odds; 4,000), `highcard_reg` (the
+ * same, 1,500 levels, regression; 4,000), `intcodes` (a 120-level
+ * category written as integer codes, regression; 3,000), `catxnum` (a
+ * category sets a number's slope, regression; 3,000), `steps` (thresholds,
+ * regression; 3,000), `outliers` (monotone trends, a log-normal input and
+ * 2% wild targets, regression; 3,000), `lognormal` (a log-normal target;
+ * 3,000), `counts` (a 0-5 count target; 3,000), `dupconst` (duplicated and
+ * near-constant columns, binary; 3,000), `missing` (60-85% missing values
+ * whose missingness carries the signal, binary; 3,000), `date` (an ISO
+ * date with a trend and a weekly cycle, regression; peers get the day
+ * number; 2,000), `scales` (epoch milliseconds, 1e-9 and 1e9-scale inputs,
+ * regression; 3,000), `noise80` (5 signal and 75 noise columns, binary;
+ * 2,500), `catmissing` (a 12-level category, 15-60% missing, its missing
+ * rows with an effect of their own, binary; 3,000), `small_bin` / `small_reg` (150 / 250 rows, linear truth),
+ * `linear_bin` / `linear_reg` (logistic / linear truth; 3,000).
+ *
+ * Run: `deno run -A scripts/with_import_map.ts run -A bench/model_kinds.ts
+ * [--seeds=2] [--only=a,b] [--params='{...}'] [--onboarding='{...}']`
+ * (`--params`: training parameters over the defaults, `--onboarding`:
+ * encoding options over the defaults, both for ours only). `PYTHON` picks the
+ * interpreter (default /usr/bin/python3).
+ *
+ * @module
+ */
+import { createRng } from "../src/local/model/rng.ts";
+import type {
+  OnboardingOptions,
+  RawColumns,
+  RawValue,
+  SchemaField,
+} from "../src/local/model/encoding.ts";
+import type { EbmModel } from "../src/local/model/types.ts";
+import { fitAndScore, run } from "./model_bench.ts";
+import { benchArgs, normal } from "./model_interactions.ts";
+
+/** A generated table: its columns (null = missing), which are numeric, the target's kind. */
+export interface KindTable {
+  columns: Record<string, RawValue[]>;
+  numeric: string[];
+  task: "binary" | "multiclass" | "regression";
+  /** Columns the peers do not see (they get a numeric stand-in instead). */
+  peersDrop?: string[];
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+function draw(r: () => number, logits: number[]): number {
+  const m = Math.max(...logits);
+  const e = logits.map((l) => Math.exp(l - m));
+  let u = r() * e.reduce((a, b) => a + b);
+  for (let k = 0; k < e.length; k++) if ((u -= e[k]) <= 0) return k;
+  return e.length - 1;
+}
+
+function mat(n: number, p: number, f: () => number): number[][] {
+  return Array.from({ length: p }, () => Array.from({ length: n }, f));
+}
+
+function named(X: number[][], prefix = "x"): Record<string, number[]> {
+  return Object.fromEntries(X.map((x, j) => [`${prefix}${j}`, x]));
+}
+
+function table(
+  num: Record<string, RawValue[]>,
+  cat: Record<string, RawValue[]>,
+  y: RawValue[],
+  task: KindTable["task"],
+  peersDrop?: string[],
+): KindTable {
+  return {
+    columns: { ...num, ...cat, y },
+    numeric: Object.keys(num),
+    task,
+    peersDrop,
+  };
+}
+
+const bin = (p: number, r: () => number) => (r() < p ? "yes" : "no");
+
+/** The kinds by name: rows and a seed give a table. */
+export const KINDS: Record<
+  string,
+  { rows: number; make: (n: number, seed: number) => KindTable }
+> = {
+  classes26: {
+    rows: 4_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const K = 26, P = 16;
+      const centre = mat(K, P, () => 1.2 * g());
+      const k = Array.from({ length: n }, () => Math.floor(r() * K));
+      const X = Array.from(
+        { length: P },
+        (_, j) => k.map((c) => centre[j][c] + g() + 0.3 * g() ** 2),
+      );
+      return table(named(X), {}, k.map((c) => `c${c}`), "multiclass");
+    },
+  },
+  classes20_small: {
+    rows: 800,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const K = 20, P = 8;
+      const centre = mat(K, P, () => 2 * g());
+      const k = Array.from({ length: n }, () => Math.floor(r() * K));
+      const X = Array.from(
+        { length: P },
+        (_, j) => k.map((c) => centre[j][c] + g()),
+      );
+      return table(named(X), {}, k.map((c) => `c${c}`), "multiclass");
+    },
+  },
+  imbalanced: {
+    rows: 5_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 8, g);
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(
+            -5.2 + 1.2 * X[0][i] + 0.8 * X[1][i] + (X[2][i] > 1 ? 1.5 : 0) +
+              0.6 * X[3][i] ** 2 - 0.5 * X[4][i],
+          ),
+          r,
+        )
+      );
+      return table(named(X), {}, y, "binary");
+    },
+  },
+  rare_class: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 6, g);
+      const y = X[0].map((_, i) =>
+        "c" + draw(r, [
+          1.5,
+          0.7 + X[0][i] - 0.5 * X[1][i],
+          -0.6 + X[1][i] + Math.sin(2 * X[2][i]),
+          -3.2 + 1.5 * X[3][i] + (X[4][i] > 0.5 ? 1.5 : 0),
+        ])
+      );
+      return table(named(X), {}, y, "multiclass");
+    },
+  },
+  highcard: {
+    rows: 4_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const L = 600;
+      const effect = Array.from({ length: L }, () => 1.3 * g());
+      // Zipf-like level frequencies.
+      const w = Array.from({ length: L }, (_, l) => 1 / (l + 5));
+      const level = Array.from({ length: n }, () => draw(r, w.map(Math.log)));
+      const X = mat(n, 3, g);
+      const y = level.map((l, i) =>
+        bin(sigmoid(effect[l] + 0.7 * X[0][i] - 0.5 * X[1][i]), r)
+      );
+      return table(
+        named(X),
+        { cat: level.map((l) => `L${l}`) },
+        y,
+        "binary",
+      );
+    },
+  },
+  highcard_reg: {
+    rows: 4_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const L = 1_500;
+      const effect = Array.from({ length: L }, () => 2 * g());
+      const w = Array.from({ length: L }, (_, l) => 1 / (l + 20));
+      const level = Array.from({ length: n }, () => draw(r, w.map(Math.log)));
+      const X = mat(n, 3, g);
+      const y = level.map((l, i) =>
+        effect[l] + X[0][i] + 0.5 * X[1][i] ** 2 + g()
+      );
+      return table(
+        named(X),
+        { cat: level.map((l) => `L${l}`) },
+        y,
+        "regression",
+      );
+    },
+  },
+  intcodes: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const L = 120;
+      const effect = Array.from({ length: L }, () => 2 * g());
+      const code = Array.from({ length: n }, () => Math.floor(r() * L));
+      const X = mat(n, 3, g);
+      const y = code.map((c, i) => effect[c] + X[0][i] - X[1][i] + g());
+      return table({ ...named(X), code }, {}, y, "regression");
+    },
+  },
+  catxnum: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const slope = [-3, -1, 0, 1, 2, 4];
+      const lift = [1, 0, -1, 0.5, -0.5, 0];
+      const c = Array.from({ length: n }, () => Math.floor(r() * 6));
+      const X = mat(n, 4, g);
+      const y = c.map((k, i) =>
+        slope[k] * X[0][i] + lift[k] + X[1][i] + 0.5 * g()
+      );
+      return table(
+        named(X),
+        { grp: c.map((k) => "abcdef"[k]) },
+        y,
+        "regression",
+      );
+    },
+  },
+  steps: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 6, () => r() * 10);
+      const y = X[0].map((_, i) =>
+        (X[0][i] > 3 ? 4 : 0) + (X[0][i] > 7 ? 3 : 0) +
+        (X[1][i] > 5 ? -5 : 0) + Math.floor(X[2][i] / 2.5) * 1.5 +
+        (X[3][i] > 9.5 ? 6 : 0) + 0.7 * g()
+      );
+      return table(named(X), {}, y, "regression");
+    },
+  },
+  outliers: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 4, g);
+      const ln = X[0].map(() => Math.exp(1.5 * g()));
+      const y = X[0].map((_, i) =>
+        2 * Math.log1p(ln[i]) + 1.5 * X[1][i] + X[2][i] ** 3 / 3 + 0.5 * g() +
+        (r() < 0.02 ? 25 * g() : 0)
+      );
+      return table({ ...named(X), ln }, {}, y, "regression");
+    },
+  },
+  lognormal: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 5, g);
+      const y = X[0].map((_, i) =>
+        Math.exp(
+          1 + 0.8 * X[0][i] + 0.5 * X[1][i] - 0.4 * X[2][i] +
+            0.3 * Math.sin(2 * X[3][i]) + 0.5 * g(),
+        )
+      );
+      return table(named(X), {}, y, "regression");
+    },
+  },
+  counts: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 5, g);
+      const y = X[0].map((_, i) => {
+        const mu = Math.exp(-0.3 + 0.6 * X[0][i] + 0.4 * X[1][i]);
+        let k = 0, p = Math.exp(-mu), s = p;
+        const u = r();
+        while (u > s && k < 5) p *= mu / ++k, s += p;
+        return k;
+      });
+      return table(named(X), {}, y, "regression");
+    },
+  },
+  dupconst: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 5, g);
+      const cols: Record<string, number[]> = named(X);
+      cols.dup0 = [...X[0]];
+      cols.dup0b = [...X[0]];
+      cols.dup1 = X[1].map((v) => 2 * v + 1);
+      cols.near0 = X[0].map(() => (r() < 0.995 ? 0 : 1));
+      cols.const1 = X[0].map(() => 7);
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(1.2 * X[0][i] - X[1][i] + (X[2][i] > 0 ? 0.8 : -0.8)),
+          r,
+        )
+      );
+      return table(cols, {}, y, "binary");
+    },
+  },
+  missing: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 5, g);
+      const m1 = X[0].map(() => r() < 0.7);
+      const m2 = X[0].map(() => r() < 0.85);
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(
+            (m1[i] ? -1.5 : 1 + X[0][i]) + (m2[i] ? 0 : 1.5 - X[1][i]) +
+              0.8 * X[2][i] + 0.3,
+          ),
+          r,
+        )
+      );
+      const cols: Record<string, RawValue[]> = named(X);
+      cols.x0 = X[0].map((v, i) => (m1[i] ? null : v));
+      cols.x1 = X[1].map((v, i) => (m2[i] ? null : v));
+      // Missing at random, no signal in it.
+      cols.x3 = X[3].map((v) => (r() < 0.6 ? null : v));
+      return table(cols, {}, y, "binary");
+    },
+  },
+  date: {
+    rows: 2_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const start = Date.UTC(2021, 0, 4) / 86_400_000; // a Monday
+      const day = Array.from(
+        { length: n },
+        () => start + Math.floor(r() * 1_100),
+      );
+      const X = mat(n, 2, g);
+      const week = [0, 0.5, 0.8, 0.6, 1.5, 3, 2.5];
+      const y = day.map((d, i) =>
+        0.004 * (d - start) + week[(d - start) % 7] +
+        Math.sin((2 * Math.PI * (d - start)) / 365.25) + X[0][i] + 0.5 * g()
+      );
+      const iso = day.map((d) =>
+        new Date(d * 86_400_000).toISOString().slice(0, 10)
+      );
+      return table(
+        { ...named(X), daynum: day },
+        { date: iso },
+        y,
+        "regression",
+        ["date"],
+      );
+    },
+  },
+  scales: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 4, g);
+      // Epoch milliseconds, a nanometre-scale reading, a 1e9-scale amount.
+      const ms = X[0].map((v) => 1.6e12 + 3e10 * v);
+      const nano = X[1].map((v) => 1e-9 * v);
+      const big = X[2].map((v) => Math.exp(20 + v));
+      const y = X[0].map((_, i) =>
+        2 * X[0][i] - X[1][i] + Math.log(big[i]) - 20 + Math.sin(2 * X[3][i]) +
+        0.5 * g()
+      );
+      return table({ ms, nano, big, x3: X[3] }, {}, y, "regression");
+    },
+  },
+  noise80: {
+    rows: 2_500,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 80, g);
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(
+            X[0][i] - 0.8 * X[1][i] + (X[2][i] > 0.5 ? 1 : 0) +
+              0.5 * X[3][i] ** 2 - 0.5 + 0.6 * X[4][i],
+          ),
+          r,
+        )
+      );
+      return table(named(X), {}, y, "binary");
+    },
+  },
+  catmissing: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 3, g);
+      const levels = 12;
+      const effect = Array.from({ length: levels }, () => g());
+      const lvl = X[0].map(() => Math.floor(r() * levels));
+      const miss = X[0].map((_, i) => r() < (X[1][i] > 0 ? 0.6 : 0.15));
+      const y = X[0].map((_, i) =>
+        bin(
+          sigmoid(
+            (miss[i] ? 1.2 : effect[lvl[i]]) + 0.8 * X[0][i] - 0.3,
+          ),
+          r,
+        )
+      );
+      return table(
+        { x0: X[0], x2: X[2] },
+        { cat: lvl.map((l, i) => (miss[i] ? null : `L${l}`)) },
+        y,
+        "binary",
+      );
+    },
+  },
+  small_bin: {
+    rows: 150,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 5, g);
+      const y = X[0].map((_, i) =>
+        bin(sigmoid(1.5 * X[0][i] - X[1][i] + 0.5 * X[2][i]), r)
+      );
+      return table(named(X), {}, y, "binary");
+    },
+  },
+  small_reg: {
+    rows: 250,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 6, g);
+      const y = X[0].map((_, i) =>
+        2 * X[0][i] - X[1][i] + 0.5 * X[2][i] + 0.3 * X[3][i] + g()
+      );
+      return table(named(X), {}, y, "regression");
+    },
+  },
+  linear_bin: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 10, g);
+      const w = Array.from({ length: 10 }, () => 1.2 * g());
+      const y = X[0].map((_, i) =>
+        bin(sigmoid(w.reduce((a, b, j) => a + b * X[j][i], 0)), r)
+      );
+      return table(named(X), {}, y, "binary");
+    },
+  },
+  linear_reg: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      const X = mat(n, 10, g);
+      const w = Array.from({ length: 10 }, () => g());
+      const y = X[0].map((_, i) =>
+        w.reduce((a, b, j) => a + b * X[j][i], 0) + 1.5 * g()
+      );
+      return table(named(X), {}, y, "regression");
+    },
+  },
+};
+
+const cell = (v: RawValue) =>
+  v === null
+    ? ""
+    : typeof v === "number"
+    ? String(Number(v.toPrecision(7)))
+    : v;
+
+/**
+ * The table as CSV text (empty cells for nulls), its schema fields and raw
+ * columns as ingestion would give them (numbers rounded as in the CSV).
+ *
+ * @example
+ * ```ts
+ * import { KINDS, kindFiles } from "./model_kinds.ts";
+ * const t = kindFiles(KINDS.missing.make(40, 1));
+ * if (!(t.csv.split("\n")[0].endsWith(",y") && t.fields.length === 6 && t.columns.y.length === 40)) throw new Error("example failed");
+ * ```
+ */
+export function kindFiles(
+  t: KindTable,
+): { csv: string; fields: SchemaField[]; columns: RawColumns } {
+  const names = Object.keys(t.columns);
+  const columns: Record<string, RawValue[]> = {};
+  for (const c of names) {
+    columns[c] = t.columns[c].map((v) =>
+      typeof v === "number" ? Number(v.toPrecision(7)) : v
+    );
+  }
+  const lines = [names.join(",")];
+  for (let i = 0; i < columns.y.length; i++) {
+    lines.push(names.map((c) => cell(columns[c][i])).join(","));
+  }
+  const fields: SchemaField[] = names.map((name) => {
+    const isNumber = t.numeric.includes(name) ||
+      (name === "y" && t.task === "regression");
+    return {
+      name,
+      data_type: { data_type: isNumber ? "NUMBER" : "STRING" },
+      designation: name === "y" ? "TARGET" : "FEATURE",
+      semantic_type: isNumber ? "CONTINUOUS" : "CATEGORICAL",
+    };
+  });
+  return { csv: lines.join("\n") + "\n", fields, columns };
+}
+
+/** One table and seed: the headline metric (and accuracy for 3+ classes) of ours and of each peer, and fit seconds. */
+export interface KindResult {
+  kind: string;
+  seed: number;
+  metric: "AUC" | "log loss" | "R²";
+  scores: Record<"ours" | "hgb" | "linear" | "xgboost", number>;
+  accuracy?: Record<"ours" | "hgb" | "linear" | "xgboost", number>;
+  seconds: Record<"ours" | "hgb" | "linear" | "xgboost", number>;
+  /** Our model's chosen configuration: bins, pairs, linear start, rounds. */
+  notes: string;
+}
+
+/** Writes the table, scores the peers in Python and ours in process on the same split. */
+export async function scoreKind(
+  t: KindTable,
+  file: string,
+  at: { kind: string; seed: number },
+  params: Record<string, unknown> = {},
+  onboarding: OnboardingOptions = {},
+): Promise<KindResult> {
+  const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
+  const files = kindFiles(t);
+  const splitFile = `${file}.split.json`;
+  await Deno.writeTextFile(file, files.csv);
+  const regression = t.task === "regression";
+  const ref = JSON.parse(
+    await run(python, [
+      new URL("./model_reference.py", import.meta.url).pathname,
+      file,
+      "y",
+      t.numeric.join(","),
+      regression ? "regression" : "classification",
+      splitFile,
+      "1",
+      ...(t.peersDrop ? [`--drop=${t.peersDrop.join(",")}`] : []),
+    ]),
+  );
+  const split = JSON.parse(await Deno.readTextFile(splitFile));
+  // Ours does not see the peers' numeric stand-ins of a dropped column.
+  const columns = { ...files.columns };
+  let fields = files.fields;
+  if (t.peersDrop) {
+    delete columns.daynum;
+    fields = fields.filter((f) => f.name !== "daynum");
+  }
+  const ours = await fitAndScore(
+    columns,
+    fields,
+    "y",
+    regression ? "REGRESSION" : "CLASSIFICATION",
+    split,
+    1,
+    params,
+    onboarding,
+  );
+  const multi = t.task === "multiclass";
+  const peers = ["hgb", "linear", "xgboost"] as const;
+  const pick = (f: (p: Record<string, number>) => number) =>
+    Object.fromEntries(peers.map((p) => [p, ref[p] ? f(ref[p]) : NaN]));
+  return {
+    ...at,
+    metric: multi ? "log loss" : regression ? "R²" : "AUC",
+    scores: {
+      ours: multi ? ours.multiclass!.logLoss : ours.score,
+      ...pick((p) => (multi ? p.log_loss : p.score)),
+    } as KindResult["scores"],
+    accuracy: multi
+      ? {
+        ours: ours.multiclass!.accuracy,
+        ...pick((p) => p.accuracy),
+      } as KindResult["scores"]
+      : undefined,
+    notes: notesOf(ours.model),
+    seconds: {
+      ours: ours.fitSeconds,
+      ...pick((p) => p.fit_seconds),
+    } as KindResult["seconds"],
+  };
+}
+
+function notesOf(m: EbmModel): string {
+  const x = m.metrics;
+  return `bins ${m.params.bins}, ${
+    m.terms.filter((t) => t.features.length === 2).length
+  } pairs, linear ${
+    x.linearStart ? "yes" : "no"
+  }, rounds ${x.mainRounds}/${x.pairRounds}`;
+}
+
+/** Ours minus the best peer, signed so that positive is ours ahead. */
+export function lead(r: KindResult): number {
+  const { ours, hgb, linear, xgboost } = r.scores;
+  const peers = [hgb, linear, xgboost].filter((v) => !Number.isNaN(v));
+  return r.metric === "log loss"
+    ? Math.min(...peers) - ours
+    : ours - Math.max(...peers);
+}
+
+function row(r: KindResult): string {
+  const f = (v: number) => v.toFixed(4);
+  const s = r.scores, sec = r.seconds, a = r.accuracy;
+  const acc = a
+    ? ` | acc ours ${f(a.ours)} HGB ${f(a.hgb)} LR ${f(a.linear)} XGB ${
+      f(a.xgboost)
+    }`
+    : "";
+  return `${r.kind.padEnd(12)} s${r.seed} ${r.metric.padEnd(8)} ours ${
+    f(s.ours)
+  } HGB ${f(s.hgb)} LR ${f(s.linear)} XGB ${f(s.xgboost)} | lead ${
+    (lead(r) >= 0 ? "+" : "") + f(lead(r))
+  }${acc} | fit s ours ${sec.ours.toFixed(1)} HGB ${sec.hgb.toFixed(1)} LR ${
+    sec.linear.toFixed(1)
+  } XGB ${sec.xgboost.toFixed(1)} | ${r.notes}`;
+}
+
+if (import.meta.main) {
+  const { names, seeds, params } = benchArgs(
+    Deno.args.filter((a) => !a.startsWith("--onboarding=")),
+    Object.keys(KINDS),
+  );
+  const flag = Deno.args.find((a) => a.startsWith("--onboarding="));
+  const onboarding = flag ? JSON.parse(flag.slice(13)) : {};
+  const dir = await Deno.makeTempDir({ prefix: "model_kinds_" });
+  try {
+    for (const kind of names) {
+      for (let seed = 1; seed <= seeds; seed++) {
+        const { rows, make } = KINDS[kind];
+        const r = await scoreKind(
+          make(rows, seed * 1_009 + kind.length),
+          `${dir}/${kind}_${seed}.csv`,
+          { kind, seed },
+          params,
+          onboarding,
+        );
+        console.log(row(r) + ` | load ${Deno.loadavg()[0].toFixed(1)}`);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
