@@ -16,6 +16,7 @@ import { overHttp } from "./_helpers/local_setup.ts";
 import type { MLPlatform } from "../src/platform.ts";
 import type { FieldType } from "../src/builders/fields.ts";
 import { createRng } from "../src/local/model/rng.ts";
+import { normal } from "./_helpers/generated.ts";
 
 type Cell = number | string | null;
 type Kind = "binary" | "multiclass" | "regression";
@@ -180,9 +181,6 @@ async function checkOneTruth(table: Table, hyper: Record<string, number> = {}) {
 }
 
 /** Draws from a standard normal with the seeded generator. */
-function normal(rng: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
 
 /**
  * The issue's table: 4 classes (about 50/30/13/7 %), a 14-level categorical

@@ -38,14 +38,11 @@ import {
 import { createRng } from "../src/local/model/rng.ts";
 import { train } from "../src/local/model/train.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
+import { normal } from "./_helpers/generated.ts";
 
 const DAY = 86_400_000;
 /** A Monday. */
 const DAY0 = Date.UTC(2019, 0, 7);
-
-function normal(rng: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
 
 interface DateTable {
   columns: Record<string, RawValue[]>;

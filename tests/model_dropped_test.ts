@@ -21,19 +21,7 @@ import {
 import { ModelDataError, ModelInputError } from "../src/local/model/errors.ts";
 import { predict } from "../src/local/model/explain.ts";
 import { train } from "../src/local/model/train.ts";
-
-function field(
-  name: string,
-  kind: "number" | "category",
-  designation: "FEATURE" | "TARGET" = "FEATURE",
-): SchemaField {
-  return {
-    name,
-    data_type: { data_type: kind === "number" ? "NUMBER" : "STRING" },
-    designation,
-    semantic_type: kind === "number" ? "CONTINUOUS" : "CATEGORICAL",
-  } as SchemaField;
-}
+import { field } from "./_helpers/generated.ts";
 
 const n = 120;
 const x = Array.from({ length: n }, (_, i) => (i * 7) % 23);

@@ -20,25 +20,9 @@ import {
 import { train } from "../src/local/model/ebm.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
 import { createRng } from "../src/local/model/rng.ts";
+import { field, normal } from "./_helpers/generated.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
-
-function field(
-  name: string,
-  kind: "number" | "category",
-  designation: "FEATURE" | "TARGET" = "FEATURE",
-): SchemaField {
-  return {
-    name,
-    data_type: { data_type: kind === "number" ? "NUMBER" : "STRING" },
-    designation,
-    semantic_type: kind === "number" ? "CONTINUOUS" : "CATEGORICAL",
-  } as SchemaField;
-}
-
-function normal(rng: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
 
 /** The three tables, each with the parameters it trains with. */
 function tables() {

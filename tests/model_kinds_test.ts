@@ -12,23 +12,7 @@ import {
 import { auc, rSquared, train } from "../src/local/model/ebm.ts";
 import { predict } from "../src/local/model/explain.ts";
 import { createRng } from "../src/local/model/rng.ts";
-
-function field(
-  name: string,
-  kind: "number" | "category",
-  designation: "FEATURE" | "TARGET" = "FEATURE",
-): SchemaField {
-  return {
-    name,
-    data_type: { data_type: kind === "number" ? "NUMBER" : "STRING" },
-    designation,
-    semantic_type: kind === "number" ? "CONTINUOUS" : "CATEGORICAL",
-  };
-}
-
-function normal(rng: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-}
+import { field, normal } from "./_helpers/generated.ts";
 
 /**
  * Test R² (regression) or ROC AUC (binary) of a model trained on the first
