@@ -13,11 +13,7 @@ import {
   assertThrows,
 } from "@std/assert";
 import { local } from "../local.ts";
-import {
-  encodeDataset,
-  ID_ROWS,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
+import { encodeDataset, ID_ROWS } from "../src/local/model/encoding.ts";
 import { ModelDataError, ModelInputError } from "../src/local/model/errors.ts";
 import { predict } from "../src/local/model/explain.ts";
 import { train } from "../src/local/model/train.ts";

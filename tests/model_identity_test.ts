@@ -13,10 +13,7 @@
  * (add `--import-map` with the test runner's map where JSR is unreachable).
  */
 import { assertEquals } from "@std/assert";
-import {
-  encodeDataset,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
+import { encodeDataset } from "../src/local/model/encoding.ts";
 import { train } from "../src/local/model/ebm.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
 import { createRng } from "../src/local/model/rng.ts";
