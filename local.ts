@@ -38,6 +38,7 @@
  */
 import type { ClientOptions } from "./src/client.ts";
 import { errorFromResponse } from "./src/http/error_mapping.ts";
+import type { PollOptions } from "./src/jobs/poll_schedule.ts";
 import { HttpError } from "./src/local/errors.ts";
 import type { LocalPlatformOptions } from "./src/local/options.ts";
 import type { LocalPlatform } from "./src/local/local_platform.ts";
@@ -68,6 +69,24 @@ export type LocalOptions =
     client?: Partial<ClientOptions>;
   };
 
+/**
+ * How `local()`'s platform polls its jobs unless told otherwise: from 10 ms,
+ * growing by half each poll to 1 s. In-process, a poll is a function call,
+ * and most jobs end in milliseconds: the service's schedule (240 ms first)
+ * made every step of a small workflow wait a quarter of a second.
+ *
+ * @example
+ * ```ts
+ * import { LOCAL_POLL } from "./local.ts";
+ * if (!(LOCAL_POLL.initialDelay! < 240)) throw new Error("example failed");
+ * ```
+ */
+export const LOCAL_POLL: PollOptions = Object.freeze({
+  initialDelay: 10,
+  factor: 1.5,
+  maxDelay: 1000,
+});
+
 /** An {@linkcode MLPlatform} connected to an in-process local platform. */
 export interface LocalMLPlatform extends MLPlatform {
   /** The platform the client talks to. */
@@ -93,13 +112,14 @@ export interface LocalMLPlatform extends MLPlatform {
 export async function local(
   options: LocalOptions = {},
 ): Promise<LocalMLPlatform> {
-  const { client, progress, ...platformOptions } = options;
+  const { client, progress, poll = LOCAL_POLL, ...platformOptions } = options;
   const ml: LocalClient<MLPlatform> = await createLocalClient(
     { ...platformOptions, client },
     (o) =>
       new MLPlatform({
         ...o,
         progress,
+        poll,
         // The platform refuses a bad bucket or path with its own HttpError:
         // the SDK's caller gets the typed error a call over HTTP gives
         // (ValidationError naming the field), not the server's class.

@@ -410,7 +410,10 @@ export class MLPlatform extends PlatformBuilders {
     return deferredJob(
       kind,
       readyStatuses,
-      { progress: control.progress ?? this.progress, poll: control.poll },
+      {
+        progress: control.progress ?? this.progress,
+        poll: control.poll ?? this.poll,
+      },
       () => prepare((collection, id) => undo.push(() => collection.delete(id))),
       async () => {
         for (const step of undo.splice(0).reverse()) {

@@ -8,6 +8,7 @@
 import { Client, type ClientOptions } from "./client.ts";
 import type { RequestOptions } from "./http/transport.ts";
 import type { JobRef } from "./jobs/job.ts";
+import type { PollOptions } from "./jobs/poll_schedule.ts";
 import type { ProgressOption } from "./jobs/progress.ts";
 import { ComputeBuilder, type ComputeOptions } from "./builders/compute.ts";
 import {
@@ -102,11 +103,16 @@ export type {
 export class PlatformBuilders extends Client {
   /** The progress display of awaited jobs. */
   readonly progress?: ProgressOption;
+  /** The poll schedule of jobs whose call names none. */
+  readonly poll?: PollOptions;
 
   /** A platform client; see `ClientOptions`. */
-  constructor(options: ClientOptions & { progress?: ProgressOption }) {
+  constructor(
+    options: ClientOptions & { progress?: ProgressOption; poll?: PollOptions },
+  ) {
     super(options);
     this.progress = options.progress;
+    this.poll = options.poll;
   }
 
   // Column types --------------------------------------------------------
@@ -183,7 +189,7 @@ export class PlatformBuilders extends Client {
   ingestionJob<F extends string, T extends string>(
     options: IngestionJobOptions<ColumnSet<F, T>>,
   ): IngestionJobBuilder<ColumnSet<F, T>> {
-    return new IngestionJobBuilder(this, this.#withProgress(options));
+    return new IngestionJobBuilder(this, this.#withDefaults(options));
   }
 
   /** An onboarding configuration for `targets`. Awaitable. */
@@ -198,7 +204,7 @@ export class PlatformBuilders extends Client {
   onboardingJob<F extends string, T extends string>(
     options: OnboardingJobOptions<ColumnSet<F, T>>,
   ): OnboardingJobBuilder<ColumnSet<F, T>> {
-    return new OnboardingJobBuilder(this, this.#withProgress(options));
+    return new OnboardingJobBuilder(this, this.#withDefaults(options));
   }
 
   /** A training configuration with typed, documented hyperparameters. Awaitable. */
@@ -213,7 +219,7 @@ export class PlatformBuilders extends Client {
   trainingJob<F extends string, T extends string>(
     options: TrainingJobOptions<ColumnSet<F, T>>,
   ): TrainingJobBuilder<ColumnSet<F, T>> {
-    return new TrainingJobBuilder(this, this.#withProgress(options));
+    return new TrainingJobBuilder(this, this.#withDefaults(options));
   }
 
   /** A deployment configuration (4 concurrent, 2048 MB by default). Awaitable. */
@@ -228,7 +234,7 @@ export class PlatformBuilders extends Client {
   deployedModel<F extends string, T extends string>(
     options: DeployedModelOptions<ColumnSet<F, T>>,
   ): DeployedModelBuilder<ColumnSet<F, T>> {
-    return new DeployedModelBuilder(this, this.#withProgress(options));
+    return new DeployedModelBuilder(this, this.#withDefaults(options));
   }
 
   /** A views batch configuration (extension): which views, the format, kept columns, bad rows. */
@@ -241,7 +247,7 @@ export class PlatformBuilders extends Client {
 
   /** A views batch job (extension); `deployment.batch()` makes what it needs for you. */
   viewsBatchJob(options: ViewsBatchJobOptions): ViewsBatchJobBuilder {
-    return new ViewsBatchJobBuilder(this, this.#withProgress(options));
+    return new ViewsBatchJobBuilder(this, this.#withDefaults(options));
   }
 
   /** Views batches, made by views batch jobs: `ml.batches.list()`, `ml.batches.results(id)`. */
@@ -305,19 +311,25 @@ export class PlatformBuilders extends Client {
         this,
         kindOrRef as AttachKindName,
         idOrOptions as string,
-        this.#withProgress(options ?? {}),
+        this.#withDefaults(options ?? {}),
       )
       : attachJob(
         this,
         kindOrRef,
-        this.#withProgress((idOrOptions ?? {}) as JobControl),
+        this.#withDefaults((idOrOptions ?? {}) as JobControl),
       );
   }
 
-  /** `options` with this platform's progress display when they name none. */
-  #withProgress<O extends JobControl>(options: O): O {
-    return options.progress === undefined && this.progress !== undefined
-      ? { ...options, progress: this.progress }
-      : options;
+  /** `options` with this platform's progress display and poll schedule where they name none. */
+  #withDefaults<O extends JobControl>(options: O): O {
+    return {
+      ...options,
+      ...(options.progress === undefined && this.progress !== undefined
+        ? { progress: this.progress }
+        : {}),
+      ...(options.poll === undefined && this.poll !== undefined
+        ? { poll: this.poll }
+        : {}),
+    };
   }
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ClientOptions } from "./client.ts";
+import type { PollOptions } from "./jobs/poll_schedule.ts";
 import type { ProgressOption } from "./jobs/progress.ts";
 import type { Dataset, Datasource, Model } from "./schemas/artifacts.ts";
 import type { DataSchema } from "./schemas/data_schemas.ts";
@@ -17,10 +18,16 @@ import type { EncodingOptions } from "./builders/onboarding.ts";
 import type { RefLike, Typed } from "./builders/types.ts";
 import type { InferSource } from "./infer/infer.ts";
 
-/** Options of an `MLPlatform`: the client's, plus progress display. */
+/** Options of an `MLPlatform`: the client's, plus progress display and job polling. */
 export interface MLPlatformOptions extends ClientOptions {
   /** Progress of awaited jobs: `false` silences the terminal bar; a factory draws your own. */
   progress?: ProgressOption;
+  /**
+   * Poll schedule of the jobs this platform starts or attaches to, when a
+   * call names none (default: 240 ms at first, growing to 5 s). `local()`
+   * polls its in-process platform sooner: its small jobs end in milliseconds.
+   */
+  poll?: PollOptions;
   /**
    * Reads a bucket object as text, so `quickstart()` can infer a schema
    * from the file it is about to ingest. `local()` sets it; with the hosted
