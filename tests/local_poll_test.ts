@@ -57,7 +57,7 @@ Deno.test("local poll: local() polls its in-process jobs on LOCAL_POLL unless to
   }
 });
 
-Deno.test("local poll: the platform's schedule reaches one-call steps and builders' jobs; a call's own poll wins", async () => {
+Deno.test("local poll: the platform's schedule reaches one-call steps, builders' jobs and a deployment's batch; a call's own poll wins", async () => {
   await withTable(async (dir) => {
     const platformPoll = recorded(3);
     const ml = await local({
@@ -67,7 +67,7 @@ Deno.test("local poll: the platform's schedule reaches one-call steps and builde
     });
     try {
       // One-call steps (quickstart's, each a job waited for).
-      const { model } = await ml.quickstart({
+      const { model, deployment } = await ml.quickstart({
         bucket: "b",
         path: "t.csv",
         target: "y",
@@ -88,6 +88,15 @@ Deno.test("local poll: the platform's schedule reaches one-call steps and builde
         modelName: "m",
       }).toDefinition();
       assertEquals(definition.poll, platformPoll);
+      // A deployment's batch job (built apart from the platform's builders).
+      platformPoll.waits.length = 0;
+      const batch = await deployment.batch({
+        bucket: "b",
+        path: "t.csv",
+        output: "scored.csv",
+      });
+      assertEquals(batch.rowsIn, 60);
+      assert(platformPoll.waits.length > 0, "the batch job polled");
       // A call's own schedule wins over the platform's.
       platformPoll.waits.length = 0;
       const own = recorded(5);

@@ -10,6 +10,7 @@
  */
 import { CancellationNotSupportedError } from "../jobs/errors.ts";
 import { Job, type JobDefinition } from "../jobs/job.ts";
+import type { PollOptions } from "../jobs/poll_schedule.ts";
 import type { ProgressOption } from "../jobs/progress.ts";
 import type {
   BATCH_ON_ERROR,
@@ -235,6 +236,8 @@ export function startBatch(
   // The platform's progress display (ml.progress), unless told otherwise.
   const progress = options.progress ??
     (client as { progress?: ProgressOption }).progress;
+  // And its poll schedule (ml.poll; local() polls sooner), likewise.
+  const poll = options.poll ?? (client as { poll?: PollOptions }).poll;
   const configurationBuilder = options.configuration === undefined
     ? new ViewsBatchConfigurationBuilder(client, {
       name: uniqueName(`batch-${baseName(options.output)}`),
@@ -257,7 +260,7 @@ export function startBatch(
       output: options.output,
       batchName: options.batchName,
       progress,
-      poll: options.poll,
+      poll,
     });
   /** The configuration this call made, deleted again if the job is refused. */
   let made: string | undefined;
@@ -289,7 +292,7 @@ export function startBatch(
   return new Job<ViewsBatchJob, BatchResult>({
     kind: "views batch job",
     progress,
-    poll: options.poll,
+    poll,
     start: async () => {
       try {
         return await (await get()).start();
