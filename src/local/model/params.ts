@@ -226,6 +226,9 @@ const STRATEGIES = {
   boosting_strategy: BOOSTING_STRATEGIES,
 } as const;
 
+/** Most bins of a numeric feature: with the missing bin, a bin index fits a byte. */
+export const MAX_BINS = 254;
+
 /**
  * The model's bounds: the wire schema's (`HYPERPARAMETER_BOUNDS`, one source
  * of truth), with a few tighter ones the model needs (`bins` up to 254 so
@@ -243,7 +246,7 @@ const RANGES: Partial<Record<keyof TrainingParams, Range>> = {
       },
     ]),
   ),
-  bins: { min: 2, max: 254, int: true },
+  bins: { min: 2, max: MAX_BINS, int: true },
   max_depth: { min: 1, max: 8, int: true },
   early_stopping_patience: { min: 1, max: 1_000_000, int: true },
 };

@@ -14,7 +14,7 @@ import {
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { ModelDataError } from "./errors.ts";
 import { makeObjective, type Objective } from "./objective.ts";
-import type { TrainingParams } from "./params.ts";
+import { MAX_BINS, type TrainingParams } from "./params.ts";
 import type { Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import { createRng, shuffle } from "./rng.ts";
@@ -198,7 +198,7 @@ export const CODE_MIN_BINS = 64;
  * The bins a numeric feature is cut at: `bins`, or one bin per value when
  * its training values look like an integer code: more distinct values
  * than `bins`, all whole numbers, at most
- * {@link MAX_NUMERIC_BINS} distinct ones, spanning a range at most twice as
+ * {@link MAX_BINS} distinct ones, spanning a range at most twice as
  * many as there are distinct values (codes 1..120, a month count 0..72;
  * not body masses in steps of 25 g, nor counts with a long sparse tail).
  * Schema inference makes such a column a CONTINUOUS number, and quantile
@@ -226,7 +226,7 @@ export function codeBins(values: Float64Array, bins: number): number {
     if (!Number.isInteger(v)) return bins;
     if (!seen.has(v)) {
       seen.add(v);
-      if (seen.size > MAX_NUMERIC_BINS) return bins;
+      if (seen.size > MAX_BINS) return bins;
     }
     if (v < lo) lo = v;
     if (v > hi) hi = v;
@@ -234,9 +234,6 @@ export function codeBins(values: Float64Array, bins: number): number {
   const distinct = seen.size;
   return distinct > bins && hi - lo + 1 <= 2 * distinct ? distinct : bins;
 }
-
-/** Most bins of a numeric feature (the missing bin comes on top, within a byte). */
-const MAX_NUMERIC_BINS = 254;
 
 /** The {@link Binned} bins of a fit (see {@link prepare}). */
 function binFeatures(
