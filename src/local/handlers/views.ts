@@ -86,16 +86,7 @@ export function schemaExtras(
     // over without a word.
     const known = inputColumnSet(model.encoder);
     for (const name of Object.keys(columns)) {
-      if (!known.has(name)) {
-        throw invalidField(
-          `${field}.query.${name}`,
-          `"${name}" is not a feature of this model${
-            droppedBecause(model, name)
-          }; an anchor gives reference values of its features: ${
-            [...known].join(", ")
-          }`,
-        );
-      }
+      if (!known.has(name)) throw notAFeature(model, name, `${field}.query`);
     }
   }
   try {
@@ -118,6 +109,20 @@ export function schemaExtras(
     rows: out.offsets.rows,
   };
   return out;
+}
+
+/**
+ * The 400 for a column `name` under `at` (a views query, an anchor's) that
+ * the model does not read: the target, a typo, a feature it left out (and
+ * why), with the features it does read.
+ */
+function notAFeature(model: EbmModel, name: string, at: string) {
+  return invalidField(
+    `${at}.${name}`,
+    `"${name}" is not a feature of this model${
+      droppedBecause(model, name)
+    }; its features are ${[...inputColumnSet(model.encoder)].join(", ")}`,
+  );
 }
 
 /**
@@ -189,12 +194,7 @@ export function prepareViews(
   for (const name of Object.keys(body.query)) {
     if (rows < 0) rows = body.query[name]?.length ?? 0;
     if (!known.has(name) && !extra.includes(name)) {
-      throw invalidField(
-        `query.${name}`,
-        `"${name}" is not a feature of this model${
-          droppedBecause(model, name)
-        }; its features are ${[...known].join(", ")}`,
-      );
+      throw notAFeature(model, name, "query");
     }
   }
   const dc = ctx.store.get(
