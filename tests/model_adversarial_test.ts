@@ -21,6 +21,7 @@ import { raw, tokenFor } from "./_helpers/local_setup.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
 import { explanationChart } from "../notebook.ts";
 import { ViewsResult } from "../src/builders/views_result.ts";
+import { field } from "./_helpers/generated.ts";
 
 /** A CSV of `n` rows: `header`, then `row(i)` for each. */
 function csv(header: string, n: number, row: (i: number) => string): string {
@@ -125,18 +126,8 @@ Deno.test("model adversarial: a training left with no feature (all excluded, or 
 
 Deno.test("model adversarial: constrainDataset leaving no feature is a ModelDataError saying why, not a TypeError deeper in training", () => {
   const data = encodeDataset({ x: [1, 2, 3, 4], y: ["n", "n", "y", "y"] }, [
-    {
-      name: "x",
-      data_type: { data_type: "NUMBER" },
-      designation: "FEATURE",
-      semantic_type: "CONTINUOUS",
-    },
-    {
-      name: "y",
-      data_type: { data_type: "STRING" },
-      designation: "TARGET",
-      semantic_type: "CATEGORICAL",
-    },
+    field("x", "number"),
+    field("y", "category", "TARGET"),
   ]);
   const error = assertThrows(
     () =>

@@ -21,6 +21,7 @@ import {
   runInWorker,
   workerBagHelper,
 } from "../src/local/model/worker.ts";
+import { field } from "./_helpers/generated.ts";
 
 /** 400 seeded rows: one numeric feature, a binary target. */
 function smallTable() {
@@ -32,18 +33,8 @@ function smallTable() {
   const x = Array.from({ length: 400 }, () => rnd() * 10);
   const y = x.map((v) => (rnd() < 1 / (1 + Math.exp(5 - v)) ? "yes" : "no"));
   return encodeDataset({ x, y }, [
-    {
-      name: "x",
-      data_type: { data_type: "NUMBER" },
-      designation: "FEATURE",
-      semantic_type: "CONTINUOUS",
-    },
-    {
-      name: "y",
-      data_type: { data_type: "STRING" },
-      designation: "TARGET",
-      semantic_type: "CATEGORICAL",
-    },
+    field("x", "number"),
+    field("y", "category", "TARGET"),
   ]);
 }
 
