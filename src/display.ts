@@ -222,12 +222,13 @@ export interface ExplanationChartOptions {
   /** Largest terms shown; the rest are summed into one "other" step. Default 12. */
   top?: number;
   /**
-   * What bias and contributions add up to: `"log-odds"` (classification) or
-   * `"prediction"` (regression, in the target's units). Default: read from
-   * the table (a numeric prediction and no `probability.*` column is a
-   * regression).
+   * What bias and contributions add up to: `"log-odds"` (classification),
+   * `"prediction"` (regression, in the target's units) or `"log prediction"`
+   * (a regression model whose `link` is `log`). Default: read from the table
+   * (a numeric prediction and no `probability.*` column is a regression; its
+   * explanation adds up to the prediction, or else to its log).
    */
-  scale?: "log-odds" | "prediction";
+  scale?: "log-odds" | "prediction" | "log prediction";
 }
 
 /** Options of the regression charts. */

@@ -9,11 +9,8 @@ import { assert, assertAlmostEquals, assertThrows } from "@std/assert";
 import { train } from "../src/local/model/ebm.ts";
 import type { RawColumns } from "../src/local/model/encoding.ts";
 import { ModelInputError } from "../src/local/model/errors.ts";
-import {
-  anchorOffsets,
-  explain,
-  globalExplanation,
-} from "../src/local/model/explain.ts";
+import { anchorOffsets, explain } from "../src/local/model/explain.ts";
+import { globalExplanation } from "../src/local/model/shapes.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import {
   CHURN,

@@ -177,7 +177,7 @@ async function checkOneTruth(table: Table, hyper: Record<string, number> = {}) {
   const unseen = await live.views(table.unseen);
   assertEquals((await remote.views(table.unseen)).table, unseen.table);
   assertEquals(unseen.length, table.unseen[features[0]].length);
-  return { model, metrics };
+  return { model, metrics, live };
 }
 
 /** Draws from a standard normal with the seeded generator. */
@@ -218,6 +218,57 @@ Deno.test("one truth: a 4-class model with categories that never meet some class
     estimators: 2,
   });
   assert(metrics.validation_log_loss! < 1, `${metrics.validation_log_loss}`);
+});
+
+/**
+ * A right-skewed positive target whose log is additive (log-normal): the
+ * search keeps the log link (`link: "log"`), so the model serves `exp` of
+ * its score.
+ */
+function logNormalTable(n: number, seed: number): Table {
+  const rng = createRng(seed);
+  const x: Cell[] = [], z: Cell[] = [], cat: Cell[] = [], y: Cell[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = normal(rng), b = normal(rng);
+    const level = Math.floor(rng() * 5);
+    x.push(Math.round(a * 1000) / 1000);
+    z.push(rng() < 0.05 ? null : Math.round(b * 1000) / 1000);
+    cat.push(`c${level}`);
+    const log = 2 + 0.9 * a + 0.5 * Math.sin(2 * b) + 0.3 * level +
+      0.4 * normal(rng);
+    y.push(Math.round(Math.exp(log) * 1000) / 1000 || 0.001);
+  }
+  return {
+    name: `lognormal_${seed}`,
+    kind: "regression",
+    columns: { x, z, cat, y },
+    types: { x: "float", z: "float", cat: "category", y: "float" },
+    target: "y",
+    unseen: { x: [0.1, null], z: [5, -5], cat: ["c9", null] },
+  };
+}
+
+Deno.test("one truth: a log-link regression reports the metrics of exp(score), which its views serve, and its explanations add up to the prediction's log", async () => {
+  const table = logNormalTable(1200, 5);
+  // Eight bags (the default): the log link must win significantly over them.
+  const { model, live } = await checkOneTruth(table);
+  assertEquals(model.link, "log");
+  const rows = model.validation!.row_indices!.slice(0, 50);
+  const query = Object.fromEntries(
+    ["x", "z", "cat"].map((f) => [f, rows.map((r) => table.columns[f][r])]),
+  );
+  const { columns, data } = (await live.views(query)).table;
+  const at = columns.indexOf("prediction.y"), bias = columns.indexOf("bias");
+  const terms = columns.flatMap((c, j) =>
+    c.startsWith("contribution.") ? [j] : []
+  );
+  for (const row of data) {
+    const sum = terms.reduce(
+      (a, j) => a + (row[j] as number),
+      row[bias] as number,
+    );
+    assertAlmostEquals(sum, Math.log(row[at] as number), 1e-9);
+  }
 });
 
 /** The arbitrary tables of the property, of one kind: every awkward column. */

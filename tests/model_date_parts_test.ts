@@ -29,12 +29,8 @@ import {
   type SchemaField,
 } from "../src/local/model/encoding.ts";
 import { ModelInputError } from "../src/local/model/errors.ts";
-import {
-  anchorOffsets,
-  explain,
-  globalExplanation,
-  predict,
-} from "../src/local/model/explain.ts";
+import { anchorOffsets, explain, predict } from "../src/local/model/explain.ts";
+import { globalExplanation } from "../src/local/model/shapes.ts";
 import { createRng } from "../src/local/model/rng.ts";
 import { train } from "../src/local/model/train.ts";
 import type { EbmModel } from "../src/local/model/types.ts";

@@ -10,9 +10,9 @@ import { ModelInputError } from "../src/local/model/errors.ts";
 import {
   contributionTable,
   explain,
-  globalExplanation,
   predict,
 } from "../src/local/model/explain.ts";
+import { globalExplanation } from "../src/local/model/shapes.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import {
   CHURN,

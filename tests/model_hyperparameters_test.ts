@@ -12,7 +12,8 @@ import {
   assertNotEquals,
 } from "@std/assert";
 import { train } from "../src/local/model/ebm.ts";
-import { explain, globalExplanation } from "../src/local/model/explain.ts";
+import { explain } from "../src/local/model/explain.ts";
+import { globalExplanation } from "../src/local/model/shapes.ts";
 import type { TrainingParams } from "../src/local/model/params.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import { CHURN, CONCRETE, everyNth, loadEncoded } from "./_helpers/datasets.ts";

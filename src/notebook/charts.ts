@@ -89,7 +89,7 @@ export function isRegressionTable(table: SplitTable): boolean {
 /**
  * Explains one row of a views answer: `bias` plus each `contribution.<term>`
  * adds up to the row's log-odds of the explained class (for regression, to
- * the prediction itself).
+ * the prediction itself, or to its log for a log-link model).
  *
  * @example
  * ```ts
@@ -102,6 +102,10 @@ export function isRegressionTable(table: SplitTable): boolean {
  * const spec = explanationChart(table, 0)["application/vnd.vegalite.v5+json"];
  * const steps = (spec.data as { values: { term: string; end: number }[] }).values;
  * if (steps.at(-1)!.end !== 0.5) throw new Error("log-odds should be -1 + 2 - 0.5");
+ * // A log-link regression: bias + contributions = log(prediction).
+ * const priced = { columns: ["prediction.price", "bias", "contribution.area"], index: [0], data: [[Math.exp(3), 2, 1]] };
+ * const title = JSON.stringify(explanationChart(priced, 0)["application/vnd.vegalite.v5+json"].title);
+ * if (!title.includes("log prediction 3.000")) throw new Error(title);
  * ```
  */
 export function explanationChart(
@@ -162,12 +166,17 @@ export function explanationChart(
     });
   }
   const total = bias + terms.reduce((s, t) => s + t.value, 0);
-  const scale = options.scale ??
-    (isRegressionTable(table) ? "prediction" : "log-odds");
   const predictionAt = table.columns.findIndex((c) =>
     c.startsWith("prediction.")
   );
   const predicted = values[predictionAt];
+  // A log-link regression's explanation adds up to the prediction's log
+  // (docs/contract.md#views): the sum says which, exactly.
+  const scale = options.scale ??
+    (!isRegressionTable(table) ? "log-odds" : typeof predicted === "number" &&
+        Math.abs(total - predicted) > 1e-6 * Math.max(1, Math.abs(total))
+      ? "log prediction"
+      : "prediction");
   const target = predictionAt >= 0 ? table.columns[predictionAt].slice(11) : "";
   const label = predictionAt >= 0
     ? ` - ${fieldLabel(target, labels)} = ${

@@ -118,6 +118,13 @@ export const ClassMetricsSchema = z.looseObject({
   validation_auc: z.number().nullable(),
 }).meta({ id: "ClassMetrics" });
 
+/**
+ * A regression model's link (our extension, docs/contract.md#views):
+ * `identity` (the prediction is `bias` plus the contributions) or `log`
+ * (it is `exp` of that sum).
+ */
+export const LinkSchema = z.enum(["identity", "log"]).meta({ id: "Link" });
+
 /** A model: what a training job learned. */
 export const ModelSchema = z.looseObject({
   ...artifactFields,
@@ -131,6 +138,12 @@ export const ModelSchema = z.looseObject({
   metrics: z.record(z.string(), z.number().nullable()).optional(),
   /** Why boosting stopped (the round cap, early stopping, the runtime cap). */
   stop_reason: z.string().optional(),
+  /**
+   * Regression (our extension, docs/contract.md#views): how the prediction
+   * follows from `bias` plus the contributions: `identity`, their sum;
+   * `log`, their sum is the prediction's natural log.
+   */
+  link: LinkSchema.optional(),
   /** Per class, in `classes` order: its validation metrics (our extension). */
   class_metrics: z.array(ClassMetricsSchema).optional(),
   /** Schema features left out of the model, with why (our extension). */
@@ -173,9 +186,12 @@ export const GlobalExplanationSchema = z.looseObject({
   classes: z.array(z.string()),
   /**
    * Which class each list of `scores` speaks for (regression: the target's
-   * name, the scores being in its units; `classes` is then empty).
+   * name, the scores being in its units, or with the `log` link in their
+   * log; `classes` is then empty).
    */
   score_classes: z.array(z.string()),
+  /** Regression: the model's link; with `log` the scores are in the log of the target's units. */
+  link: LinkSchema.optional(),
   intercept: z.array(z.number()),
   terms: z.array(TermExplanationSchema),
   /** Labels of the fields that have any (our extension, docs/contract.md#labels-and-anchors). */

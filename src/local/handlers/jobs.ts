@@ -483,6 +483,8 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
           // Features the model derived from a date column (dates.ts).
           ...(derived.length ? { derived_features: derived } : {}),
           stop_reason: m.metrics.stopReason,
+          // Regression: how the prediction follows from the explanation.
+          ...(m.task === "regression" ? { link: m.link ?? "identity" } : {}),
           // Which rows `metrics` validated on:
           // docs/contract.md#model-validation-rows.
           ...(m.validation

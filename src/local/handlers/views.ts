@@ -26,9 +26,9 @@ import {
   anchorOffsets,
   contributionTable,
   droppedBecause,
-  globalExplanation,
   type SplitTable,
 } from "../model/explain.ts";
+import { globalExplanation } from "../model/shapes.ts";
 import { anchorColumns, readSchema } from "./labels.ts";
 import type { EbmModel } from "../model/types.ts";
 import { findOwned } from "../store/records.ts";
@@ -353,12 +353,14 @@ export function explanationOf(
   return {
     target: model.target,
     classes: g.classes,
-    // Regression: one list of scores, in the target's units.
+    // Regression: one list of scores, in the target's units (log link: in
+    // their log).
     score_classes: model.task === "regression"
       ? [model.target]
       : K === 1
       ? [model.classes[1]]
       : [...model.classes],
+    ...(model.task === "regression" ? { link: model.link ?? "identity" } : {}),
     intercept,
     terms: g.terms.map((t) => ({
       name: t.name,

@@ -14,6 +14,7 @@ import {
   type StageReuse,
 } from "./booster.ts";
 import type { EncodedDataset } from "./encoder.ts";
+import type { Link } from "./objective.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
 import type { TrainingParams } from "./params.ts";
 import { prepare } from "./prepared.ts";
@@ -32,7 +33,8 @@ export { newStageReuse } from "./booster.ts";
  * pairs (their tables cannot be averaged otherwise). `reuse`: the
  * training's {@link StageReuse}, whose bags' main stages and pair rankings
  * this fit starts from where an earlier fit of the same key left them, and
- * keeps its own for the later ones.
+ * keeps its own for the later ones. `link`: a regression's (see
+ * {@link Link}).
  */
 export function* fitOnce(
   data: EncodedDataset,
@@ -46,6 +48,7 @@ export function* fitOnce(
   rows: RowHelper | null,
   greedy = 0,
   reuse: StageReuse | null = null,
+  link: Link = "identity",
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
     prepare(
@@ -57,6 +60,7 @@ export function* fitOnce(
       rows,
       greedy,
       reuse?.bins ?? null,
+      link,
     ),
   );
   const stop = fitStop(shouldStop);
@@ -82,6 +86,7 @@ export function* fitOnce(
       bags,
       claims,
       ...(greedy > 0 ? { greedy } : {}),
+      ...(prep.link === "log" ? { link: prep.link } : {}),
       // The bags' main stages this thread holds for the key (see
       // StageReuse): the helper starts from them as this thread would.
       ...(reuse
@@ -169,6 +174,8 @@ export interface BagTask {
   bags: number;
   /** Main terms stepped a round by gain (absent or 0: cyclic rounds; see `Booster.greedy`). */
   greedy?: number;
+  /** Regression: the rounds fit the target's log (absent: the target; see {@link Link}). */
+  link?: Link;
   /**
    * The training thread's bags' main stages for this configuration's key
    * (see `StageReuse`), by bag; given, the helper starts from them and
@@ -239,6 +246,7 @@ export function fitBags(
       null,
       task.greedy ?? 0,
       reuse?.bins ?? null,
+      task.link ?? "identity",
     );
     const stop = fitStop(shouldStop);
     if (reuse && task.stages) {

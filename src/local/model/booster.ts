@@ -91,6 +91,11 @@ export interface BagResult {
   terms: RawTerm[];
   pairs: [number, number][];
   heldOut: number;
+  /**
+   * The held-out loss of what would serve, on the target's own scale (see
+   * `Objective.rawLoss`): `heldOut` but for a log-link regression.
+   */
+  heldOutRaw: number;
   mainRounds: number;
   mainStop: string;
   pairRounds: number;
@@ -445,6 +450,7 @@ export function* fitBag(
         terms: own,
         pairs,
         heldOut: Infinity,
+        heldOutRaw: Infinity,
         mainRounds,
         mainStop: main.stop,
         pairRounds,
@@ -551,22 +557,28 @@ export function* fitBag(
   }
   const judge = bag.judge ?? { bins: bag.vaBins, objective: bag.objective };
   const nJudge = judge.objective.yVa.length;
-  const heldOut = nJudge > 0
-    ? judge.objective.scale(
-      judge.objective.validationLoss(scoreTerms(
-        own,
-        cellsOf(features, own, judge.bins),
-        intercept,
-        K,
-        new Float64Array(nJudge * K),
-      )),
-    )
-    : Infinity;
+  const scoresOf = (bins: Bins[], m: number) =>
+    scoreTerms(
+      own,
+      cellsOf(features, own, bins),
+      intercept,
+      K,
+      new Float64Array(m * K),
+    );
+  const sJudge = nJudge > 0 ? scoresOf(judge.bins, nJudge) : null;
+  const heldOut = sJudge ? judge.objective.scaled(sJudge) : Infinity;
+  // The log link's served prediction needs the training rows' smearing.
+  const heldOutRaw = !sJudge
+    ? Infinity
+    : judge.objective.link === "log"
+    ? judge.objective.rawLoss(sJudge, scoresOf(bag.trBins, bag.nTrain))
+    : heldOut;
   return {
     bag: b,
     terms: own,
     pairs,
     heldOut,
+    heldOutRaw,
     mainRounds,
     mainStop: main.stop,
     pairRounds,

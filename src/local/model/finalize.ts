@@ -12,7 +12,8 @@ import { importanceOf, metrics } from "./metrics.ts";
 import { purifiable } from "./constraints.ts";
 import type { TrainingParams } from "./params.ts";
 import type { Prepared, RawTerm } from "./prepared.ts";
-import { type Bins, termCells } from "./predictor.ts";
+import { smearing } from "./objective.ts";
+import { type Bins, cellsOf, scoreCells, termCells } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import {
   type EbmModel,
@@ -31,6 +32,8 @@ export interface Fitted {
    * held-out rows; Infinity without validation rows.
    */
   heldOut: number[];
+  /** Every bag's held-out loss on the target's own scale (`BagResult.heldOutRaw`). */
+  heldOutRaw: number[];
   /**
    * A judged fit's preparation and bags (bag order), kept so that each
    * bag's judged rows can be scored again (see mix.ts); absent otherwise.
@@ -269,13 +272,14 @@ export function* combineBags(
   const { p, K, features, overall, intercept, classes, data, pairsWanted } =
     prep;
   const heldOut = results.map((r) => r.heldOut);
+  const heldOutRaw = results.map((r) => r.heldOutRaw);
   const bagTerms = results.map((r) => r.terms);
   const bagPairs = new Set(results.map((r) => JSON.stringify(r.pairs)));
   const mainRounds = Math.max(...results.map((r) => r.mainRounds));
   const pairRounds = Math.max(...results.map((r) => r.pairRounds));
   const { mainStop, pairStop } = results[0];
   const fit = prep.judged ? { fit: { prep, bags: results } } : {};
-  if (bagPairs.size > 1) return { model: null, heldOut, ...fit };
+  if (bagPairs.size > 1) return { model: null, heldOut, heldOutRaw, ...fit };
   const terms: RawTerm[] = bagTerms[0].map((t, i) => {
     const m = mergeBags(
       bagTerms.map((own) => own[i].scores),
@@ -297,6 +301,18 @@ export function* combineBags(
     data,
     p,
   );
+  if (prep.link === "log") {
+    // Served as exp(score + c): c, the smearing constant of the training
+    // rows, joins the intercept, so bias + contributions is the log of the
+    // prediction.
+    const s = scoreCells(
+      averaged,
+      cellsOf(features, averaged.terms, overall.trBins),
+      overall.nTrain,
+    );
+    averaged.intercept[0] += smearing(overall.vTr, s);
+    averaged.link = "log";
+  }
   // Metrics: of the model that serves, on the dataset's validation rows,
   // which no bag trained on (see bagData); views on those rows give the
   // same figures (tests/model_consistency_test.ts).
@@ -320,7 +336,7 @@ export function* combineBags(
     ),
   };
   yield { fraction: 1, stage: "finalizing" };
-  return { model, heldOut, ...fit };
+  return { model, heldOut, heldOutRaw, ...fit };
 }
 
 /**

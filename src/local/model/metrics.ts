@@ -14,6 +14,7 @@ import type { Objective } from "./objective.ts";
 import {
   type Bins,
   cellsOf,
+  regressionValues,
   rowProbabilities,
   scoreCells,
 } from "./predictor.ts";
@@ -179,16 +180,19 @@ export function metrics(
   const K = o.K;
   const base = { trainRows: nTr, validationRows: nVa, ...extra };
   if (o.regression) {
+    // What serves (exp of the score for the log link), on the target's scale.
+    const pTr = regressionValues(model, sTr);
+    const pVa = sVa && regressionValues(model, sVa);
     return {
       ...base,
       trainLogLoss: null,
       validationLogLoss: null,
       validationAuc: null,
       validationAccuracy: null,
-      trainRmse: Math.sqrt(meanSquaredError(sTr, o.vTr)),
-      validationRmse: sVa ? Math.sqrt(meanSquaredError(sVa, o.vVa)) : null,
-      validationMae: sVa ? meanAbsoluteError(sVa, o.vVa) : null,
-      validationR2: sVa ? rSquared(sVa, o.vVa) : null,
+      trainRmse: Math.sqrt(meanSquaredError(pTr, o.rawTr)),
+      validationRmse: pVa ? Math.sqrt(meanSquaredError(pVa, o.rawVa)) : null,
+      validationMae: pVa ? meanAbsoluteError(pVa, o.rawVa) : null,
+      validationR2: pVa ? rSquared(pVa, o.rawVa) : null,
     };
   }
   return {

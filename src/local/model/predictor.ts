@@ -125,6 +125,27 @@ export function scoreCells(
 }
 
 /**
+ * A regression model's predictions of its scores: the scores themselves, or
+ * `exp` of each for the log link (see `EbmModel.link`). The one place a
+ * regression score becomes what serves: views answer it and the model's
+ * metrics are measured on it.
+ *
+ * @example
+ * ```ts
+ * import { regressionValues } from "./predictor.ts";
+ *
+ * const s = Float64Array.of(0, Math.log(5));
+ * if (regressionValues({}, s) !== s || Math.abs(regressionValues({ link: "log" }, s)[1] - 5) > 1e-12) throw new Error("example failed");
+ * ```
+ */
+export function regressionValues(
+  model: Pick<EbmModel, "link">,
+  scores: Float64Array,
+): Float64Array {
+  return model.link === "log" ? scores.map(Math.exp) : scores;
+}
+
+/**
  * Typed arrays a model's calls of `n` rows reuse: the encoded columns, the
  * bins and the scores. A one-row views call made three ArrayBuffers and a
  * dozen views of them, more of its CPU than its arithmetic; calls are

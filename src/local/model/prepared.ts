@@ -13,7 +13,7 @@ import {
 } from "./binning.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { ModelDataError } from "./errors.ts";
-import { makeObjective, type Objective } from "./objective.ts";
+import { type Link, makeObjective, type Objective } from "./objective.ts";
 import { MAX_BINS, type TrainingParams } from "./params.ts";
 import type { Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
@@ -43,6 +43,8 @@ export interface Prepared {
   trRows: Uint32Array;
   /** Whether boosting starts from the linear fit (see linear.ts). */
   linear: boolean;
+  /** Regression: whether the rounds fit the target or its log (see {@link Link}). */
+  link: Link;
   /** Whether the bags are judged on half their validation rows (see `BagTask.judged`). */
   judged: boolean;
   features: FeatureBins[];
@@ -72,7 +74,7 @@ export interface Prepared {
   /**
    * Every input of a bag's main stage and pair ranking in one string (the
    * parameters but `max_interactions`, the linear start, its bins, judged,
-   * greedy, a row helper): fits with the same key fit the same main terms
+   * greedy, a row helper, the link): fits with the same key fit the same main terms
    * and rank the same pairs, bag by bag (see `StageReuse`, booster.ts).
    */
   reuseKey: string;
@@ -92,6 +94,7 @@ export function* prepare(
   rows: RowHelper | null = null,
   greedy = 0,
   binned: Map<string, Binned> | null = null,
+  link: Link = "identity",
 ): Generator<TrainProgress, Prepared, void> {
   const regression = isRegressionTarget(data.encoder.target);
   const classes = data.encoder.target.classes;
@@ -132,6 +135,7 @@ export function* prepare(
     pool,
     trRows,
     linear,
+    link: regression ? link : "identity",
     judged,
     features,
     coarseOf,
@@ -158,12 +162,13 @@ export function* prepare(
       judged,
       greedy,
       rows !== null,
+      link,
     ]),
   };
   const overall = bagOf(prepared, trRows, pool.subarray(nTrain));
   prepared.overall = overall;
   // Intercept = log prior (smoothed so a rare class cannot give -Infinity);
-  // regression: the mean target.
+  // regression: the mean target (with the log link, the mean log target).
   const prior = new Float64Array(classes.length);
   for (const y of overall.yTr) prior[y]++;
   prepared.intercept = regression
@@ -312,18 +317,28 @@ function bagOf(
   va: Uint32Array,
   judge: Uint32Array | null = null,
 ): Bag {
-  const { data, regression, K, binsAll } = prep;
+  const { data, regression, K, binsAll, link } = prep;
   const yTr = gather(data.labels, tr), yVa = gather(data.labels, va);
   const values = (rows: Uint32Array) =>
     regression ? gather(data.values!, rows) : new Float64Array(0);
   const vTr = values(tr);
+  const objective = makeObjective(
+    regression,
+    K,
+    yTr,
+    yVa,
+    vTr,
+    values(va),
+    link,
+  );
   return {
     nTrain: tr.length,
     trBins: binsAll.map((b) => gather(b, tr)),
     vaBins: binsAll.map((b) => gather(b, va)),
     yTr,
-    vTr,
-    objective: makeObjective(regression, K, yTr, yVa, vTr, values(va)),
+    // What the rounds fit: the target, or with the log link its log.
+    vTr: objective.vTr,
+    objective,
     judge: judge && {
       bins: binsAll.map((b) => gather(b, judge)),
       objective: makeObjective(
@@ -333,6 +348,7 @@ function bagOf(
         gather(data.labels, judge),
         vTr,
         values(judge),
+        link,
       ),
     },
   };

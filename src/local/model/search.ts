@@ -16,6 +16,7 @@ import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
 import { constraintsOf } from "./constraints.ts";
 import { LINEAR_BUDGET } from "./linear.ts";
+import type { Link } from "./objective.ts";
 import { mixModels, mixWeight } from "./mix.ts";
 import { resolveParams, type TrainingParams } from "./params.ts";
 import { type Prepared, sampleCount } from "./prepared.ts";
@@ -77,6 +78,8 @@ export interface Candidate {
   boosted: boolean;
   /** Main terms stepped a round by gain; 0: cyclic rounds (see {@link GREEDY_TERMS}). */
   greedy: number;
+  /** Regression: whether the rounds fit the target or its log (see {@link Link}). */
+  link: Link;
 }
 
 /**
@@ -86,7 +89,8 @@ export interface Candidate {
  */
 export type SelectionAxis =
   | { name: "bins" | "max_interactions" | "greedy"; values: number[] }
-  | { name: "linear" | "refined"; values: boolean[] };
+  | { name: "linear" | "refined"; values: boolean[] }
+  | { name: "link"; values: Link[] };
 
 function withAxis(c: Candidate, axis: SelectionAxis, i: number): Candidate {
   return { ...c, [axis.name]: axis.values[i] };
@@ -130,7 +134,16 @@ export const SELECTION_CELLS = 2_000_000;
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
  * {@link SELECTION_CELLS} training cells, or
  * without validation rows, there is one candidate: no linear start, `bins`,
- * and few pairs unless `max_interactions` is given.
+ * and few pairs unless `max_interactions` is given. A regression target
+ * whose every training and validation value is positive and that is right
+ * skewed there (`skewed`, see {@link LOG_LINK_SKEW}) is first fitted as it
+ * is and with the log link (the rounds fit its log, the model serves `exp`
+ * of the score, see `EbmModel.link`), the two judged on the target's own
+ * scale (`Objective.rawLoss`) by the log of each bag's loss, the better by
+ * any margin kept for the rest of the search, whose candidates are then
+ * judged on the loss the kept link boosts: a right-skewed target whose
+ * effects multiply is additive in its log, and a fixed transform loses on
+ * most tables.
  *
  * @example
  * ```ts
@@ -142,6 +155,9 @@ export const SELECTION_CELLS = 2_000_000;
  * if (small.map((a) => a.values.join("|")).join() !== "false|true,false|true,16|64,10|3|28|0") throw new Error("example failed");
  * const regression = selectionAxes(p, {}, 1_000, 8, "regression");
  * if (regression.map((a) => a.values.length).join() !== "2,1,2,4") throw new Error("example failed");
+ * // A right-skewed positive target: the log link is tried first.
+ * const positive = selectionAxes(p, {}, 1_000, 8, "regression", true, true);
+ * if (positive[0].name !== "link" || positive[0].values.join() !== "identity,log") throw new Error("example failed");
  * const given = selectionAxes(p, { bins: 32 }, 1_000, 8, "multiclass");
  * if (given.map((a) => a.values.length).join() !== "2,1,1,4") throw new Error("example failed");
  * const large = selectionAxes(p, {}, 500_000, 8, "binary");
@@ -158,6 +174,7 @@ export function selectionAxes(
   nFeatures: number,
   target: "binary" | "regression" | "multiclass",
   linearFits = true,
+  skewed = false,
 ): SelectionAxis[] {
   const search = nTrain <= SELECTION_ROWS &&
     nTrain * nFeatures <= SELECTION_CELLS && p.validation_size > 0;
@@ -188,7 +205,11 @@ export function selectionAxes(
     ? [false, true]
     : [false];
   const wide = search && nFeatures * WIDE_RATIO >= nTrain;
+  const link = search && target === "regression" && skewed;
   return [
+    ...(link
+      ? [{ name: "link" as const, values: ["identity", "log"] as Link[] }]
+      : []),
     ...(wide ? [{ name: "greedy" as const, values: [0, GREEDY_TERMS] }] : []),
     { name: "linear", values: linear },
     { name: "refined", values: refined },
@@ -283,6 +304,7 @@ export function* searchSteps(
       ? "binary"
       : "multiclass",
     linearFits,
+    skewedPositiveTarget(data, p),
   );
   const noPairs = axes.some((x) =>
     x.name === "max_interactions" && x.values.indexOf(0) > 0
@@ -298,6 +320,7 @@ export function* searchSteps(
     refined: false,
     boosted: true,
     greedy: 0,
+    link: "identity",
   };
   for (const axis of axes) chosen = withAxis(chosen, axis, 0);
   // Inner validation, one axis at a time from the first values: every
@@ -356,6 +379,7 @@ export function* searchSteps(
       rows,
       candidate.greedy,
       reuse,
+      candidate.link,
     );
     let r = steps.next();
     while (!r.done) {
@@ -376,8 +400,9 @@ export function* searchSteps(
     }
     return r.value;
   };
-  const tries = function* (): Generator<[Candidate, boolean]> {
-    yield [chosen, false];
+  // [candidate, more complex, judged on the target's own scale]
+  const tries = function* (): Generator<[Candidate, boolean, boolean]> {
+    yield [chosen, false, false];
     for (const axis of axes) {
       // A refined linear start needs one.
       if (axis.name === "refined" && !chosen.linear) continue;
@@ -388,6 +413,7 @@ export function* searchSteps(
           next,
           (axis.name === "bins" || axis.name === "max_interactions") &&
           next[axis.name] > chosen[axis.name],
+          axis.name === "link",
         ];
       }
     }
@@ -399,7 +425,7 @@ export function* searchSteps(
   // Pairs mixed with no pairs: the no-pairs candidate, the pairs model's
   // weight, and the judged fit whose split scores the mixture.
   let mix: { none: Candidate; weight: number; prep: Prepared } | null = null;
-  for (const [candidate, complex] of tries()) {
+  for (const [candidate, complex, raw] of tries()) {
     if (best && stopped) break;
     if (candidate.max_interactions === 0 && chosen.max_interactions > 0) {
       judgedPairs = true;
@@ -413,7 +439,7 @@ export function* searchSteps(
         judged = w.heldOut;
       } else if (!stopped && !significant && !(w && w.weight === 1)) {
         // Refitted below, stopping on all the validation rows.
-        best = { model: null, heldOut: r.heldOut };
+        best = { model: null, heldOut: r.heldOut, heldOutRaw: r.heldOutRaw };
         chosen = candidate;
         judged = r.heldOut;
       }
@@ -425,7 +451,7 @@ export function* searchSteps(
         const alone = { ...chosen, max_interactions: 0, boosted: false };
         const l = yield* fit(alone, false, true);
         if (!stopped && improves(judged, l.heldOut, false)) {
-          best = { model: null, heldOut: l.heldOut };
+          best = { model: null, heldOut: l.heldOut, heldOutRaw: l.heldOutRaw };
           chosen = alone;
           mix = null;
         }
@@ -434,7 +460,12 @@ export function* searchSteps(
     }
     const r = yield* fit(candidate, slots === 1);
     if (r.model) fallback = { model: r.model, candidate };
-    if (!best || improves(best.heldOut, r.heldOut, complex)) {
+    // Links are compared on what would serve, on the log of each bag's
+    // raw-scale loss so that the paired test reads each bag's ratio (one
+    // bag's heavy-tailed held-out rows can outweigh the rest of a plain
+    // difference); the rest on the kept link's loss.
+    const loss = (f: Fitted) => raw ? f.heldOutRaw.map(Math.log) : f.heldOut;
+    if (!best || improves(loss(best), loss(r), complex)) {
       best = r;
       chosen = candidate;
     }
@@ -470,4 +501,50 @@ export function* searchSteps(
   const constraints = constraintsOf(data);
   if (constraints) model.constraints = constraints;
   return model;
+}
+
+/**
+ * Skewness at or above which a positive regression target counts as right
+ * skewed and the search tries the log link (see {@link selectionAxes}):
+ * 1, the usual mark of a highly skewed distribution (a log-normal's at a
+ * log standard deviation of 0.32). Below it the log's gain is small and a
+ * choice by the bags' noise costs: on additive positive targets (skewness
+ * about 0.3) the log kept by any margin lost up to 0.016 R² (BENCHMARKS.md,
+ * "The log link").
+ */
+export const LOG_LINK_SKEW = 1;
+
+/**
+ * Whether a regression target is positive (and finite) on every row a fit
+ * reads (the training and validation rows of the dataset's order), so its
+ * log exists, and right skewed there (sample skewness at least
+ * {@link LOG_LINK_SKEW}): the log link's condition (see
+ * {@link selectionAxes}).
+ */
+function skewedPositiveTarget(
+  data: EncodedDataset,
+  p: TrainingParams,
+): boolean {
+  const values = data.values;
+  if (!values || !isRegressionTarget(data.encoder.target)) return false;
+  const n = data.nRows;
+  const nTrain = Math.min(n, Math.round(p.training_size * n));
+  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  const pool = data.order.subarray(0, nTrain + nVal);
+  let mean = 0;
+  for (let i = 0; i < pool.length; i++) {
+    const v = values[pool[i]];
+    if (!(v > 0 && v < Infinity)) return false;
+    mean += v;
+  }
+  mean /= pool.length;
+  let m2 = 0, m3 = 0;
+  for (let i = 0; i < pool.length; i++) {
+    const d = values[pool[i]] - mean;
+    m2 += d * d;
+    m3 += d * d * d;
+  }
+  m2 /= pool.length;
+  m3 /= pool.length;
+  return m2 > 0 && m3 / m2 ** 1.5 >= LOG_LINK_SKEW;
 }

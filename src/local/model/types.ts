@@ -170,9 +170,14 @@ export const VALIDATION_ROWS_LISTED = 50_000;
  * Regression contract (`task: "regression"`, onboarded with `prediction_type:
  * "REGRESSION"` and a NUMBER target, see `encoding.ts`): `classes` is empty,
  * `scoreColumns` is 1, the model boosts the squared error with an identity
- * link, `intercept[0]` (the views' `bias`) is the training mean after
- * centring the terms, and for every row `intercept[0] + sum of the term
- * contributions === prediction` (to 1e-9). Early stopping watches the
+ * link (`link` absent), `intercept[0]` (the views' `bias`) is the training
+ * mean after centring the terms, and for every row `intercept[0] + sum of
+ * the term contributions === prediction` (to 1e-9). With `link: "log"` (a
+ * positive target whose log the search's validation preferred) the rounds
+ * fit the target's log, `intercept[0] + sum of the contributions` is the
+ * log of the prediction and the prediction is `exp` of it (the intercept
+ * holds the smearing constant, see `smearing` in objective.ts); the metrics
+ * are those of the prediction, on the target's own scale. Early stopping watches the
  * validation mean squared error, and the metrics carry `trainRmse`,
  * `validationRmse`, `validationMae` and `validationR2` (log-loss, AUC and
  * accuracy are null).
@@ -186,6 +191,11 @@ export interface EbmModel {
   classes: string[];
   /** Score columns: 1 for binary (a logit) and regression (the prediction), else one per class (softmax logits). */
   scoreColumns: number;
+  /**
+   * Regression only: `"log"` when the model serves `exp` of its score (see
+   * above); absent: the identity link (the score is the prediction).
+   */
+  link?: "log";
   /** Intercept per score column. */
   intercept: number[];
   features: FeatureBins[];
