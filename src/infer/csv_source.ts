@@ -167,14 +167,20 @@ async function* textPieces(
   const batch: string[] = [];
   let size = 0;
   for await (const bytes of gunzipChunks(bytesOf(source, piece))) {
-    const text = decoder.decode(bytes, { stream: true });
-    if (text === "") continue;
-    batch.push(text);
-    size += text.length;
-    if (size >= piece) {
-      yield batch.length === 1 ? batch[0] : batch.join("");
-      batch.length = 0;
-      size = 0;
+    // An inflated chunk can be several pieces long: decoded a piece at a
+    // time, no string is too large for the young generation.
+    for (let at = 0; at < bytes.length; at += piece) {
+      const text = decoder.decode(bytes.subarray(at, at + piece), {
+        stream: true,
+      });
+      if (text === "") continue;
+      batch.push(text);
+      size += text.length;
+      if (size >= piece) {
+        yield batch.length === 1 ? batch[0] : batch.join("");
+        batch.length = 0;
+        size = 0;
+      }
     }
   }
   const last = decoder.decode();
