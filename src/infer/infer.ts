@@ -69,6 +69,10 @@ export type InferredFeatures<R, T extends string> = R extends
  * numbers or `predictionType: "REGRESSION"` says so. Check `review` and edit
  * with `.retype()`, `.drop()` before `create()`.
  *
+ * A CSV (a path, a URL, a Blob or File, `{ csv }`; gzipped or not) is read
+ * 64 KiB at a time and each column tallied as it is parsed: the file is
+ * never held whole, so its size does not bound what can be inferred.
+ *
  * @example From rows (the names flow into the types)
  * ```ts
  * import { inferSchema } from "./infer.ts";
@@ -87,6 +91,20 @@ export type InferredFeatures<R, T extends string> = R extends
  * const rows = Array.from({ length: 40 }, (_, i) => ({ cement: 100 + i, strength: 10 + i * 0.7 }));
  * (await inferSchema(rows, { target: "strength" })).predictionType; // "REGRESSION"
  * (await inferSchema(rows, { target: "strength", predictionType: "CLASSIFICATION" })).predictionType; // "CLASSIFICATION"
+ * ```
+ *
+ * @example From a CSV file, read piece by piece (a `.csv.gz` reads the same)
+ * ```ts
+ * import { inferSchema } from "./infer.ts";
+ * const dir = await Deno.makeTempDir();
+ * const lines = ["plan,monthly,churn"];
+ * for (let i = 0; i < 20_000; i++) lines.push(`"plan ${i % 3}, yearly",${(i % 97) / 4},${i % 5 ? "No" : "Yes"}`);
+ * await Deno.writeTextFile(`${dir}/customers.csv`, lines.join("\r\n"));
+ * const draft = await inferSchema(`${dir}/customers.csv`, { target: "churn" });
+ * draft.name; // "customers"
+ * if (draft.fields.find((f) => f.name === "monthly")?.data_type.format !== "FLOAT64") throw new Error();
+ * if (draft.fields.find((f) => f.name === "plan")?.data_type.data_type !== "STRING") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function inferSchema<
