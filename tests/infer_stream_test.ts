@@ -171,7 +171,7 @@ function randomOptions(random: () => number, text: string): OptionsOf {
       : { target: name === target, predictionType };
 }
 
-Deno.test("infer stream: random CSV texts give the whole text's reports or error, at every piece size and from every source", async () => {
+Deno.test("infer stream: random CSV texts give the whole text's reports or error, at every piece size and from every source (text, Blob, byte stream, gzip)", async () => {
   const random = seeded(20261127);
   for (let t = 0; t < 400; t++) {
     const text = randomCsv(random);
@@ -196,6 +196,21 @@ Deno.test("infer stream: random CSV texts give the whole text's reports or error
         `Blob ${label}, pieces of ${piece}`,
       );
     }
+    // A stream of the bytes (a bucket file's, as quickstart reads it), in
+    // chunks of 3 bytes: its BOM stays text, as a file's does.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 3) {
+          controller.enqueue(bytes.slice(at, at + 3));
+        }
+        controller.close();
+      },
+    });
+    assertEquals(
+      await streamed(stream, optionsOf, 5),
+      expected,
+      `stream ${label}`,
+    );
     for (const piece of [1, 9]) {
       assertEquals(
         await streamed(

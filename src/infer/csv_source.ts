@@ -21,8 +21,13 @@ const PIECE = 1 << 16;
 /** Distinct cells a column counts before it adds its cells one by one. */
 const DISTINCT_CELLS = 4096;
 
-/** A CSV source: a path or URL, a Blob, or the text itself. */
-export type CsvSource = string | URL | Blob | { csv: string };
+/** A CSV source: a path or URL, a Blob, a stream of bytes, or the text. */
+export type CsvSource =
+  | string
+  | URL
+  | Blob
+  | ReadableStream<Uint8Array>
+  | { csv: string };
 
 /** A CSV file's header and its columns' tallies (null: a column left out). */
 export interface CsvTallies {
@@ -152,9 +157,7 @@ async function* textPieces(
   source: CsvSource,
   piece: number,
 ): AsyncGenerator<string> {
-  if (
-    typeof source === "object" && !(source instanceof URL) && !isBlob(source)
-  ) {
+  if (typeof source === "object" && "csv" in source) {
     const text = source.csv;
     for (let at = 0; at < text.length; at += piece) {
       yield text.slice(at, at + piece);
@@ -206,7 +209,7 @@ interface DenoFiles {
  * `http(s):` URL (fetched) or a Blob, a chunk at a time.
  */
 async function* bytesOf(
-  source: string | URL | Blob,
+  source: string | URL | Blob | ReadableStream<Uint8Array>,
   piece: number,
 ): AsyncGenerator<Uint8Array> {
   if (isBlob(source)) {
@@ -215,23 +218,14 @@ async function* bytesOf(
     }
     return;
   }
+  if (source instanceof ReadableStream) return yield* chunksOf(source);
   if (source instanceof URL && source.protocol !== "file:") {
     const response = await fetch(source);
     if (!response.ok) {
       throw new Error(`Could not read ${source}: HTTP ${response.status}`);
     }
-    if (response.body === null) return;
-    const reader = response.body.getReader();
-    let done = false;
-    try {
-      for (;;) {
-        const next = await reader.read();
-        if ((done = next.done)) return;
-        yield next.value;
-      }
-    } finally {
-      if (!done) await reader.cancel().catch(() => {});
-    }
+    if (response.body !== null) yield* chunksOf(response.body);
+    return;
   }
   const deno = (globalThis as DenoFiles).Deno;
   if (deno?.open) {
@@ -258,5 +252,23 @@ async function* bytesOf(
     }
   } finally {
     await handle.close();
+  }
+}
+
+/** A stream's chunks; the stream is cancelled when they are not all read. */
+async function* chunksOf(
+  stream: ReadableStream<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if ((done = next.done)) return;
+      yield next.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+    reader.releaseLock();
   }
 }

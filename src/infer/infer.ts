@@ -15,13 +15,14 @@ import {
   type InferColumnOptions,
   inferCountedColumn,
 } from "./columns.ts";
-import { tallyCsv } from "./csv_source.ts";
+import { type CsvSource, tallyCsv } from "./csv_source.ts";
 
 /** Anything a schema can be inferred from. */
 export type InferSource =
   | string
   | URL
   | Blob
+  | ReadableStream<Uint8Array>
   | { csv: string }
   | Record<string, unknown>[]
   | Record<string, ArrayLike<unknown>>
@@ -59,7 +60,13 @@ export interface InferOptions<T extends string> {
 /** Feature names of rows or columns of type `R`, minus the targets. */
 export type InferredFeatures<R, T extends string> = R extends
   readonly (infer Row)[] ? Exclude<keyof Row & string, T>
-  : R extends DataFrameLike | string | URL | Blob | { csv: string } ? string
+  : R extends
+    | DataFrameLike
+    | string
+    | URL
+    | Blob
+    | ReadableStream<Uint8Array>
+    | { csv: string } ? string
   : Exclude<keyof R & string, T>;
 
 /**
@@ -69,7 +76,8 @@ export type InferredFeatures<R, T extends string> = R extends
  * numbers or `predictionType: "REGRESSION"` says so. Check `review` and edit
  * with `.retype()`, `.drop()` before `create()`.
  *
- * A CSV (a path, a URL, a Blob or File, `{ csv }`; gzipped or not) is read
+ * A CSV (a path, a URL, a Blob or File, a stream of its bytes, `{ csv }`;
+ * gzipped or not) is read
  * 64 KiB at a time and each column tallied as it is parsed: the file is
  * never held whole, so its size does not bound what can be inferred.
  *
@@ -227,6 +235,12 @@ async function readSource(
       defaultName: base || undefined,
     };
   }
+  if (
+    typeof ReadableStream !== "undefined" && source instanceof ReadableStream
+  ) {
+    // A CSV's bytes as they arrive (a bucket file, a fetch body).
+    return await csvTable(source, optionsOf);
+  }
   if (typeof Blob !== "undefined" && source instanceof Blob) {
     const name = (source as Blob & { name?: string }).name;
     return {
@@ -319,7 +333,7 @@ async function readSource(
  * is tallied as its cells pass, so neither the text nor a column is held.
  */
 async function csvTable(
-  source: string | URL | Blob | { csv: string },
+  source: CsvSource,
   optionsOf: (name: string) => InferColumnOptions | undefined,
 ): Promise<ReadTable> {
   const { header, tallies } = await tallyCsv(source, optionsOf);
