@@ -293,9 +293,9 @@ export class MLPlatform extends PlatformBuilders {
   // object when this client can read it (local platform), else the path on
   // this machine. A method of its own so nothing in quickstart()'s suspended
   // frame can keep the file's text (139 MB at 1,000,000 rows) alive through
-  // ingestion and training. Streamed when the platform can (the file is
-  // never held: inferring the 1M-row churn file's 111 MB training split
-  // peaked at 504-631 MB from its text, about 120 MB streamed).
+  // ingestion and training. Streamed when the platform can: the file is
+  // never held (inferring the 1M-row churn file's 111 MB training split
+  // peaked at 614-633 MB from a Blob of its text, 112-113 MB streamed).
   async #quickstartDraft<const T extends string>(
     options: QuickstartOptions<T>,
     base: string,
