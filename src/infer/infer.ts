@@ -17,7 +17,11 @@ import {
 } from "./columns.ts";
 import { type CsvSource, tallyCsv } from "./csv_source.ts";
 
-/** Anything a schema can be inferred from. */
+/**
+ * Anything a schema can be inferred from: a CSV (a path, a URL, a Blob or
+ * File, a stream of its bytes, `{ csv }` of its text; gzipped or not), rows,
+ * columns or a danfo DataFrame.
+ */
 export type InferSource =
   | string
   | URL
@@ -112,6 +116,10 @@ export type InferredFeatures<R, T extends string> = R extends
  * draft.name; // "customers"
  * if (draft.fields.find((f) => f.name === "monthly")?.data_type.format !== "FLOAT64") throw new Error();
  * if (draft.fields.find((f) => f.name === "plan")?.data_type.data_type !== "STRING") throw new Error();
+ * // A stream of the file's bytes (as quickstart() reads a bucket file) gives the same.
+ * using file = await Deno.open(`${dir}/customers.csv`);
+ * const streamed = await inferSchema(file.readable, { target: "churn", name: "customers" });
+ * if (JSON.stringify(streamed.fields) !== JSON.stringify(draft.fields)) throw new Error();
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
