@@ -26,7 +26,10 @@ export interface ColumnReport {
   type: FieldType;
   /** Missing cells (null, undefined, NaN, empty or blank text). */
   missing: number;
-  /** Distinct non-missing values. */
+  /**
+   * Distinct non-missing values (of a bounded {@linkcode ColumnTally}: those
+   * it kept, the exact count wherever a rule reads it).
+   */
   distinct: number;
   /** Set when the guess deserves a look. */
   note?: ReviewNote;

@@ -119,7 +119,7 @@ export async function tallyCsv(
 class CellCounts {
   readonly tally: ColumnTally;
   #index = new Map<string, number>();
-  #counts = new Uint32Array(DISTINCT_CELLS);
+  #counts = new Float64Array(DISTINCT_CELLS);
   #empty = 0;
 
   constructor(options: InferColumnOptions) {
