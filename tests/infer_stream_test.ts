@@ -433,7 +433,17 @@ Deno.test("infer stream: a header-only file and an empty file give what they gav
         schemaOf(draft),
       );
     }
-    for (const text of ["", "\n\r\n", "\uFEFF"]) {
+    // A first line of `""` alone was read as a blank header: "CSV is empty",
+    // whatever follows.
+    for (
+      const text of [
+        "",
+        "\n\r\n",
+        "\uFEFF",
+        '""\na,y\n1,2\n',
+        '\uFEFF\r\n""\r\na\n',
+      ]
+    ) {
       const path = await tempFile(dir, "empty.csv", text);
       assertEquals(
         await streamed(path, () => ({})),

@@ -98,7 +98,13 @@ export async function tallyCsv(
     length = rest.length;
     waitFor = scan.stop === 0 ? 2 * text.length : 0;
   };
+  const start = emptyQuotedStart();
   for await (const text of textPieces(source, piece)) {
+    if (start.verdict === undefined && start.push(text)) {
+      // As before: the header was parsed alone, up to the first line break,
+      // and a first line of `""` alone (a blank record) left it no record.
+      scanCsvRows("", () => {}, { ...scan, partial: false, header: null });
+    }
     pending.push(text);
     length += text.length;
     if (length >= waitFor) parse(true);
@@ -108,6 +114,34 @@ export async function tallyCsv(
   // A header and no rows: every column is empty.
   columns ??= columnsOf(header);
   return { header, tallies: columns.map((c) => c?.finish() ?? null) };
+}
+
+/**
+ * Whether a text starts (after one BOM and any line breaks) with a line that
+ * is only `""`, told from its pieces as they come: `push` returns the
+ * verdict once the text has shown enough of itself (`verdict` keeps it).
+ */
+function emptyQuotedStart() {
+  // 0: at the text's start; 1: in its first line breaks; 2, 3: after one
+  // or two quotes.
+  let state = 0;
+  const result = {
+    verdict: undefined as boolean | undefined,
+    push(text: string): boolean {
+      for (let i = 0; i < text.length && result.verdict === undefined; i++) {
+        const c = text.charCodeAt(i);
+        if (state === 0) {
+          state = 1;
+          if (c === 0xfeff) continue;
+        }
+        if (state === 1 && (c === 10 || c === 13)) continue;
+        if (state < 3 && c === 34) state++;
+        else result.verdict = state === 3 && (c === 10 || c === 13);
+      }
+      return result.verdict === true;
+    },
+  };
+  return result;
 }
 
 /**
