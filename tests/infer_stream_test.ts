@@ -137,10 +137,14 @@ function randomCsv(random: () => number): string {
   const width = 1 + Math.floor(random() * 4);
   const eol = pick(EOLS);
   const lineEnd = () => random() < 0.1 ? pick(EOLS) : eol;
-  const names = Array.from(
-    { length: width },
-    (_, j) => random() < 0.05 ? pick(NAMES) : NAMES[j],
-  );
+  // Header cells: the usual names, now and then a repeated or empty one, a
+  // cell of the rows (a quoted newline, a number) or a malformed one.
+  const names = Array.from({ length: width }, (_, j) => {
+    const r = random();
+    if (r < 0.05) return pick(NAMES);
+    if (r < 0.08) return pick(CELLS);
+    return r < 0.09 ? pick(BAD) : NAMES[j];
+  });
   let text = random() < 0.2 ? "\uFEFF" : "";
   if (random() < 0.1) text += lineEnd();
   text += names.map((n) => random() < 0.2 ? `"${n}"` : n).join(",");
