@@ -183,11 +183,17 @@ export class ColumnTally {
       this.#missing += times;
       return;
     }
-    const n = toNumber(value);
+    // A string is trimmed once, for the number test and as the text kept.
+    const trimmed = typeof value === "string" ? value.trim() : undefined;
+    const n = trimmed === undefined
+      ? toNumber(value)
+      : NUMERIC.test(trimmed)
+      ? Number(trimmed)
+      : undefined;
     if (n === undefined) {
       this.#text += times;
       if (this.#texts.size < this.#keepTexts) {
-        const t = String(value).trim();
+        const t = trimmed ?? String(value).trim();
         if (!this.#texts.has(t)) {
           this.#texts.add(ownCopy(t));
           if (this.#dates && !ISO_DATE.test(t)) this.#dates = false;
@@ -198,11 +204,14 @@ export class ColumnTally {
       if (!Number.isInteger(n)) this.#fractional = true;
       if (this.#numbers.size < this.#keepNumbers) this.#numbers.add(n);
     }
-    if (this.#bounded && this.#numeric > 0 && this.#text > 0) {
+    if (
+      this.#bounded && this.#numeric > 0 && this.#text > 0 &&
+      this.#keepNumbers + this.#keepTexts > 0
+    ) {
       // Numbers and text: the mixed-column note reads only the counts.
       this.#keepNumbers = this.#keepTexts = 0;
-      this.#numbers.clear();
-      this.#texts.clear();
+      this.#numbers = new Set();
+      this.#texts = new Set();
     }
   }
 
