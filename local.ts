@@ -96,6 +96,21 @@ export interface LocalMLPlatform extends MLPlatform {
 }
 
 /**
+ * The platform refuses a bad bucket or path with its own HttpError: the
+ * SDK's caller gets the typed error a call over HTTP gives (ValidationError
+ * naming the field), not the server's class.
+ */
+const typed = (bucket: string, path: string) => (error: unknown): never => {
+  if (!(error instanceof HttpError)) throw error;
+  throw errorFromResponse({
+    status: error.status,
+    headers: new Headers(error.headers),
+    body: error.body,
+    operation: `reading "${path}" of bucket "${bucket}"`,
+  });
+};
+
+/**
  * Runs the whole platform (docs/api.md) in-process (no socket, no account) and
  * returns an {@linkcode MLPlatform} connected to it. Map bucket names to
  * local folders with `buckets`; persist everything with `dataDir`.
@@ -120,19 +135,12 @@ export async function local(
         ...o,
         progress,
         poll,
-        // The platform refuses a bad bucket or path with its own HttpError:
-        // the SDK's caller gets the typed error a call over HTTP gives
-        // (ValidationError naming the field), not the server's class.
         readObject: (bucket, path) =>
-          ml.platform.readObject(bucket, path).catch((error) => {
-            if (!(error instanceof HttpError)) throw error;
-            throw errorFromResponse({
-              status: error.status,
-              headers: new Headers(error.headers),
-              body: error.body,
-              operation: `reading "${path}" of bucket "${bucket}"`,
-            });
-          }),
+          ml.platform.readObject(bucket, path).catch(typed(bucket, path)),
+        streamObject: (bucket, path, use) =>
+          ml.platform.streamObject(bucket, path, use).catch(
+            typed(bucket, path),
+          ),
       }),
   );
   return Object.defineProperty(ml, "close", {

@@ -80,10 +80,11 @@ if (import.meta.main) {
     const schemaFile = `${dir}/schema.json`;
     let schema;
     if (inferOnly) {
-      // As quickstart() does: infer from the bucket object's text.
-      const draft = await ml.inferSchema(
-        new Blob([await ml.platform.readObject("big", "train.csv")]),
-        { target, name: "big" },
+      // As quickstart() does: infer from the bucket object, streamed.
+      const draft = await ml.platform.streamObject(
+        "big",
+        "train.csv",
+        (bytes) => ml.inferSchema(bytes, { target, name: "big" }),
       );
       await Deno.writeTextFile(schemaFile, JSON.stringify(draft.body()));
       console.log(JSON.stringify({

@@ -209,24 +209,94 @@ function fieldCountError(
   );
 }
 
+/** A CSV text scanned piece by piece ({@link scanCsvRows}). */
+export interface CsvScan {
+  /** The piece starts the text (a BOM there is dropped). */
+  start: boolean;
+  /** The line the piece starts on; after a scan: the line of `stop`. */
+  line: number;
+  /** Fields of the text's first record (-1 before it). */
+  first: number;
+  /** The header, once read. */
+  header: string[] | null;
+  /** More text follows: a record the piece may not end is left unparsed. */
+  partial: boolean;
+  /** After a scan: where the piece's unparsed rest starts. */
+  stop: number;
+}
+
+/**
+ * The data records of a CSV text, or of one piece of it after another (the
+ * piece after one starts at its `scan.stop`): by the rules of {@link
+ * parseCsvColumns}, with its errors, lines counted over the whole text. The
+ * first record is the header (`scan.header`, names trimmed, none twice);
+ * every later one must be as wide. Only the record under way crosses pieces.
+ *
+ * @param onRow Gets each data record (the same array, refilled) and its line.
+ * @throws {CsvError} As {@link parseCsvColumns}; "CSV is empty" when the
+ *   last piece (`partial` false) ends without a header.
+ *
+ * @example
+ * ```ts
+ * import { type CsvScan, scanCsvRows } from "./csv.ts";
+ * const scan: CsvScan = { start: true, line: 1, first: -1, header: null, partial: true, stop: 0 };
+ * const rows: string[] = [];
+ * let text = "";
+ * for (const piece of ['a,b\r', '\n1,"x', '\ny"\r\n2,', "z"]) {
+ *   text = text.slice(scan.stop) + piece;
+ *   scanCsvRows(text, (r, line) => rows.push(`${line}:${r.join("|")}`), scan);
+ * }
+ * scan.partial = false;
+ * scanCsvRows(text.slice(scan.stop), (r, line) => rows.push(`${line}:${r.join("|")}`), scan);
+ * if (rows.join() !== "2:1|x\ny,4:2|z" || scan.header?.join() !== "a,b") throw new Error(rows.join());
+ * ```
+ */
+export function scanCsvRows(
+  text: string,
+  onRow: (record: string[], line: number) => void,
+  scan: CsvScan,
+): void {
+  forEachRecord(text, (record, line) => {
+    const header = scan.header;
+    if (header === null) {
+      assertUniqueHeader(scan.header = columnNames(record), line);
+    } else if (record.length !== header.length) {
+      throw fieldCountError(header.length, record, line);
+    } else onRow(record, line);
+  }, scan);
+  if (!scan.partial && scan.header === null) throw emptyError();
+}
+
 /**
  * The scanner behind {@link parseCsv} and {@link parseCsvColumns}: calls
  * `visit` with every record (the same array, refilled: copy it to keep it)
  * and the line it starts on. Blank lines are skipped when the first record
- * has more than one field.
+ * has more than one field. With `scan`, the text is one piece of a longer
+ * text (see {@link CsvScan}).
  */
 function forEachRecord(
   text: string,
   visit: (record: string[], line: number) => void,
+  scan?: CsvScan,
 ): void {
   const n = text.length;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  let first = -1;
+  const partial = scan?.partial === true;
+  let i = (scan?.start ?? true) && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = scan?.line ?? 1;
+  let first = scan?.first ?? -1;
   const record: string[] = [];
+  // Where the record under way starts, and its line.
+  let recordStart = i;
+  let recordLine = line;
+  let incomplete = true;
 
-  while (i < n) {
-    const recordLine = line;
+  records: for (;;) {
+    if (i >= n) {
+      incomplete = false;
+      break;
+    }
+    recordStart = i;
+    recordLine = line;
     record.length = 0;
     // Parse one record: fields separated by commas, ended by a newline or EOF.
     for (;;) {
@@ -239,6 +309,7 @@ function forEachRecord(
         for (;;) {
           const q = text.indexOf('"', i);
           if (q < 0) {
+            if (partial) break records;
             throw new CsvError(
               `CSV line ${quoteLine}: quoted field is never closed; add the closing '"' (quotes inside a field are written as "").`,
               quoteLine,
@@ -255,6 +326,8 @@ function forEachRecord(
             from = i;
             continue;
           }
+          // A quote last may be the first of a doubled quote.
+          if (partial && q + 1 === n) break records;
           out += text.slice(from, q);
           i = q + 1;
           break;
@@ -280,6 +353,8 @@ function forEachRecord(
           }
           i++;
         }
+        // The field may go on in the next piece.
+        if (partial && i === n) break records;
         field = text.slice(from, i);
       }
       record.push(field);
@@ -289,7 +364,11 @@ function forEachRecord(
       }
       // Record end: CRLF, LF, lone CR or EOF.
       if (i < n) {
-        if (text.charCodeAt(i) === CR && text.charCodeAt(i + 1) === LF) i++;
+        if (text.charCodeAt(i) === CR) {
+          if (text.charCodeAt(i + 1) === LF) i++;
+          // An LF may follow in the next piece.
+          else if (partial && i + 1 === n) break records;
+        }
         i++;
         line++;
       }
@@ -299,6 +378,13 @@ function forEachRecord(
     if (blank && (first < 0 || first > 1)) continue;
     if (first < 0) first = record.length;
     visit(record, recordLine);
+  }
+  if (scan) {
+    // Stopped inside a record: it starts again, whole, with the next piece.
+    scan.stop = incomplete ? recordStart : n;
+    scan.line = incomplete ? recordLine : line;
+    scan.first = first;
+    if (scan.stop > 0) scan.start = false;
   }
 }
 

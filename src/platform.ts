@@ -43,6 +43,7 @@ import { predictionTypeOf } from "./builders/schema.ts";
 import { constraintIssues, constraintsOf } from "./builders/training.ts";
 import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
+import type { InferSource } from "./infer/infer.ts";
 import type {
   ConstraintOptions,
   DeployOptions,
@@ -86,11 +87,13 @@ export class MLPlatform extends PlatformBuilders {
   #workspace?: Promise<Workspace>;
   readonly #defaultWorkspaceId?: string;
   readonly #readObject?: (bucket: string, path: string) => Promise<string>;
+  readonly #streamObject?: MLPlatformOptions["streamObject"];
 
   /** A platform client; see `ClientOptions`. */
   constructor(options: MLPlatformOptions) {
     super(options);
     this.#readObject = options.readObject;
+    this.#streamObject = options.streamObject;
     this.#defaultWorkspaceId = options.workspaceId;
   }
 
@@ -290,23 +293,29 @@ export class MLPlatform extends PlatformBuilders {
   // object when this client can read it (local platform), else the path on
   // this machine. A method of its own so nothing in quickstart()'s suspended
   // frame can keep the file's text (139 MB at 1,000,000 rows) alive through
-  // ingestion and training. The text goes in as it is: a Blob of it held two
-  // more copies at once (inferring the 1M-row churn file peaked at 737-825
-  // MB through a Blob, 512-554 MB from the text).
+  // ingestion and training. Streamed when the platform can: the file is
+  // never held (inferring the 1M-row churn file's 111 MB training split
+  // peaked at 614-633 MB from a Blob of its text, 112-113 MB streamed).
   async #quickstartDraft<const T extends string>(
     options: QuickstartOptions<T>,
     base: string,
   ) {
-    const sample = options.sample ??
-      (options.bucket && this.#readObject
+    const infer = (sample: InferSource) =>
+      this.inferSchema(sample, {
+        target: options.target,
+        name: uniqueName(base),
+        exclude: options.exclude,
+        predictionType: options.predictionType,
+      });
+    if (options.sample) return await infer(options.sample);
+    if (options.bucket && this.#streamObject) {
+      return await this.#streamObject(options.bucket, options.path, infer);
+    }
+    return await infer(
+      options.bucket && this.#readObject
         ? { csv: await this.#readObject(options.bucket, options.path) }
-        : options.path);
-    return await this.inferSchema(sample, {
-      target: options.target,
-      name: uniqueName(base),
-      exclude: options.exclude,
-      predictionType: options.predictionType,
-    });
+        : options.path,
+    );
   }
 
   /**

@@ -34,6 +34,16 @@ export interface MLPlatformOptions extends ClientOptions {
    * service, pass `sample` to `quickstart()` instead.
    */
   readObject?: (bucket: string, path: string) => Promise<string>;
+  /**
+   * Hands `use` a bucket object's bytes as a stream (closed when `use`
+   * settles), so `quickstart()` infers its schema without holding the file.
+   * `local()` sets it; preferred to `readObject` when both are set.
+   */
+  streamObject?: <T>(
+    bucket: string,
+    path: string,
+    use: (bytes: ReadableStream<Uint8Array>) => Promise<T>,
+  ) => Promise<T>;
 }
 
 /** Options of `MLPlatform.ingest`. */

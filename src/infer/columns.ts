@@ -26,7 +26,10 @@ export interface ColumnReport {
   type: FieldType;
   /** Missing cells (null, undefined, NaN, empty or blank text). */
   missing: number;
-  /** Distinct non-missing values. */
+  /**
+   * Distinct non-missing values (of a bounded {@linkcode ColumnTally}: those
+   * it kept, the exact count wherever a rule reads it).
+   */
   distinct: number;
   /** Set when the guess deserves a look. */
   note?: ReviewNote;
@@ -89,9 +92,7 @@ export function inferColumn(
  * {@linkcode inferColumn} of a column given as its distinct cells and how
  * often each occurs (`counts[i]` copies of `values[i]`; every count 1 when
  * `counts` is undefined): the same report as the column written out, with
- * work and memory proportional to the distinct cells. A CSV column read as
- * dictionary codes is inferred this way, so a 1,000,000-row file never
- * becomes a million-element array per column.
+ * work and memory proportional to the distinct cells.
  *
  * @example
  * ```ts
@@ -108,126 +109,230 @@ export function inferCountedColumn(
   counts: ArrayLike<number> | undefined,
   options: InferColumnOptions = {},
 ): ColumnReport {
-  let missing = 0;
-  let numeric = 0;
-  let text = 0;
-  let rows = 0;
-  let fractional = false;
-  const distinct = new Set<string | number>();
+  const tally = new ColumnTally(options);
   for (let i = 0; i < values.length; i++) {
-    const times = counts === undefined ? 1 : counts[i];
-    if (times === 0) continue;
-    rows += times;
-    const value = values[i];
-    if (isMissing(value)) {
-      missing += times;
-      continue;
-    }
-    const n = toNumber(value);
-    if (n === undefined) {
-      text += times;
-      distinct.add(String(value).trim());
-    } else {
-      numeric += times;
-      if (!Number.isInteger(n)) fractional = true;
-      distinct.add(n);
-    }
+    tally.add(values[i], counts === undefined ? 1 : counts[i]);
   }
-  const report = (type: FieldType, note?: Omit<ReviewNote, "field">) => ({
-    name,
-    type,
-    missing,
-    distinct: distinct.size,
-    note: note && { field: name, ...note },
-  });
-  const present = rows - missing;
+  return tally.report(name);
+}
 
-  if (present === 0) {
-    return report(category(), {
-      reason: "every value is missing",
-      suggestion: `.drop("${name}"), it carries no information`,
+/**
+ * A column's values added as they come (a CSV file read piece by piece),
+ * then its {@linkcode inferColumn} report: the same report as the values
+ * given at once. It keeps counts, a flag for fractions and the distinct
+ * values; with `bounded`, only the distinct values the rules can still
+ * read: at most {@linkcode LOW_CARDINALITY} + 1 numbers of a feature (its
+ * exact count matters only up to there), none of a text target or of a
+ * column that holds both numbers and text. A numeric target (its count is
+ * in the regression note) and a text feature (the identifier note) keep
+ * all of theirs. `distinct` of a bounded report counts what was kept.
+ *
+ * @example
+ * ```ts
+ * import { ColumnTally, inferColumn } from "./columns.ts";
+ * const tally = new ColumnTally({}, { bounded: true });
+ * for (let i = 0; i < 1000; i++) tally.add(String(i % 100));
+ * tally.add("", 5);
+ * const report = tally.report("code");
+ * report.missing; // 5
+ * report.distinct; // 11: a feature's numbers are kept only up to 11
+ * const cells = Array.from({ length: 1000 }, (_, i) => String(i % 100));
+ * if (JSON.stringify(report.type) !== JSON.stringify(inferColumn("code", cells).type)) throw new Error();
+ * ```
+ */
+export class ColumnTally {
+  #rows = 0;
+  #missing = 0;
+  #numeric = 0;
+  #text = 0;
+  #fractional = false;
+  #numbers = new Set<number>();
+  #texts = new Set<string>();
+  /** Every distinct text so far is an ISO date. */
+  #dates = true;
+  readonly #options: InferColumnOptions;
+  /** How many distinct numbers and texts are kept (Infinity: all). */
+  #keepNumbers = Infinity;
+  #keepTexts = Infinity;
+  readonly #bounded: boolean;
+
+  /**
+   * @param options The column's options (whether it is a target).
+   * @param bounded Keep only the distinct values the rules read (see the class).
+   */
+  constructor(
+    options: InferColumnOptions = {},
+    { bounded = false }: { bounded?: boolean } = {},
+  ) {
+    this.#options = options;
+    this.#bounded = bounded;
+    if (bounded) {
+      if (!options.target) this.#keepNumbers = LOW_CARDINALITY + 1;
+      else if (options.predictionType === "REGRESSION") {
+        this.#keepNumbers = REGRESSION_MIN_DISTINCT + 1;
+      }
+      if (options.target) this.#keepTexts = 0;
+    }
+  }
+
+  /** Adds `value` `times` times (a missing value: null, undefined, NaN, ""). */
+  add(value: unknown, times = 1): void {
+    if (times === 0) return;
+    this.#rows += times;
+    if (isMissing(value)) {
+      this.#missing += times;
+      return;
+    }
+    // A string is trimmed once, for the number test and as the text kept.
+    const trimmed = typeof value === "string" ? value.trim() : undefined;
+    const n = trimmed === undefined
+      ? toNumber(value)
+      : NUMERIC.test(trimmed)
+      ? Number(trimmed)
+      : undefined;
+    if (n === undefined) {
+      this.#text += times;
+      if (this.#texts.size < this.#keepTexts) {
+        const t = trimmed ?? String(value).trim();
+        if (!this.#texts.has(t)) {
+          this.#texts.add(ownCopy(t));
+          if (this.#dates && !ISO_DATE.test(t)) this.#dates = false;
+        }
+      }
+    } else {
+      this.#numeric += times;
+      if (!Number.isInteger(n)) this.#fractional = true;
+      if (this.#numbers.size < this.#keepNumbers) this.#numbers.add(n);
+    }
+    if (
+      this.#bounded && this.#numeric > 0 && this.#text > 0 &&
+      this.#keepNumbers + this.#keepTexts > 0
+    ) {
+      // Numbers and text: the mixed-column note reads only the counts.
+      this.#keepNumbers = this.#keepTexts = 0;
+      this.#numbers = new Set();
+      this.#texts = new Set();
+    }
+  }
+
+  /** The report of the values added so far. */
+  report(name: string): ColumnReport {
+    const options = this.#options;
+    const missing = this.#missing;
+    const numeric = this.#numeric;
+    const text = this.#text;
+    const size = this.#numbers.size + this.#texts.size;
+    const report = (type: FieldType, note?: Omit<ReviewNote, "field">) => ({
+      name,
+      type,
+      missing,
+      distinct: size,
+      note: note && { field: name, ...note },
     });
-  }
-  if (text > 0) {
-    if (numeric > 0) {
+    const present = this.#rows - missing;
+
+    if (present === 0) {
       return report(category(), {
-        reason: `${numeric} numbers and ${text} text values`,
-        suggestion:
-          `check the data; if the text marks missing values, clean it and use .retype("${name}", ml.float())`,
+        reason: "every value is missing",
+        suggestion: `.drop("${name}"), it carries no information`,
       });
     }
-    if (
-      !options.target && [...distinct].every((v) => ISO_DATE.test(String(v)))
-    ) {
-      // Not an identifier: the local model reads ISO dates as day numbers
-      // (`dayNumber` in src/local/model/cells.ts).
-      return report(category(), {
-        reason: "ISO dates",
-        suggestion:
-          `kept as text: the model reads each date as its day number (days since 1970-01-01 UTC)`,
-      });
+    if (text > 0) {
+      if (numeric > 0) {
+        return report(category(), {
+          reason: `${numeric} numbers and ${text} text values`,
+          suggestion:
+            `check the data; if the text marks missing values, clean it and use .retype("${name}", ml.float())`,
+        });
+      }
+      if (!options.target && this.#dates) {
+        // Not an identifier: the local model reads ISO dates as day numbers
+        // (`dayNumber` in src/local/model/cells.ts).
+        return report(category(), {
+          reason: "ISO dates",
+          suggestion:
+            `kept as text: the model reads each date as its day number (days since 1970-01-01 UTC)`,
+        });
+      }
+      if (!options.target && size > 50 && size > 0.5 * present) {
+        return report(category(), {
+          reason: `${size} distinct text values in ${present} rows`,
+          suggestion:
+            `looks like an identifier or free text: .drop("${name}") unless it matters`,
+        });
+      }
+      return report(category());
     }
-    if (
-      !options.target && distinct.size > 50 && distinct.size > 0.5 * present
-    ) {
-      return report(category(), {
-        reason: `${distinct.size} distinct text values in ${present} rows`,
-        suggestion:
-          `looks like an identifier or free text: .drop("${name}") unless it matters`,
-      });
-    }
-    return report(category());
-  }
-  // Every present value is a number.
-  const flag = distinct.size <= 2 &&
-    [...distinct].every((v) => v === 0 || v === 1);
-  if (options.target) {
-    const format = fractional ? "FLOAT64" : "INT64";
-    const many = distinct.size > REGRESSION_MIN_DISTINCT;
-    if (
-      options.predictionType === "REGRESSION" ||
-      (options.predictionType === undefined && many && !flag)
-    ) {
+    // Every present value is a number.
+    const numbers = this.#numbers;
+    const fractional = this.#fractional;
+    const flag = numbers.size <= 2 &&
+      [...numbers].every((v) => v === 0 || v === 1);
+    if (options.target) {
+      const format = fractional ? "FLOAT64" : "INT64";
+      const many = size > REGRESSION_MIN_DISTINCT;
+      if (
+        options.predictionType === "REGRESSION" ||
+        (options.predictionType === undefined && many && !flag)
+      ) {
+        return report(
+          number({ format }),
+          options.predictionType === undefined
+            ? {
+              reason:
+                `${size} distinct numbers: predicted as a number (REGRESSION)`,
+              suggestion:
+                'to predict classes instead, pass predictionType: "CLASSIFICATION"',
+            }
+            : undefined,
+        );
+      }
       return report(
-        number({ format }),
-        options.predictionType === undefined
+        number({ format, categorical: true }),
+        many
           ? {
-            reason:
-              `${distinct.size} distinct numbers: predicted as a number (REGRESSION)`,
+            reason: `${size} distinct numbers in a classification target`,
             suggestion:
-              'to predict classes instead, pass predictionType: "CLASSIFICATION"',
+              'classification needs a few classes: bin the target first, or predict it as a number with predictionType: "REGRESSION"',
           }
           : undefined,
       );
     }
-    return report(
-      number({ format, categorical: true }),
-      many
-        ? {
-          reason:
-            `${distinct.size} distinct numbers in a classification target`,
-          suggestion:
-            'classification needs a few classes: bin the target first, or predict it as a number with predictionType: "REGRESSION"',
-        }
-        : undefined,
-    );
+    if (fractional) return report(float());
+    if (flag) {
+      return report(integer(), {
+        reason: "only the values 0 and 1",
+        suggestion:
+          `a yes/no flag: fine as a number; .retype("${name}", ml.flag()) reads it as a category`,
+      });
+    }
+    if (size <= LOW_CARDINALITY) {
+      return report(integer(), {
+        reason: `only ${size} distinct integers`,
+        suggestion:
+          `if these are codes rather than amounts, .retype("${name}", ml.flag())`,
+      });
+    }
+    return report(integer());
   }
-  if (fractional) return report(float());
-  if (flag) {
-    return report(integer(), {
-      reason: "only the values 0 and 1",
-      suggestion:
-        `a yes/no flag: fine as a number; .retype("${name}", ml.flag()) reads it as a category`,
-    });
-  }
-  if (distinct.size <= LOW_CARDINALITY) {
-    return report(integer(), {
-      reason: `only ${distinct.size} distinct integers`,
-      suggestion:
-        `if these are codes rather than amounts, .retype("${name}", ml.flag())`,
-    });
-  }
-  return report(integer());
+}
+
+/**
+ * `text` in a string of its own: a short piece cut from a long text (a CSV
+ * piece) can be a view that keeps the whole long text alive; a value kept
+ * for long (a distinct value) must not.
+ *
+ * @example
+ * ```ts
+ * import { ownCopy } from "./columns.ts";
+ * const long = "x".repeat(100_000) + "Month-to-month";
+ * if (ownCopy(long.slice(100_000)) !== "Month-to-month") throw new Error();
+ * ```
+ */
+export function ownCopy(text: string): string {
+  // V8 cuts views of 13 characters or more; " " + text is flattened into a
+  // new string before the cut.
+  return text.length < 13 ? text : (" " + text).slice(1);
 }
 
 function toNumber(value: unknown): number | undefined {

@@ -10,15 +10,23 @@
 import type { BuilderClient } from "../builders/builder_client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
-import { type CsvStringColumn, parseCsv, parseCsvColumns } from "../csv.ts";
-import { type ColumnReport, inferCountedColumn } from "./columns.ts";
-import { gunzipIfGzip } from "../gzip.ts";
+import {
+  type ColumnReport,
+  type InferColumnOptions,
+  inferCountedColumn,
+} from "./columns.ts";
+import { type CsvSource, tallyCsv } from "./csv_source.ts";
 
-/** Anything a schema can be inferred from. */
+/**
+ * Anything a schema can be inferred from: a CSV (a path, a URL, a Blob or
+ * File, a stream of its bytes, `{ csv }` of its text; gzipped or not), rows,
+ * columns or a danfo DataFrame.
+ */
 export type InferSource =
   | string
   | URL
   | Blob
+  | ReadableStream<Uint8Array>
   | { csv: string }
   | Record<string, unknown>[]
   | Record<string, ArrayLike<unknown>>
@@ -56,7 +64,13 @@ export interface InferOptions<T extends string> {
 /** Feature names of rows or columns of type `R`, minus the targets. */
 export type InferredFeatures<R, T extends string> = R extends
   readonly (infer Row)[] ? Exclude<keyof Row & string, T>
-  : R extends DataFrameLike | string | URL | Blob | { csv: string } ? string
+  : R extends
+    | DataFrameLike
+    | string
+    | URL
+    | Blob
+    | ReadableStream<Uint8Array>
+    | { csv: string } ? string
   : Exclude<keyof R & string, T>;
 
 /**
@@ -65,6 +79,11 @@ export type InferredFeatures<R, T extends string> = R extends
  * target (a `CONTINUOUS` number) when it holds more than 20 distinct
  * numbers or `predictionType: "REGRESSION"` says so. Check `review` and edit
  * with `.retype()`, `.drop()` before `create()`.
+ *
+ * A CSV (a path, a URL, a Blob or File, a stream of its bytes, `{ csv }`;
+ * gzipped or not) is read
+ * 64 KiB at a time and each column tallied as it is parsed: the file is
+ * never held whole, so its size does not bound what can be inferred.
  *
  * @example From rows (the names flow into the types)
  * ```ts
@@ -85,6 +104,24 @@ export type InferredFeatures<R, T extends string> = R extends
  * (await inferSchema(rows, { target: "strength" })).predictionType; // "REGRESSION"
  * (await inferSchema(rows, { target: "strength", predictionType: "CLASSIFICATION" })).predictionType; // "CLASSIFICATION"
  * ```
+ *
+ * @example From a CSV file, read piece by piece (a `.csv.gz` reads the same)
+ * ```ts
+ * import { inferSchema } from "./infer.ts";
+ * const dir = await Deno.makeTempDir();
+ * const lines = ["plan,monthly,churn"];
+ * for (let i = 0; i < 20_000; i++) lines.push(`"plan ${i % 3}, yearly",${(i % 97) / 4},${i % 5 ? "No" : "Yes"}`);
+ * await Deno.writeTextFile(`${dir}/customers.csv`, lines.join("\r\n"));
+ * const draft = await inferSchema(`${dir}/customers.csv`, { target: "churn" });
+ * draft.name; // "customers"
+ * if (draft.fields.find((f) => f.name === "monthly")?.data_type.format !== "FLOAT64") throw new Error();
+ * if (draft.fields.find((f) => f.name === "plan")?.data_type.data_type !== "STRING") throw new Error();
+ * // A stream of the file's bytes (as quickstart() reads a bucket file) gives the same.
+ * using file = await Deno.open(`${dir}/customers.csv`);
+ * const streamed = await inferSchema(file.readable, { target: "churn", name: "customers" });
+ * if (JSON.stringify(streamed.fields) !== JSON.stringify(draft.fields)) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
  */
 export async function inferSchema<
   const S extends InferSource,
@@ -93,9 +130,16 @@ export async function inferSchema<
   source: S,
   options: InferOptions<T>,
 ): Promise<SchemaBuilder<InferredFeatures<S, T>, T>> {
-  const { names, column, defaultName } = await readSource(source);
   const targets = [options.target].flat() as T[];
   const exclude = new Set(options.exclude ?? []);
+  const { names, report, defaultName } = await readSource(
+    source,
+    (name) =>
+      exclude.has(name) ? undefined : {
+        target: targets.includes(name as T),
+        predictionType: options.predictionType,
+      },
+  );
   const issues = targets.filter((t) => !names.includes(t)).map((t) => ({
     path: "target",
     message: `"${t}" is not a column of the data (columns: ${
@@ -127,15 +171,9 @@ export async function inferSchema<
     }
   });
   if (issues.length) throw invalid("schema inference", issues);
-  const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map((
-    n,
-  ) => {
-    const { values, counts } = column(n);
-    return inferCountedColumn(n, values, counts, {
-      target: targets.includes(n as T),
-      predictionType: options.predictionType,
-    });
-  });
+  const reports: ColumnReport[] = names.filter((n) => !exclude.has(n)).map(
+    report,
+  );
   const textTargets = reports.filter((r) =>
     targets.includes(r.name as T) && r.type.data_type.data_type !== "NUMBER"
   );
@@ -165,11 +203,8 @@ export async function inferSchema<
 
 interface ReadTable {
   names: string[];
-  /**
-   * A column's cells, or its distinct cells and how often each occurs
-   * (`counts`) when the source has them so (a CSV's dictionary codes).
-   */
-  column(name: string): { values: ArrayLike<unknown>; counts?: Uint32Array };
+  /** A column's report (a column `optionsOf` gave options). */
+  report(name: string): ColumnReport;
   defaultName?: string;
 }
 
@@ -177,7 +212,17 @@ interface ReadTable {
 const kindOf = (v: unknown) =>
   v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 
-async function readSource(source: InferSource): Promise<ReadTable> {
+/**
+ * Reads a source's columns: `optionsOf` gives a column's inference options,
+ * or undefined for a column left out. A CSV is tallied as it is read (its
+ * columns are never held), other sources' columns are read when reported.
+ */
+async function readSource(
+  source: InferSource,
+  optionsOf: (name: string) => InferColumnOptions | undefined,
+): Promise<ReadTable> {
+  const column = (name: string, values: ArrayLike<unknown>) =>
+    inferCountedColumn(name, values, undefined, optionsOf(name));
   // From JavaScript anything arrives: no table was a TypeError ("Cannot use
   // 'in' operator"), refused here naming it.
   if (
@@ -192,20 +237,24 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     }]);
   }
   if (typeof source === "string" || source instanceof URL) {
-    const text = await readText(source);
     const base = String(source).split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "");
-    return { ...csvTable(text), defaultName: base || undefined };
+    return {
+      ...await csvTable(source, optionsOf),
+      defaultName: base || undefined,
+    };
+  }
+  if (
+    typeof ReadableStream !== "undefined" && source instanceof ReadableStream
+  ) {
+    // A CSV's bytes as they arrive (a bucket file, a fetch body).
+    return await csvTable(source, optionsOf);
   }
   if (typeof Blob !== "undefined" && source instanceof Blob) {
     const name = (source as Blob & { name?: string }).name;
     return {
       // Bytes, not text(): a gzipped Blob (a picked .csv.gz File) reads as
       // the CSV it holds, as a path does (docs/contract.md#buckets-local-platform).
-      ...csvTable(
-        new TextDecoder().decode(
-          await gunzipIfGzip(new Uint8Array(await source.arrayBuffer())),
-        ),
-      ),
+      ...await csvTable(source, optionsOf),
       defaultName: name?.replace(/\.[^.]*$/, ""),
     };
   }
@@ -234,21 +283,23 @@ async function readSource(source: InferSource): Promise<ReadTable> {
     // Object's constructor), and "__proto__" read from JSON is a plain key.
     return {
       names,
-      column: (n) => ({
-        values: source.map((row) => Object.hasOwn(row, n) ? row[n] : undefined),
-      }),
+      report: (n) =>
+        column(
+          n,
+          source.map((row) => Object.hasOwn(row, n) ? row[n] : undefined),
+        ),
     };
   }
   if ("csv" in source && typeof source.csv === "string") {
-    return csvTable(source.csv);
+    return await csvTable({ csv: source.csv }, optionsOf);
   }
   if (isDataFrame(source)) {
     const { columns, values } = source;
     return {
       names: [...columns],
-      column: (n) => {
+      report: (n) => {
         const j = columns.indexOf(n);
-        return { values: values.map((row) => row[j]) };
+        return column(n, values.map((row) => row[j]));
       },
     };
   }
@@ -281,83 +332,27 @@ async function readSource(source: InferSource): Promise<ReadTable> {
   }
   return {
     names: Object.keys(columns),
-    column: (n) => ({ values: columns[n] }),
+    report: (n) => column(n, columns[n]),
   };
 }
 
-function csvTable(text: string): ReadTable {
-  // Column by column from dictionary codes: each distinct cell text is kept
-  // once, not one string per cell (a 1,000,000-row file stays small).
-  const header = parseCsv(text.slice(0, headerEnd(text))).header;
-  const { columns } = parseCsvColumns(
-    text,
-    new Map(header.map((name) => [name, "string" as const])),
-  );
+/**
+ * A CSV read piece by piece ({@linkcode tallyCsv}): each column asked for
+ * is tallied as its cells pass, so neither the text nor a column is held.
+ */
+async function csvTable(
+  source: CsvSource,
+  optionsOf: (name: string) => InferColumnOptions | undefined,
+): Promise<ReadTable> {
+  const { header, tallies } = await tallyCsv(source, optionsOf);
   return {
     names: header,
-    // Each distinct cell once, with its count (code 0 is the empty cell):
-    // no million-element array of cells per column.
-    column: (n) => {
-      const { codes, dictionary } = columns.get(n) as CsvStringColumn;
-      const counts = new Uint32Array(dictionary.length + 1);
-      for (let i = 0; i < codes.length; i++) counts[codes[i]]++;
-      return { values: ["", ...dictionary], counts };
-    },
+    report: (n) => tallies[header.indexOf(n)]!.report(n),
   };
-}
-
-/** End of the header record (its first line break outside quotes, after any blank lines). */
-function headerEnd(text: string): number {
-  let quoted = false;
-  let start = 0;
-  while (start < text.length && /[\r\n\uFEFF]/.test(text[start])) start++;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === "\n" || c === "\r")) return i;
-  }
-  return text.length;
 }
 
 function isDataFrame(x: unknown): x is DataFrameLike {
   const d = x as DataFrameLike;
   return Array.isArray(d?.columns) && Array.isArray(d?.values) &&
     Array.isArray(d?.shape);
-}
-
-/** Deno's file reader, when running in Deno. */
-interface DenoReader {
-  Deno?: { readTextFile?(path: string | URL): Promise<string> };
-}
-
-/**
- * Reads a text file: a path or `file:` URL from disk (Deno or Node), an
- * `http(s):` URL with fetch. Gzip data (a `.csv.gz` file) reads as the text
- * it holds.
- */
-async function readText(source: string | URL): Promise<string> {
-  const url = source instanceof URL ? source : undefined;
-  let bytes: Uint8Array;
-  if (url && url.protocol !== "file:") {
-    const response = await fetch(url);
-    if (!response.ok) {
-      throw new Error(`Could not read ${url}: HTTP ${response.status}`);
-    }
-    bytes = new Uint8Array(await response.arrayBuffer());
-  } else {
-    const deno = (globalThis as DenoReader).Deno;
-    if (deno?.readTextFile && !isGzipName(source)) {
-      return await deno.readTextFile(source);
-    }
-    const fs = await import("node:fs/promises");
-    bytes = await fs.readFile(source);
-  }
-  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(
-    await gunzipIfGzip(bytes),
-  );
-}
-
-/** Whether a path or URL names a gzip file (`.gz`). */
-function isGzipName(source: string | URL): boolean {
-  return String(source).toLowerCase().endsWith(".gz");
 }

@@ -21,7 +21,7 @@
  */
 import type { Hono } from "hono";
 import { createApp } from "./http/app.ts";
-import { readDataFile } from "./store/buckets.ts";
+import { readDataFile, withDataFile } from "./store/buckets.ts";
 import { TokenService } from "./http/auth.ts";
 import type { PlatformContext } from "./context.ts";
 import { FaultInjector } from "./http/faults.ts";
@@ -60,6 +60,15 @@ export interface LocalPlatform {
    * ingestion (so schema inference sees exactly what a job would read).
    */
   readObject(bucket: string, path: string): Promise<string>;
+  /**
+   * Hands `use` an object of a bucket as a stream of its bytes, with the
+   * same path checks (the file stays open until `use` settles).
+   */
+  streamObject<T>(
+    bucket: string,
+    path: string,
+    use: (bytes: ReadableStream<Uint8Array>) => Promise<T>,
+  ): Promise<T>;
   /** Stops jobs (they end FAILED), waits for them, closes the store. */
   close(): Promise<void>;
 }
@@ -147,6 +156,18 @@ function start(
     credentials: { clientId: first.clientId, clientSecret: first.clientSecret },
     operator,
     readObject: (bucket, path) => readDataFile(ctx.buckets, bucket, path),
+    streamObject: (bucket, path, use) =>
+      withDataFile(ctx.buckets, bucket, path, (handle) =>
+        use(
+          new ReadableStream({
+            async pull(controller) {
+              const chunk = new Uint8Array(1 << 16);
+              const { bytesRead } = await handle.read(chunk, 0, chunk.length);
+              if (bytesRead === 0) controller.close();
+              else controller.enqueue(chunk.subarray(0, bytesRead));
+            },
+          }),
+        )),
     async close() {
       await ctx.runner.close();
       await ctx.serving.idle();
