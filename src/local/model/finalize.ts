@@ -277,7 +277,12 @@ export function* combineBags(
   const bagPairs = new Set(results.map((r) => JSON.stringify(r.pairs)));
   const mainRounds = Math.max(...results.map((r) => r.mainRounds));
   const pairRounds = Math.max(...results.map((r) => r.pairRounds));
-  const { mainStop, pairStop } = results[0];
+  // Why the bag that ran the most rounds stopped: the rounds reported are
+  // the bags' most, so a cap one bag hit is not reported as early stopping.
+  const longest = (rounds: (r: BagResult) => number) =>
+    results.reduce((a, r) => rounds(r) > rounds(a) ? r : a);
+  const { mainStop } = longest((r) => r.mainRounds);
+  const { pairStop } = longest((r) => r.pairRounds);
   const fit = prep.judged ? { fit: { prep, bags: results } } : {};
   if (bagPairs.size > 1) return { model: null, heldOut, heldOutRaw, ...fit };
   const terms: RawTerm[] = bagTerms[0].map((t, i) => {

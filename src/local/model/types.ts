@@ -66,7 +66,10 @@ export interface TrainingMetrics {
   /** Boosting rounds run for main terms and for pairs. */
   mainRounds: number;
   pairRounds: number;
-  /** Why boosting stopped: "early_stopping", "max_rounds" or "deadline". */
+  /**
+   * Why boosting stopped: "early_stopping", "max_rounds" or "deadline"; with
+   * several bags, why the bag that ran the most rounds (those reported) did.
+   */
   stopReason: string;
   /** Bags trained and averaged (see `estimators`); absent on older models = 1. */
   estimators?: number;
