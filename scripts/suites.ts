@@ -117,6 +117,9 @@ export const FAST_IGNORE: readonly string[] = [
   // model search, the whole workflow on real tables).
   "tests/local_fuzz_test.ts",
   "tests/local_chaos_test.ts",
+  // Streamed inference against the whole-text reading on hundreds of random
+  // texts at every piece size (tests/infer_schema_test.ts stays in the loop).
+  "tests/infer_stream_test.ts",
   "tests/model_accuracy_test.ts",
   "tests/model_selection_test.ts",
   "tests/regression_workflow_test.ts",
