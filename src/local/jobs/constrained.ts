@@ -17,7 +17,11 @@ import {
   groupMetrics,
 } from "../model/fairness.ts";
 import type { ModelConstraints } from "../model/types.ts";
-import { resolveParams, type TrainingParams } from "../model/params.ts";
+import {
+  resolveParams,
+  splitSizes,
+  type TrainingParams,
+} from "../model/params.ts";
 import type { EbmModel } from "../model/types.ts";
 import type { Store } from "../store/store.ts";
 import { datasourceBlobKey } from "./ingest.ts";
@@ -33,9 +37,7 @@ export function validationRowsOf(
   params: Partial<TrainingParams>,
 ): number[] {
   const p = resolveParams(params).params;
-  const n = data.nRows;
-  const nTrain = Math.min(n, Math.round(p.training_size * n));
-  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  const { nTrain, nVal } = splitSizes(data.nRows, p);
   const source = data.rows;
   return Array.from(
     data.order.subarray(nTrain, nTrain + nVal),

@@ -10,7 +10,7 @@ import type { BagResult, FitStop } from "./booster.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { importanceOf, metrics } from "./metrics.ts";
 import { purifiable } from "./constraints.ts";
-import type { TrainingParams } from "./params.ts";
+import { splitSizes, type TrainingParams } from "./params.ts";
 import type { Prepared, RawTerm } from "./prepared.ts";
 import { smearing } from "./objective.ts";
 import { type Bins, cellsOf, scoreCells, termCells } from "./predictor.ts";
@@ -396,9 +396,7 @@ export function validationSplit(
   data: EncodedDataset,
   p: TrainingParams,
 ): ValidationSplit {
-  const n = data.nRows;
-  const nTrain = Math.min(n, Math.round(p.training_size * n));
-  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  const { nTrain, nVal } = splitSizes(data.nRows, p);
   let rows: number[] | null = null;
   if (nVal <= VALIDATION_ROWS_LISTED) {
     const va = data.order.slice(nTrain, nTrain + nVal);

@@ -326,6 +326,29 @@ export function resolveParams(
   return { params, unused };
 }
 
+/**
+ * How many of a dataset's `n` onboarded rows train and how many validate
+ * (the first `nTrain` of its stratified order, then the next `nVal`): the
+ * one rule of the split, which training, its search, the model record's
+ * validation rows and a constrained training all read.
+ *
+ * @example
+ * ```ts
+ * import { splitSizes } from "./params.ts";
+ *
+ * const s = splitSizes(10, { training_size: 0.85, validation_size: 0.15 });
+ * if (!(s.nTrain === 9 && s.nVal === 1)) throw new Error("example failed");
+ * ```
+ */
+export function splitSizes(
+  n: number,
+  p: Pick<TrainingParams, "training_size" | "validation_size">,
+): { nTrain: number; nVal: number } {
+  const nTrain = Math.min(n, Math.round(p.training_size * n));
+  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  return { nTrain, nVal };
+}
+
 function isParamName(name: string): name is keyof TrainingParams {
   return Object.hasOwn(DEFAULT_PARAMS, name);
 }

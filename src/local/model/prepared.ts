@@ -14,7 +14,7 @@ import {
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { ModelDataError } from "./errors.ts";
 import { type Link, makeObjective, type Objective } from "./objective.ts";
-import { MAX_BINS, type TrainingParams } from "./params.ts";
+import { MAX_BINS, splitSizes, type TrainingParams } from "./params.ts";
 import type { Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import { createRng, shuffle } from "./rng.ts";
@@ -100,8 +100,7 @@ export function* prepare(
   const classes = data.encoder.target.classes;
   const K = regression || classes.length === 2 ? 1 : classes.length;
   const n = data.nRows;
-  const nTrain = Math.min(n, Math.round(p.training_size * n));
-  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  const { nTrain, nVal } = splitSizes(n, p);
   if (nTrain < 2) {
     throw new ModelDataError(
       data.encoder.target.name,

@@ -18,7 +18,7 @@ import { constraintsOf } from "./constraints.ts";
 import { LINEAR_BUDGET } from "./linear.ts";
 import type { Link } from "./objective.ts";
 import { mixModels, mixWeight } from "./mix.ts";
-import { resolveParams, type TrainingParams } from "./params.ts";
+import { resolveParams, splitSizes, type TrainingParams } from "./params.ts";
 import { type Prepared, sampleCount } from "./prepared.ts";
 import type { RowHelper } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
@@ -282,7 +282,7 @@ export function* searchSteps(
   rows: RowHelper | null = null,
 ): Generator<Step, EbmModel, BagResult[] | undefined> {
   const p = resolveParams(input).params;
-  const nTrain = Math.min(data.nRows, Math.round(p.training_size * data.nRows));
+  const { nTrain } = splitSizes(data.nRows, p);
   const target = data.encoder.target;
   // A linear start whose numeric columns alone exceed its budget in every
   // bag (a bag fits at least half the training rows) is no linear start
@@ -527,9 +527,7 @@ function skewedPositiveTarget(
 ): boolean {
   const values = data.values;
   if (!values || !isRegressionTarget(data.encoder.target)) return false;
-  const n = data.nRows;
-  const nTrain = Math.min(n, Math.round(p.training_size * n));
-  const nVal = Math.min(n - nTrain, Math.round(p.validation_size * n));
+  const { nTrain, nVal } = splitSizes(data.nRows, p);
   const pool = data.order.subarray(0, nTrain + nVal);
   let mean = 0;
   for (let i = 0; i < pool.length; i++) {
