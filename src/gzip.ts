@@ -145,10 +145,30 @@ export async function* gunzipChunks(
   }
 }
 
+/**
+ * Gzip data that does not inflate (corrupt or cut short), as
+ * {@linkcode gunzipIfGzip} and {@linkcode gunzipChunks} throw it; `cause`
+ * is the decompressor's own error, for a caller that words it its way.
+ *
+ * @example
+ * ```ts
+ * import { InflateError } from "./gzip.ts";
+ * const e = new InflateError(new TypeError("corrupt"));
+ * if (!(e.message.includes("(corrupt)") && e.cause instanceof TypeError)) throw new Error("example failed");
+ * ```
+ */
+export class InflateError extends Error {
+  override name = "InflateError";
+  constructor(cause: unknown) {
+    super(
+      `the file is gzip data that does not inflate (${
+        cause instanceof Error ? cause.message : String(cause)
+      }); check that the .gz file is complete, or upload the CSV itself.`,
+      { cause },
+    );
+  }
+}
+
 function inflateError(error: unknown): Error {
-  return new Error(
-    `the file is gzip data that does not inflate (${
-      error instanceof Error ? error.message : String(error)
-    }); check that the .gz file is complete, or upload the CSV itself.`,
-  );
+  return new InflateError(error);
 }

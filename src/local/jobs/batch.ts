@@ -21,6 +21,7 @@ import { inputColumns } from "../model/encoder.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
 import { assertUniqueHeader, columnNames, CsvError } from "../../csv.ts";
+import { gunzipChunks, InflateError } from "../../gzip.ts";
 import { messageOf } from "../error_message.ts";
 import type { JobWork, WorkControl } from "./runner.ts";
 import { macrotask } from "./yield.ts";
@@ -487,47 +488,30 @@ async function* textOf(
     onBytes(bytesRead);
     return buffer.subarray(0, bytesRead);
   };
-  // The first piece tells gzip from text; it is then the stream's first.
-  let head: Uint8Array<ArrayBuffer> | undefined = await readPiece();
-  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-  const bytes = new ReadableStream<BufferSource>({
-    async pull(controller) {
-      if (signal.aborted) return controller.error(signal.reason);
-      const piece = head ?? await readPiece();
-      head = undefined;
-      if (piece.length === 0) controller.close();
-      else controller.enqueue(piece);
-    },
-  });
-  const decoded = gzip
-    ? bytes.pipeThrough(new DecompressionStream("gzip"))
-    : bytes as ReadableStream<Uint8Array>;
-  const decoder = new TextDecoder();
-  // A reader, not `for await`: Node's types give ReadableStream no async
-  // iterator (the npm build type-checks this file against them).
-  const reader = decoded.getReader();
-  let finished = false;
-  try {
+  async function* pieces() {
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield decoder.decode(value, { stream: true });
+      if (signal.aborted) throw signal.reason;
+      const piece = await readPiece();
+      if (piece.length === 0) return;
+      yield piece;
     }
-    finished = true;
+  }
+  const decoder = new TextDecoder();
+  try {
+    // gunzipChunks tells gzip from text by its magic bytes (src/gzip.ts);
+    // a consumer that stops early closes it, and it the pieces.
+    for await (const bytes of gunzipChunks(pieces())) {
+      yield decoder.decode(bytes, { stream: true });
+    }
   } catch (error) {
-    finished = true;
     if (signal.aborted) throw signal.reason;
     throw new Error(
-      gzip
+      error instanceof InflateError
         ? `the gzip data of the input is damaged (${
-          messageOf(error)
+          messageOf(error.cause)
         }); compress the file again`
         : `reading the input failed: ${messageOf(error)}`,
     );
-  } finally {
-    // A consumer that stops early (cancel) releases the file, as `for
-    // await` would.
-    if (!finished) await reader.cancel().catch(() => {});
   }
   const rest = decoder.decode();
   if (rest) yield rest;
