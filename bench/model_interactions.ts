@@ -248,16 +248,16 @@ export interface InteractionResult {
 }
 
 /**
- * Writes a generated table's CSV to `file`; bench/model_reference.py writes
- * the split beside it and scores the peers (`ref`, its JSON), then ours
- * trains on the same train rows (`params` over the defaults) and scores
- * the test rows.
+ * Writes a generated table's CSV (target `y`) to `file`;
+ * bench/model_reference.py writes the split beside it and scores the peers
+ * on it, leaving out the `drop` columns: the peers' scores (`ref`, its
+ * JSON) and the split, for ours to train on the same rows.
  */
-export async function peersAndOurs(
-  files: ReturnType<typeof tableFiles>,
+export async function peersOn(
+  files: { csv: string; numeric: readonly string[] },
   file: string,
   regression: boolean,
-  params: Record<string, unknown>,
+  drop: readonly string[] = [],
 ) {
   const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
   const splitFile = `${file}.split.json`;
@@ -271,9 +271,25 @@ export async function peersAndOurs(
       regression ? "regression" : "classification",
       splitFile,
       "1",
+      ...(drop.length ? [`--drop=${drop.join(",")}`] : []),
     ]),
   );
   const split = JSON.parse(await Deno.readTextFile(splitFile));
+  return { ref, split };
+}
+
+/**
+ * The peers on a generated table ({@link peersOn}), then ours trained on
+ * the same train rows (`params` over the defaults) and scored on the test
+ * rows.
+ */
+export async function peersAndOurs(
+  files: ReturnType<typeof tableFiles>,
+  file: string,
+  regression: boolean,
+  params: Record<string, unknown>,
+) {
+  const { ref, split } = await peersOn(files, file, regression);
   const ours = await fitAndScore(
     files.columns,
     files.fields,

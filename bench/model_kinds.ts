@@ -43,8 +43,8 @@ import type {
   SchemaField,
 } from "../src/local/model/encoding.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
-import { fitAndScore, run } from "./model_bench.ts";
-import { benchArgs, normal } from "./model_interactions.ts";
+import { fitAndScore } from "./model_bench.ts";
+import { benchArgs, normal, peersOn } from "./model_interactions.ts";
 
 /** A generated table: its columns (null = missing), which are numeric, the target's kind. */
 export interface KindTable {
@@ -525,24 +525,14 @@ export async function scoreKind(
   params: Record<string, unknown> = {},
   onboarding: OnboardingOptions = {},
 ): Promise<KindResult> {
-  const python = Deno.env.get("PYTHON") ?? "/usr/bin/python3";
   const files = kindFiles(t);
-  const splitFile = `${file}.split.json`;
-  await Deno.writeTextFile(file, files.csv);
   const regression = t.task === "regression";
-  const ref = JSON.parse(
-    await run(python, [
-      new URL("./model_reference.py", import.meta.url).pathname,
-      file,
-      "y",
-      t.numeric.join(","),
-      regression ? "regression" : "classification",
-      splitFile,
-      "1",
-      ...(t.peersDrop ? [`--drop=${t.peersDrop.join(",")}`] : []),
-    ]),
+  const { ref, split } = await peersOn(
+    { csv: files.csv, numeric: t.numeric },
+    file,
+    regression,
+    t.peersDrop,
   );
-  const split = JSON.parse(await Deno.readTextFile(splitFile));
   // Ours does not see the peers' numeric stand-ins of a dropped column.
   const columns = { ...files.columns };
   let fields = files.fields;
