@@ -1,7 +1,8 @@
 /**
  * The regression log link (issue 22, Build item 3): a positive target whose
  * log is additive is fitted on its log when the search's bags say so
- * significantly, and served as `exp` of the score; an additive positive
+ * (by the log of each bag's loss, any margin), also on a table beyond the
+ * search's size, and served as `exp` of the score; an additive positive
  * target, or one with a value at or under 0, keeps the identity link.
  * Either way the model reports the metrics of what it serves, and its
  * explanations add up to the score (the prediction's log with the log link).
@@ -10,14 +11,16 @@ import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import { encodeDataset } from "../src/local/model/encoding.ts";
 import { explain, predict } from "../src/local/model/explain.ts";
 import { train } from "../src/local/model/train.ts";
+import { SELECTION_ROWS } from "../src/local/model/search.ts";
 import { createRng } from "../src/local/model/rng.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import { field, normal } from "./_helpers/generated.ts";
 
-/** 1,200 rows of x, z and a 5-level category; the target made by `y`. */
+/** `n` rows of x, z and a 5-level category; the target made by `y`. */
 function table(
   seed: number,
   y: (a: number, b: number, level: number, e: number) => number,
+  n = 1200,
 ) {
   const rng = createRng(seed);
   const cols = {
@@ -26,7 +29,7 @@ function table(
     cat: [] as string[],
     y: [] as number[],
   };
-  for (let i = 0; i < 1200; i++) {
+  for (let i = 0; i < n; i++) {
     const a = normal(rng), b = normal(rng);
     const level = Math.floor(rng() * 5);
     cols.x.push(a);
@@ -81,7 +84,20 @@ Deno.test("log link: a log-normal target is fitted on its log and served as exp(
   });
 });
 
-Deno.test("log link: an additive positive target keeps the identity link (the log must win significantly)", () => {
+Deno.test("log link: a table beyond the search's size still chooses its link, from two fits", () => {
+  const { cols, data } = table(
+    8,
+    (a, b, level, e) =>
+      Math.exp(1 + 0.8 * a + Math.sin(b) + 0.3 * level + 0.6 * e),
+    SELECTION_ROWS * 1.5,
+  );
+  const model = train(data, {});
+  assertEquals(model.link, "log");
+  assertEquals(model.metrics.candidates, 2);
+  assertAlmostEquals(model.metrics.validationR2!, servedR2(model, cols), 1e-9);
+});
+
+Deno.test("log link: an additive positive target keeps the identity link", () => {
   const { cols, data } = table(
     3,
     (a, b, level, e) => 40 + 5 * a + 4 * Math.sin(2 * b) + 2 * level + 2 * e,

@@ -134,7 +134,10 @@ export const SELECTION_CELLS = 2_000_000;
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
  * {@link SELECTION_CELLS} training cells, or
  * without validation rows, there is one candidate: no linear start, `bins`,
- * and few pairs unless `max_interactions` is given. A regression target
+ * and few pairs unless `max_interactions` is given, fitted with either link
+ * where the link is tried (two full fits, each sharing its pairs as the one
+ * fit does; a log-normal target's effects multiply whatever the table's
+ * size: BENCHMARKS.md, "The regression log link"). A regression target
  * whose every training and validation value is positive and that is right
  * skewed there (`skewed`, see {@link LOG_LINK_SKEW}) is first fitted as it
  * is and with the log link (the rounds fit its log, the model serves `exp`
@@ -162,6 +165,9 @@ export const SELECTION_CELLS = 2_000_000;
  * if (given.map((a) => a.values.length).join() !== "2,1,1,4") throw new Error("example failed");
  * const large = selectionAxes(p, {}, 500_000, 8, "binary");
  * if (large.map((a) => a.values.join("|")).join() !== "false,false,64,10") throw new Error("example failed");
+ * // Beyond the search's size a skewed positive target still tries the log.
+ * const largeSkewed = selectionAxes(p, {}, 500_000, 8, "regression", true, true);
+ * if (largeSkewed.map((a) => a.values.join("|")).join() !== "identity|log,false,false,64,10") throw new Error("example failed");
  * // 200 training rows of 100 features: greedy rounds are tried first.
  * const wide = selectionAxes(p, {}, 200, 100, "binary");
  * if (wide.map((a) => a.name).join() !== "greedy,linear,refined,bins,max_interactions" || wide[0].values.join("|") !== "0|1") throw new Error("example failed");
@@ -205,7 +211,11 @@ export function selectionAxes(
     ? [false, true]
     : [false];
   const wide = search && nFeatures * WIDE_RATIO >= nTrain;
-  const link = search && target === "regression" && skewed;
+  // Beyond the search's size the link is still chosen: two fits of the
+  // large table, where a fixed transform would lose on most tables
+  // (`nTrain` Infinity: the caller turned the search off).
+  const link = target === "regression" && skewed && p.validation_size > 0 &&
+    Number.isFinite(nTrain);
   return [
     ...(link
       ? [{ name: "link" as const, values: ["identity", "log"] as Link[] }]
@@ -350,6 +360,11 @@ export function* searchSteps(
   // the bags' mean weight shrinks towards no pairs where the bags disagree
   // (figures: BENCHMARKS.md, "Pairs mixed in").
   const slots = fits === 1 ? 1 : fits + 1;
+  // Only the link is compared (a table beyond the search's size): each fit
+  // shares its pairs as the one fit would, and the better serves as it is.
+  const linkOnly = axes.every((a) =>
+    a.name === "link" || a.values.length === 1
+  );
   // The bags' main stages and pair rankings the candidates share (those
   // that differ only in their pairs): the same models, fitted once.
   const reuse = newStageReuse();
@@ -458,7 +473,7 @@ export function* searchSteps(
       }
       continue;
     }
-    const r = yield* fit(candidate, slots === 1);
+    const r = yield* fit(candidate, slots === 1 || linkOnly);
     if (r.model) fallback = { model: r.model, candidate };
     // Links are compared on what would serve, on the log of each bag's
     // raw-scale loss so that the paired test reads each bag's ratio (one
