@@ -43,7 +43,7 @@ import { predictionTypeOf } from "./builders/schema.ts";
 import { constraintIssues, constraintsOf } from "./builders/training.ts";
 import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
-import type { InferSource } from "./infer/infer.ts";
+import { inferredClasses, type InferSource } from "./infer/infer.ts";
 import type {
   ConstraintOptions,
   DeployOptions,
@@ -347,9 +347,14 @@ export class MLPlatform extends PlatformBuilders {
     // options too, which were refused only once ingestion and onboarding
     // had run and stored their resources.
     const schemaBody = draft.body();
-    checkTraining(options.training, schemaBody.fields, (h) => {
-      this.trainingConfiguration("quickstart", h).body();
-    });
+    checkTraining(
+      options.training,
+      schemaBody.fields,
+      (h) => {
+        this.trainingConfiguration("quickstart", h).body();
+      },
+      inferredClasses(draft),
+    );
     // The training configuration before any data moves: a hyperparameter
     // within the wire's bounds that the service refuses (the local model's
     // `bins` above 254, say) is refused before ingestion and onboarding.
@@ -466,8 +471,10 @@ export class MLPlatform extends PlatformBuilders {
 /**
  * Refuses (a `ValidationError` naming `training.<option>`) training options
  * of quickstart that cannot work on the inferred schema: a constraint or
- * group naming a column that is not one of its features; `hyperparameters`
- * checks the rest (the training configuration's body).
+ * group naming a column that is not one of its features, a monotone
+ * constraint on a target inference saw three or more classes in (`classes`,
+ * see `inferredClasses`); `hyperparameters` checks the rest (the training
+ * configuration's body).
  */
 function checkTraining(
   training: QuickstartOptions<string>["training"],
@@ -477,6 +484,7 @@ function checkTraining(
     semantic_type: string;
   }[],
   hyperparameters: (h: Record<string, unknown>) => void,
+  classes?: number,
 ): void {
   if (!training) return;
   const {
@@ -508,8 +516,17 @@ function checkTraining(
       })`,
     });
   };
+  const target = fields.find((f) => f.designation === "TARGET")?.name;
   for (const name of Object.keys(monotone ?? {})) {
     check(name, `monotone.${name}`);
+    if (classes !== undefined && classes > 2) {
+      issues.push({
+        path: `training.monotone.${name}`,
+        message: `monotone constraints need a binary or regression target; "${
+          target ?? "the target"
+        }" has three or more classes in the data (leave monotone out, or predict one class against the rest)`,
+      });
+    }
     const type = byName.get(name)?.semantic_type;
     if (type && type !== "CONTINUOUS") {
       issues.push({

@@ -185,6 +185,29 @@ Deno.test("model adversarial: quickstart and ml.train refuse constraints the tra
         assertEquals(n, 0, `${what} made ${kind}`);
       }
     }
+    // A monotone constraint on a multi-class target was refused only by
+    // the training job; inference of the file (read in pieces) saw the
+    // classes.
+    await Deno.writeTextFile(
+      `${dir}/k.csv`,
+      csv(
+        "x,c,y",
+        30,
+        (i) => `${i},${"abc"[i % 3]},${["lo", "mid", "hi"][i % 3]}`,
+      ),
+    );
+    const multi = await ml.quickstart({
+      bucket: "b",
+      path: "k.csv",
+      target: "y",
+      training: { ...QUICK, monotone: { x: "increasing" } },
+    }).then(() => undefined, (e) => e);
+    assert(multi instanceof ValidationError, String(multi));
+    assertEquals(multi.issues.map((i) => i.path), ["training.monotone.x"]);
+    assertMatch(multi.issues[0].message, /"y" has three or more classes/);
+    for (const [kind, n] of Object.entries(await counts(ml))) {
+      assertEquals(n, 0, `the multi-class target made ${kind}`);
+    }
     // ml.train checks the same shapes before it makes its configuration
     // (a string `exclude` was a TypeError from inside the job).
     const storage = await ml.storageConnector("b");

@@ -117,12 +117,20 @@ export function inferCountedColumn(
 }
 
 /**
+ * How many distinct texts a bounded {@linkcode ColumnTally} keeps of a text
+ * target: three tell a binary target from a multi-class one (monotone
+ * constraints need a binary or regression target), whatever the file's size.
+ */
+export const TARGET_TEXTS_KEPT = 3;
+
+/**
  * A column's values added as they come (a CSV file read piece by piece),
  * then its {@linkcode inferColumn} report: the same report as the values
  * given at once. It keeps counts, a flag for fractions and the distinct
  * values; with `bounded`, only the distinct values the rules can still
  * read: at most {@linkcode LOW_CARDINALITY} + 1 numbers of a feature (its
- * exact count matters only up to there), none of a text target or of a
+ * exact count matters only up to there), {@linkcode TARGET_TEXTS_KEPT}
+ * texts of a text target (enough to tell two classes from more), none of a
  * column that holds both numbers and text. A numeric target (its count is
  * in the regression note) and a text feature (the identifier note) keep
  * all of theirs. `distinct` of a bounded report counts what was kept.
@@ -171,7 +179,7 @@ export class ColumnTally {
       else if (options.predictionType === "REGRESSION") {
         this.#keepNumbers = REGRESSION_MIN_DISTINCT + 1;
       }
-      if (options.target) this.#keepTexts = 0;
+      if (options.target) this.#keepTexts = TARGET_TEXTS_KEPT;
     }
   }
 

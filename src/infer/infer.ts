@@ -193,12 +193,40 @@ export async function inferSchema<
     data_type: r.type.data_type,
     semantic_type: r.type.semantic_type,
   }));
-  return new SchemaBuilder(
+  const draft = new SchemaBuilder(
     options.client,
     options.name ?? defaultName ?? "schema",
     fields,
     reports.flatMap((r) => (r.note ? [r.note] : [])),
   ) as SchemaBuilder<InferredFeatures<S, T>, T>;
+  const classes = reports.filter((r) =>
+    targets.includes(r.name as T) && r.type.semantic_type === "CATEGORICAL"
+  );
+  if (classes.length === 1) classesSeen.set(draft, classes[0].distinct);
+  return draft;
+}
+
+/** The classes inference saw in a draft's one categorical target. */
+const classesSeen = new WeakMap<object, number>();
+
+/**
+ * How many classes {@linkcode inferSchema} saw in the one categorical
+ * target of the draft it returned (a file read in pieces keeps count up to
+ * three: enough to tell a binary target from a multi-class one), or
+ * `undefined` for a numeric target, several targets or another builder.
+ * Quickstart reads it to refuse, before any create, what the training job
+ * would refuse of a multi-class target (monotone constraints).
+ *
+ * @example
+ * ```ts
+ * import { inferSchema, inferredClasses } from "./infer.ts";
+ *
+ * const draft = await inferSchema({ x: [1, 2, 3, 4], y: ["a", "b", "c", "a"] }, { target: "y" });
+ * if (inferredClasses(draft) !== 3) throw new Error("example failed");
+ * ```
+ */
+export function inferredClasses(draft: object): number | undefined {
+  return classesSeen.get(draft);
 }
 
 interface ReadTable {
