@@ -250,7 +250,7 @@ function logNormalTable(n: number, seed: number): Table {
 
 Deno.test("one truth: a log-link regression reports the metrics of exp(score), which its views serve, and its explanations add up to the prediction's log", async () => {
   const table = logNormalTable(1200, 5);
-  // Eight bags (the default): the log link must win significantly over them.
+  // Eight bags (the default): the log link is judged over them.
   const { model, live } = await checkOneTruth(table);
   assertEquals(model.link, "log");
   const rows = model.validation!.row_indices!.slice(0, 50);
@@ -269,6 +269,60 @@ Deno.test("one truth: a log-link regression reports the metrics of exp(score), w
     );
     assertAlmostEquals(sum, Math.log(row[at] as number), 1e-9);
   }
+});
+
+Deno.test("one truth: beyond the search's size (one configuration, pairs shared by the bags, the link still chosen) the metrics are the views'", async () => {
+  // 30,000 rows: 24,000 train, past SELECTION_ROWS (20,000).
+  const { model } = await checkOneTruth(logNormalTable(30_000, 9));
+  assertEquals(model.link, "log");
+  const binary = generated({
+    kind: "binary",
+    classes: 2,
+    rows: 26_000,
+    levels: 12,
+    missing: 0.1,
+    seed: 41,
+  });
+  // Two candidates: the identity and the log link.
+  assertEquals(model.metrics!.candidates, 2);
+  const { metrics } = await checkOneTruth(binary, { estimators: 2 });
+  assertEquals(metrics.candidates, 1);
+});
+
+Deno.test("one truth: a wide table (greedy rounds among the search's candidates) reports the metrics its views give", async () => {
+  // 150 rows of 60 numeric columns, 5 of them signal: at most 3 training
+  // rows a feature, where the search tries greedy rounds first.
+  const rng = createRng(1);
+  const columns: Record<string, Cell[]> = {};
+  const types: Table["types"] = {};
+  const unseen: Table["unseen"] = {};
+  for (let j = 0; j < 60; j++) {
+    columns[`f${j}`] = [];
+    types[`f${j}`] = "float";
+    unseen[`f${j}`] = [0, null];
+  }
+  const y: Cell[] = [];
+  for (let i = 0; i < 150; i++) {
+    let latent = 0;
+    for (let j = 0; j < 60; j++) {
+      const v = Math.round(normal(rng) * 1000) / 1000;
+      columns[`f${j}`].push(v);
+      if (j < 5) latent += v;
+    }
+    y.push(latent + normal(rng) > 0 ? "yes" : "no");
+  }
+  columns.y = y;
+  types.y = "category";
+  const { metrics } = await checkOneTruth({
+    name: "wide",
+    kind: "binary",
+    columns,
+    types,
+    target: "y",
+    unseen,
+  });
+  // The greedy rounds served (this table and seed).
+  assert(metrics.greedy_terms! > 0, JSON.stringify(metrics));
 });
 
 /** The arbitrary tables of the property, of one kind: every awkward column. */
