@@ -133,13 +133,23 @@ export function fitStop(shouldStop: () => boolean): FitStop {
  * taken, and its ranking of every pair, and the later ones start from
  * them: the same arithmetic, skipped, so the models are bit for bit the
  * ones a fit from scratch gives. A main stage cut short by a deadline is
- * not kept.
+ * not kept. A bag's linear start is kept apart ({@link StageReuse.starts}):
+ * fits of other keys on the same bins (judged, the linear fit alone) start
+ * from it too.
  */
 export interface StageReuse {
   /** Per key, per bag. */
   stages: Map<string, Map<number, MainStage>>;
   /** Each fit's bins, by their inputs (see `prepare`): most fits share them. */
   bins: Map<string, Binned>;
+  /**
+   * Each bag's linear start (projected on the constraints), by the fit's
+   * features (the {@link Binned} object the fits of the same bins share)
+   * and then by link and bag: it depends on the bag's training rows, bins
+   * and target only, so the fits of one key judged or not, and the linear
+   * fit alone, share it with the fit that computed it.
+   */
+  starts: WeakMap<object, Map<string, Float64Array[] | null>>;
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -169,7 +179,7 @@ export interface MainStage {
  * ```
  */
 export function newStageReuse(): StageReuse {
-  return { stages: new Map(), bins: new Map() };
+  return { stages: new Map(), bins: new Map(), starts: new WeakMap() };
 }
 
 /** The step settings every bag of a fit shares (from its parameters). */
@@ -311,8 +321,18 @@ export function* fitBag(
   const nVa = bag.objective.yVa.length;
   // The linear start's scores are outside the boosting stage (its base);
   // its tables join the main terms' afterwards.
+  const startsOf = linear && reuse
+    ? reuse.starts.get(features) ??
+      reuse.starts.set(features, new Map()).get(features)!
+    : null;
+  // Bag 0 of a fit that is not judged is the dataset's own split, whose
+  // rows come in the dataset's order, not sorted as a bag's: its own key.
+  const startKey = `${prep.link}:${b}:${bag === prep.overall}`;
+  const keptStart = seen ? undefined : startsOf?.get(startKey);
   const start = seen
     ? seen.start && { tables: seen.start }
+    : keptStart !== undefined
+    ? keptStart && { tables: keptStart }
     : linear
     ? linearStart({
       kinds: features.map((f) => f.kind),
@@ -331,7 +351,10 @@ export function* fitBag(
   // Monotone features (constraints.ts): every step, and the linear start,
   // follow their direction.
   const dirs = directionsOf(prep.data, features);
-  if (start && !seen) projectTables(start.tables, dirs);
+  if (!seen && keptStart === undefined) {
+    if (start) projectTables(start.tables, dirs);
+    startsOf?.set(startKey, start?.tables ?? null);
+  }
   // Adds the linear start's scores to a bag's training and validation scores.
   const withStart = (tr: Float64Array, va: Float64Array) => {
     start?.tables.forEach((t, j) => {
