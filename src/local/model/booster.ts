@@ -23,7 +23,7 @@ import {
   projectTables,
 } from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
-import { linearStart } from "./linear.ts";
+import { keptStart, linearStart } from "./linear.ts";
 import {
   bagData,
   type Binned,
@@ -133,22 +133,14 @@ export function fitStop(shouldStop: () => boolean): FitStop {
  * taken, and its ranking of every pair, and the later ones start from
  * them: the same arithmetic, skipped, so the models are bit for bit the
  * ones a fit from scratch gives. A main stage cut short by a deadline is
- * not kept. A bag's linear start is kept apart ({@link StageReuse.starts}):
- * fits of other keys on the same bins (judged, the linear fit alone) start
- * from it too.
+ * not kept. Fits of other keys on the same bins share the linear starts.
  */
 export interface StageReuse {
   /** Per key, per bag. */
   stages: Map<string, Map<number, MainStage>>;
   /** Each fit's bins, by their inputs (see `prepare`): most fits share them. */
   bins: Map<string, Binned>;
-  /**
-   * Each bag's linear start (projected on the constraints), by the fit's
-   * features (the {@link Binned} object the fits of the same bins share)
-   * and then by link and bag: it depends on the bag's training rows, bins
-   * and target only, so the fits of one key judged or not, and the linear
-   * fit alone, share it with the fit that computed it.
-   */
+  /** Each bag's linear start by its fit's bins (features), link and bag (see `keptStart`). */
   starts: WeakMap<object, Map<string, Float64Array[] | null>>;
 }
 
@@ -319,22 +311,14 @@ export function* fitBag(
   let pairRounds = 0, pairStop = "none";
   const bag = bagData(prep, b);
   const nVa = bag.objective.yVa.length;
+  // Monotone features (constraints.ts): every step, and the linear start,
+  // follow their direction.
+  const dirs = directionsOf(prep.data, features);
   // The linear start's scores are outside the boosting stage (its base);
-  // its tables join the main terms' afterwards.
-  const startsOf = linear && reuse
-    ? reuse.starts.get(features) ??
-      reuse.starts.set(features, new Map()).get(features)!
-    : null;
-  // Bag 0 of a fit that is not judged is the dataset's own split, whose
-  // rows come in the dataset's order, not sorted as a bag's: its own key.
-  const startKey = `${prep.link}:${b}:${bag === prep.overall}`;
-  const keptStart = seen ? undefined : startsOf?.get(startKey);
-  const start = seen
-    ? seen.start && { tables: seen.start }
-    : keptStart !== undefined
-    ? keptStart && { tables: keptStart }
-    : linear
-    ? linearStart({
+  // its tables join the main terms' afterwards. Bag 0 of a fit not judged
+  // is the dataset's own split (rows in its order, not sorted): its own key.
+  const fitStart = () => {
+    const tables = linearStart({
       kinds: features.map((f) => f.kind),
       nBins: features.map((f) => f.nBins),
       binMeans,
@@ -346,15 +330,20 @@ export function* fitBag(
         K,
       },
       base: intercept,
-    })
+    })?.tables ?? null;
+    if (tables) projectTables(tables, dirs);
+    return tables;
+  };
+  const starts = linear && reuse
+    ? reuse.starts.get(features) ??
+      reuse.starts.set(features, new Map()).get(features)!
     : null;
-  // Monotone features (constraints.ts): every step, and the linear start,
-  // follow their direction.
-  const dirs = directionsOf(prep.data, features);
-  if (!seen && keptStart === undefined) {
-    if (start) projectTables(start.tables, dirs);
-    startsOf?.set(startKey, start?.tables ?? null);
-  }
+  const startTables = seen
+    ? seen.start
+    : linear
+    ? keptStart(starts, `${prep.link}:${b}:${bag === prep.overall}`, fitStart)
+    : null;
+  const start = startTables && { tables: startTables };
   // Adds the linear start's scores to a bag's training and validation scores.
   const withStart = (tr: Float64Array, va: Float64Array) => {
     start?.tables.forEach((t, j) => {
