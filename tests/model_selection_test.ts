@@ -232,6 +232,28 @@ Deno.test("selection: multi-class (penguins) searches the softmax linear start, 
   });
 });
 
+Deno.test("selection: a multi-class search screens the axes before the pairs' without pairs; a binary one fits them with pairs", async () => {
+  // Fits started (each bins first) before the first pair ranking.
+  const fitsBeforePairs = (data: Parameters<typeof train>[0]) => {
+    let fits = 0, ranked = false, last = "";
+    train(data, { max_rounds: 60, estimators: 2 }, {
+      onProgress: (_f, stage) => {
+        if (stage === last) return;
+        last = stage;
+        if (stage === "interactions") ranked = true;
+        if (stage === "binning" && !ranked) fits++;
+      },
+    });
+    return fits;
+  };
+  const { data } = await loadEncoded(PENGUINS);
+  // Penguins: no linear start, the linear start, refined, finer bins; then
+  // the winner with its pairs.
+  assertEquals(fitsBeforePairs(data), 5);
+  // Binary: the first candidate ranks pairs in its first fit.
+  assertEquals(fitsBeforePairs(binary(600, "steps").data), 1);
+});
+
 Deno.test("linear start: a softmax fit recovers known class slopes, in the model's table layout", () => {
   const n = 6_000;
   const rng = createRng(9);

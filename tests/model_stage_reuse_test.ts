@@ -5,9 +5,10 @@
  * models and every bag's held-out loss), with the linear start or without,
  * judged or not, shared pairs or each bag its own, and with rounds on
  * sampled rows (so the random draws a reused main stage took count); the
- * fits with the same bins share one binning.
+ * fits with the same bins share one binning, and the fits of one bag on
+ * them its linear start (judged or not, and the linear fit alone).
  */
-import { assert, assertEquals } from "@std/assert";
+import { assertEquals } from "@std/assert";
 import {
   type BagResult,
   fitOnce,
@@ -63,10 +64,13 @@ function fit(
   sharedPairs: boolean,
   judged: boolean,
   reuse: ReturnType<typeof newStageReuse> | null,
+  rounds = 80,
 ): Fitted {
   const p = {
     ...resolveParams({ max_rounds: 80, subsample: 0.7, estimators: 3 })
       .params,
+    // 0: the linear fit alone (the search sets it so, past the parameters' check).
+    max_rounds: rounds,
     max_interactions: pairs,
   };
   const steps = fitOnce(
@@ -91,33 +95,39 @@ Deno.test("stage reuse: every fit after the first of a key is the fit from scrat
   const data = generated(500, 3);
   for (const linear of [false, true]) {
     const reuse = newStageReuse();
-    // The search's order: many pairs, then fewer, more, none (judged), and
-    // the chosen one again with shared pairs.
-    const sequence: [number, boolean, boolean][] = [
-      [4, false, false],
-      [2, false, false],
-      [6, false, false],
-      [4, false, true],
-      [0, false, true],
-      [2, true, false],
-      [0, true, false],
+    // The search's order: many pairs, then fewer, more, none (judged), the
+    // linear fit alone (no rounds, judged), and the chosen one again with
+    // shared pairs.
+    const sequence: [number, boolean, boolean, number][] = [
+      [4, false, false, 80],
+      [2, false, false, 80],
+      [6, false, false, 80],
+      [4, false, true, 80],
+      [0, false, true, 80],
+      [0, false, true, 0],
+      [2, true, false, 80],
+      [0, true, false, 80],
     ];
-    for (const [pairs, shared, judged] of sequence) {
-      const reused = fit(data, pairs, linear, shared, judged, reuse);
-      const fresh = fit(data, pairs, linear, shared, judged, null);
+    for (const [pairs, shared, judged, rounds] of sequence) {
+      const reused = fit(data, pairs, linear, shared, judged, reuse, rounds);
+      const fresh = fit(data, pairs, linear, shared, judged, null, rounds);
       assertEquals(
         JSON.stringify(reused),
         JSON.stringify(fresh),
-        `linear ${linear}, ${pairs} pairs, shared ${shared}, judged ${judged}`,
+        `linear ${linear}, ${pairs} pairs, shared ${shared}, judged ${judged}, ${rounds} rounds`,
       );
     }
-    // One key judged and one not, every bag kept, with its ranking; one
+    // One key judged and one not, every bag kept, with its ranking (and
+    // the fit without rounds its own key, without pairs to rank); one
     // binning for every fit.
-    assertEquals(reuse.stages.size, 2);
+    assertEquals(reuse.stages.size, 3);
     assertEquals(reuse.bins.size, 1);
-    for (const byBag of reuse.stages.values()) {
+    for (const [key, byBag] of reuse.stages) {
       assertEquals(byBag.size, 3);
-      for (const stage of byBag.values()) assert(stage.ranked !== null);
+      const rounds = JSON.parse(key)[0].max_rounds;
+      for (const stage of byBag.values()) {
+        assertEquals(stage.ranked !== null, rounds > 0);
+      }
     }
   }
 });

@@ -23,7 +23,7 @@ import {
   projectTables,
 } from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
-import { linearStart } from "./linear.ts";
+import { keptStart, linearStart } from "./linear.ts";
 import {
   bagData,
   type Binned,
@@ -133,13 +133,15 @@ export function fitStop(shouldStop: () => boolean): FitStop {
  * taken, and its ranking of every pair, and the later ones start from
  * them: the same arithmetic, skipped, so the models are bit for bit the
  * ones a fit from scratch gives. A main stage cut short by a deadline is
- * not kept.
+ * not kept. Fits of other keys on the same bins share the linear starts.
  */
 export interface StageReuse {
   /** Per key, per bag. */
   stages: Map<string, Map<number, MainStage>>;
   /** Each fit's bins, by their inputs (see `prepare`): most fits share them. */
   bins: Map<string, Binned>;
+  /** Each bag's linear start by its fit's bins (features), link and bag (see `keptStart`). */
+  starts: WeakMap<object, Map<string, Float64Array[] | null>>;
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -169,7 +171,7 @@ export interface MainStage {
  * ```
  */
 export function newStageReuse(): StageReuse {
-  return { stages: new Map(), bins: new Map() };
+  return { stages: new Map(), bins: new Map(), starts: new WeakMap() };
 }
 
 /** The step settings every bag of a fit shares (from its parameters). */
@@ -309,12 +311,14 @@ export function* fitBag(
   let pairRounds = 0, pairStop = "none";
   const bag = bagData(prep, b);
   const nVa = bag.objective.yVa.length;
+  // Monotone features (constraints.ts): every step, and the linear start,
+  // follow their direction.
+  const dirs = directionsOf(prep.data, features);
   // The linear start's scores are outside the boosting stage (its base);
-  // its tables join the main terms' afterwards.
-  const start = seen
-    ? seen.start && { tables: seen.start }
-    : linear
-    ? linearStart({
+  // its tables join the main terms' afterwards. Bag 0 of a fit not judged
+  // is the dataset's own split (rows in its order, not sorted): its own key.
+  const fitStart = () => {
+    const tables = linearStart({
       kinds: features.map((f) => f.kind),
       nBins: features.map((f) => f.nBins),
       binMeans,
@@ -326,12 +330,20 @@ export function* fitBag(
         K,
       },
       base: intercept,
-    })
+    })?.tables ?? null;
+    if (tables) projectTables(tables, dirs);
+    return tables;
+  };
+  const starts = linear && reuse
+    ? reuse.starts.get(features) ??
+      reuse.starts.set(features, new Map()).get(features)!
     : null;
-  // Monotone features (constraints.ts): every step, and the linear start,
-  // follow their direction.
-  const dirs = directionsOf(prep.data, features);
-  if (start && !seen) projectTables(start.tables, dirs);
+  const startTables = seen
+    ? seen.start
+    : linear
+    ? keptStart(starts, `${prep.link}:${b}:${bag === prep.overall}`, fitStart)
+    : null;
+  const start = startTables && { tables: startTables };
   // Adds the linear start's scores to a bag's training and validation scores.
   const withStart = (tr: Float64Array, va: Float64Array) => {
     start?.tables.forEach((t, j) => {

@@ -100,7 +100,7 @@ export function gradientHistogram(
       }
       return;
     }
-    const f = cellFactors(pu!, -1);
+    const f = cellFactors(pu!, -1, 1);
     for (let i = 0; i < n; i++) {
       const c = pc[i];
       s[i] += pu![c];
@@ -160,11 +160,25 @@ export function gradientHistogram(
 /** Scratch for {@link cellFactors}, grown as needed (one per thread). */
 let factors = new Float64Array(256);
 
-/** `exp(sign * update[c])` for every cell `c` of an update, in a scratch array. */
-function cellFactors(update: Float64Array, sign: 1 | -1): Float64Array {
+/**
+ * `exp(sign * update[c])` for every value `c` of an update (K a cell), in a
+ * scratch array. A step's values repeat (a tree's leaves span many cells),
+ * and `Math.exp` of the same value is the same: a value equal to the same
+ * column's in the cell before takes that cell's factor.
+ */
+function cellFactors(
+  update: Float64Array,
+  sign: 1 | -1,
+  K: number,
+): Float64Array {
   if (factors.length < update.length) factors = new Float64Array(update.length);
   const f = factors;
-  for (let c = 0; c < update.length; c++) f[c] = Math.exp(sign * update[c]);
+  const n = Math.min(K, update.length);
+  for (let c = 0; c < n; c++) f[c] = Math.exp(sign * update[c]);
+  for (let c = n; c < update.length; c++) {
+    const x = update[c];
+    f[c] = x === update[c - K] ? f[c - K] : Math.exp(sign * x);
+  }
   return f;
 }
 
@@ -182,7 +196,7 @@ function softmaxCached(
   cache: Float64Array,
 ): void {
   // An update with more cells than there are rows: one exp a row is less.
-  const f = pc === null || pu!.length > n * K ? null : cellFactors(pu!, 1);
+  const f = pc === null || pu!.length > n * K ? null : cellFactors(pu!, 1, K);
   for (let i = 0; i < n; i++) {
     const o = i * K;
     let z = 0;
@@ -205,11 +219,20 @@ function softmaxCached(
       for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
       for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
     }
-    // One division a row, not one a class (rowGradients does the same).
+    // One division a row, not one a class (rowGradients does the same);
+    // the row's own class (gradient p - 1) apart, so no test a class.
     const qo = cells[i] * K, yi = y[i], inv = 1 / z;
-    for (let k = 0; k < K; k++) {
+    for (let k = 0; k < yi; k++) {
       const p = cache[o + k] * inv;
-      G[qo + k] += p - (yi === k ? 1 : 0);
+      G[qo + k] += p;
+      H[qo + k] += p * (1 - p) + 1e-16;
+    }
+    const py = cache[o + yi] * inv;
+    G[qo + yi] += py - 1;
+    H[qo + yi] += py * (1 - py) + 1e-16;
+    for (let k = yi + 1; k < K; k++) {
+      const p = cache[o + k] * inv;
+      G[qo + k] += p;
       H[qo + k] += p * (1 - p) + 1e-16;
     }
   }

@@ -231,6 +231,36 @@ export function linearStart(input: LinearInput): LinearStart | null {
 }
 
 /**
+ * A bag's linear start from `kept` (the training's, by key; null: none
+ * kept) or, the first time, `fit`, then kept. A start depends on the bag's
+ * training rows, bins and target only: the search's fits on the same bins
+ * (judged or not, the linear fit alone) share it, bit for bit.
+ *
+ * @example
+ * ```ts
+ * import { keptStart } from "./linear.ts";
+ *
+ * const kept = new Map<string, Float64Array[] | null>();
+ * let fits = 0;
+ * const fit = () => (fits++, [Float64Array.of(1)]);
+ * const a = keptStart(kept, "bag 1", fit), b = keptStart(kept, "bag 1", fit);
+ * if (!(a === b && fits === 1)) throw new Error("example failed");
+ * // Nothing kept: fitted every time.
+ * if (keptStart(null, "bag 1", fit) === a) throw new Error("example failed");
+ * ```
+ */
+export function keptStart(
+  kept: Map<string, Float64Array[] | null> | null,
+  key: string,
+  fit: () => Float64Array[] | null,
+): Float64Array[] | null {
+  if (!kept) return fit();
+  let tables = kept.get(key);
+  if (tables === undefined) kept.set(key, tables = fit());
+  return tables;
+}
+
+/**
  * Multinomial logistic regression (L2 {@link LINEAR_ALPHA} on all but the
  * intercepts) by block coordinate descent over the classes: each class's
  * coefficients take a majorize-minimize step, with its Hessian bounded by

@@ -264,6 +264,21 @@ export const WIDE_RATIO = 3;
  */
 export const GREEDY_TERMS = 1;
 
+/**
+ * Classes from which the search screens the axes before the pairs' (the
+ * greedy rounds, the linear start, its refinement, the bins) on the main
+ * terms alone: each of their candidates is fitted without pairs and judged
+ * as before, then the winner is fitted with the first pairs of the pairs
+ * axis, which goes on from there as before. A softmax pair stage fits a
+ * tree for every class on cells of two features, and its backfit boosts
+ * every main term again, for as many rounds: two thirds of a multi-class
+ * candidate's fit (digits: 10 classes), paid again for every candidate of
+ * those axes. The main stages the screen fits are the ones the pairs
+ * candidates start from (see `StageReuse`). Figures: BENCHMARKS.md, "Many
+ * classes: the search's axes screened without pairs".
+ */
+export const SCREEN_CLASSES = 3;
+
 /** Numeric bins of the smooth-shape candidate of {@link selectionAxes}. */
 export const SMOOTH_BINS = 16;
 
@@ -319,10 +334,17 @@ export function* searchSteps(
   const noPairs = axes.some((x) =>
     x.name === "max_interactions" && x.values.indexOf(0) > 0
   );
+  // Multi-class: the axes before the pairs' are screened on the main terms
+  // alone (see SCREEN_CLASSES), and the winner is fitted with its pairs.
+  const K = isRegressionTarget(target) ? 1 : target.classes.length;
+  const pairsAt = axes.findIndex((x) => x.name === "max_interactions");
+  const screen = K >= SCREEN_CLASSES && pairsAt > 0 &&
+    Number(axes[pairsAt].values[0]) > 0 &&
+    axes.slice(0, pairsAt).some((x) => x.values.length > 1);
   // The no-pairs candidate costs two fits, and with a linear start the
-  // linear fit alone one more (see below).
+  // linear fit alone one more (see below); a screen one more.
   const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0) +
-    (noPairs ? 3 : 0);
+    (noPairs ? 3 : 0) + (screen ? 1 : 0);
   let chosen: Candidate = {
     bins: p.bins,
     max_interactions: p.max_interactions,
@@ -359,6 +381,8 @@ export function* searchSteps(
   // and pairs by any margin lost on small tables without interactions;
   // the bags' mean weight shrinks towards no pairs where the bags disagree
   // (figures: BENCHMARKS.md, "Pairs mixed in").
+  // A multi-class target screens the axes before the pairs' on the main
+  // terms alone (see SCREEN_CLASSES).
   const slots = fits === 1 ? 1 : fits + 1;
   // Only the link is compared (a table beyond the search's size): each fit
   // shares its pairs as the one fit would, and the better serves as it is.
@@ -415,20 +439,29 @@ export function* searchSteps(
     }
     return r.value;
   };
-  // [candidate, more complex, judged on the target's own scale]
-  const tries = function* (): Generator<[Candidate, boolean, boolean]> {
-    yield [chosen, false, false];
+  // [candidate, the configuration fitted for it, more complex, judged on
+  // the target's own scale, whether it is the incumbent fitted again with
+  // its pairs after a screen (see SCREEN_CLASSES)]
+  const tries = function* (): Generator<
+    [Candidate, Candidate, boolean, boolean, boolean]
+  > {
+    const main = (c: Candidate) => screen ? { ...c, max_interactions: 0 } : c;
+    yield [chosen, main(chosen), false, false, false];
     for (const axis of axes) {
       // A refined linear start needs one.
       if (axis.name === "refined" && !chosen.linear) continue;
+      const pairsAxis = axis.name === "max_interactions";
+      if (screen && pairsAxis) yield [chosen, chosen, false, false, true];
       for (let v = 1; v < axis.values.length; v++) {
         const next = withAxis(chosen, axis, v);
         // Finer shapes or more pairs than the incumbent's are more complex.
         yield [
           next,
-          (axis.name === "bins" || axis.name === "max_interactions") &&
+          pairsAxis ? next : main(next),
+          (axis.name === "bins" || pairsAxis) &&
           next[axis.name] > chosen[axis.name],
           axis.name === "link",
+          false,
         ];
       }
     }
@@ -437,11 +470,19 @@ export function* searchSteps(
   // Past the deadline, the last candidate that came with a model serves.
   let fallback: { model: EbmModel; candidate: Candidate } | null = null;
   let judgedPairs = false;
+  let rebased = false;
   // Pairs mixed with no pairs: the no-pairs candidate, the pairs model's
   // weight, and the judged fit whose split scores the mixture.
   let mix: { none: Candidate; weight: number; prep: Prepared } | null = null;
-  for (const [candidate, complex, raw] of tries()) {
+  for (const [candidate, fitted, complex, raw, rebase] of tries()) {
     if (best && stopped) break;
+    if (rebase) {
+      // The screen's winner with its pairs: the incumbent of the pairs axis.
+      rebased = true;
+      best = yield* fit(candidate, false);
+      if (best.model) fallback = { model: best.model, candidate };
+      continue;
+    }
     if (candidate.max_interactions === 0 && chosen.max_interactions > 0) {
       judgedPairs = true;
       const incumbent = yield* fit(chosen, false, true);
@@ -473,8 +514,8 @@ export function* searchSteps(
       }
       continue;
     }
-    const r = yield* fit(candidate, slots === 1 || linkOnly);
-    if (r.model) fallback = { model: r.model, candidate };
+    const r = yield* fit(fitted, slots === 1 || linkOnly);
+    if (r.model) fallback = { model: r.model, candidate: fitted };
     // Links are compared on what would serve, on the log of each bag's
     // raw-scale loss so that the paired test reads each bag's ratio (one
     // bag's heavy-tailed held-out rows can outweigh the rest of a plain
@@ -485,8 +526,9 @@ export function* searchSteps(
       chosen = candidate;
     }
   }
-  // The no-pairs comparison's two fits are one candidate.
-  const candidates = tried - (judgedPairs ? 1 : 0);
+  // The no-pairs comparison's two fits are one candidate, and so are a
+  // screened incumbent's two.
+  const candidates = tried - (judgedPairs ? 1 : 0) - (rebased ? 1 : 0);
   let model = best!.model;
   if (!model && stopped && fallback) {
     ({ model, candidate: chosen } = fallback);
