@@ -13,6 +13,7 @@ import {
   type Step,
 } from "./bagging.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
+import { skewedPositiveTarget } from "./link.ts";
 import { type Fitted, validationSplit } from "./finalize.ts";
 import { constraintsOf } from "./constraints.ts";
 import { LINEAR_BUDGET } from "./linear.ts";
@@ -139,7 +140,7 @@ export const SELECTION_CELLS = 2_000_000;
  * fit does; a log-normal target's effects multiply whatever the table's
  * size: BENCHMARKS.md, "The regression log link"). A regression target
  * whose every training and validation value is positive and that is right
- * skewed there (`skewed`, see {@link LOG_LINK_SKEW}) is first fitted as it
+ * skewed there (`skewed`, see {@link skewedPositiveTarget}) is first fitted as it
  * is and with the log link (the rounds fit its log, the model serves `exp`
  * of the score, see `EbmModel.link`), the two judged on the target's own
  * scale (`Objective.rawLoss`) by the log of each bag's loss, the better by
@@ -558,48 +559,4 @@ export function* searchSteps(
   const constraints = constraintsOf(data);
   if (constraints) model.constraints = constraints;
   return model;
-}
-
-/**
- * Skewness at or above which a positive regression target counts as right
- * skewed and the search tries the log link (see {@link selectionAxes}):
- * 1, the usual mark of a highly skewed distribution (a log-normal's at a
- * log standard deviation of 0.32). Below it the log's gain is small and a
- * choice by the bags' noise costs: on additive positive targets (skewness
- * about 0.3) the log kept by any margin lost up to 0.016 R² (BENCHMARKS.md,
- * "The log link").
- */
-export const LOG_LINK_SKEW = 1;
-
-/**
- * Whether a regression target is positive (and finite) on every row a fit
- * reads (the training and validation rows of the dataset's order), so its
- * log exists, and right skewed there (sample skewness at least
- * {@link LOG_LINK_SKEW}): the log link's condition (see
- * {@link selectionAxes}).
- */
-function skewedPositiveTarget(
-  data: EncodedDataset,
-  p: TrainingParams,
-): boolean {
-  const values = data.values;
-  if (!values || !isRegressionTarget(data.encoder.target)) return false;
-  const { nTrain, nVal } = splitSizes(data.nRows, p);
-  const pool = data.order.subarray(0, nTrain + nVal);
-  let mean = 0;
-  for (let i = 0; i < pool.length; i++) {
-    const v = values[pool[i]];
-    if (!(v > 0 && v < Infinity)) return false;
-    mean += v;
-  }
-  mean /= pool.length;
-  let m2 = 0, m3 = 0;
-  for (let i = 0; i < pool.length; i++) {
-    const d = values[pool[i]] - mean;
-    m2 += d * d;
-    m3 += d * d * d;
-  }
-  m2 /= pool.length;
-  m3 /= pool.length;
-  return m2 > 0 && m3 / m2 ** 1.5 >= LOG_LINK_SKEW;
 }
