@@ -13,12 +13,16 @@
  * ```ts
  * import { levelStep } from "./levels.ts";
  *
- * // Two levels of 10 rows each (hessian 1 a row), a table still at 0: the
- * // step's histogram is the term's own, its hessians raised by the prior.
- * const hist = { G: Float64Array.of(0, -5, 5), H: Float64Array.of(0, 10, 10), C: Float64Array.of(0, 10, 10) };
- * const step = levelStep(3, 1, new Float64Array(3), null, 1, 20);
- * const h = step(hist, 0);
- * if (!(h.G[1] === -5 && h.H[1] > 10 && h.C === hist.C)) throw new Error("example failed");
+ * // Twelve levels of 10 rows each (hessian 1 a row), a table still at 0:
+ * // the step's histogram is the term's own, its hessians raised by the prior.
+ * const m = 13, C = Float64Array.from({ length: m }, (_, b) => b ? 10 : 0);
+ * const G = Float64Array.from(C, (c, b) => b % 2 ? -c / 2 : c / 2);
+ * const hist = { G, H: C.slice(), C };
+ * const h = levelStep(m, 1, new Float64Array(m), null, 1, 120)(hist, 0);
+ * if (!(h.G[1] === -5 && h.H[1] > 10 && h.C === C)) throw new Error("example failed");
+ * // Two levels are too few to tell their spread: the histogram as it is.
+ * const two = { G: G.subarray(0, 3), H: C.subarray(0, 3), C: C.subarray(0, 3) };
+ * if (levelStep(3, 1, new Float64Array(3), null, 1, 20)(two, 0) !== two) throw new Error("example failed");
  * ```
  *
  * @module
@@ -37,6 +41,17 @@ import type { Bag, Prepared } from "./prepared.ts";
  * still learned.
  */
 export const MAX_PRIOR_ROWS = 20;
+
+/**
+ * Fewest levels with rows for which a step's levels are shrunk: the spread
+ * of fewer levels' effects is too uncertain to estimate (2 levels give it
+ * one degree of freedom), and few levels have many rows each, which
+ * shrinkage barely moves; where it did move them, on a nearly separable
+ * table (penguins' 3 islands and 2 sexes, whose rows' hessians are near 0),
+ * the bounded prior of {@link MAX_PRIOR_ROWS} held the levels back and the
+ * search dropped the linear start it keeps there.
+ */
+export const MIN_LEVELS = 10;
 
 /**
  * The spread `tau²` of the levels' true effects, by the DerSimonian-Laird
@@ -100,7 +115,8 @@ export function levelSpread(
  * {@link MAX_PRIOR_ROWS} rows' mean hessian, scaled by the share of the
  * `rows` training rows the histogram holds. `phi`: the noise of one unit of
  * hessian, 1 for the log loss, the residual variance for squared error
- * ({@link levelNoise}). The returned histogram is reused by the next call.
+ * ({@link levelNoise}). The returned histogram is reused by the next call;
+ * with fewer than {@link MIN_LEVELS} levels with rows, `hist` itself.
  */
 export function levelStep(
   nBins: number,
@@ -122,6 +138,9 @@ export function levelStep(
       hs += H[q], cs += C[b], hf += H[q] * value[q];
     }
     const mean = hs > 0 ? hf / hs : 0;
+    let levels = 0;
+    for (let b = 0; b < nBins; b++) if (C[b] > 0 && H[b * K + k] > 0) levels++;
+    if (levels < MIN_LEVELS) return hist;
     const tau2 = levelSpread(hist, K, k, nBins, value, phi);
     // The full prior in hessian units, then scaled to the rows sampled.
     const most = cs > 0 ? (MAX_PRIOR_ROWS * hs) / cs : 0;
