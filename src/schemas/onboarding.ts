@@ -75,10 +75,10 @@ export const OnboardingConfigurationCreateSchema = z.object({
    * the rest share one "other" bucket. The default, 4096, keeps every
    * level of a many-level column (a zip code, a product id) where a byte's
    * 254 merged all but the most frequent: the model shrinks each level's
-   * effect toward the levels' mean by its rows (ridge-like; from 10
-   * levels), so rare
-   * levels do not overfit (BENCHMARKS.md, 7: "Table kinds the benchmark
-   * lacks"). Above 65,534 (what a category code holds) counts as 65,534.
+   * effect toward the levels' mean by its rows (ridge-like, for a column of
+   * 10 levels or more), so rare levels do not overfit (BENCHMARKS.md, 7:
+   * "Table kinds the benchmark lacks"). Above 65,534 (what a category code
+   * holds) counts as 65,534.
    */
   one_hot_encoding_max_categories: z.number().int().min(1).default(4096),
   /** Trim white space around category values. */
