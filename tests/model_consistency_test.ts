@@ -325,6 +325,61 @@ Deno.test("one truth: a wide table (greedy rounds among the search's candidates)
   assert(metrics.greedy_terms! > 0, JSON.stringify(metrics));
 });
 
+/**
+ * A category of `levels` levels (Zipf-like frequencies: most levels have a
+ * handful of rows, many fewer than 0.5% of them) whose level sets the
+ * target, and one numeric column: binary or regression.
+ */
+function manyLevelsTable(
+  kind: "binary" | "regression",
+  n: number,
+  levels: number,
+  seed: number,
+): Table {
+  const rng = createRng(seed);
+  const effect = Array.from({ length: levels }, () => 1.5 * normal(rng));
+  const weight = Array.from({ length: levels }, (_, l) => 1 / (l + 10));
+  const total = weight.reduce((a, b) => a + b, 0);
+  const cat: Cell[] = [], x: Cell[] = [], y: Cell[] = [];
+  for (let i = 0; i < n; i++) {
+    let u = rng() * total, l = 0;
+    while (u > weight[l] && l < levels - 1) u -= weight[l++];
+    const a = normal(rng);
+    const score = effect[l] + 0.8 * a;
+    cat.push(`level ${l}`);
+    x.push(Math.round(a * 1000) / 1000);
+    y.push(
+      kind === "regression"
+        ? Math.round((score + normal(rng)) * 1000) / 1000
+        : rng() < 1 / (1 + Math.exp(-score))
+        ? "yes"
+        : "no",
+    );
+  }
+  return {
+    name: `many_levels_${kind}_${seed}`,
+    kind,
+    columns: { cat, x, y },
+    types: { cat: "category", x: "float", y: "category" },
+    target: "y",
+    unseen: { cat: ["level 99999", null], x: [0, null] },
+  };
+}
+
+Deno.test("one truth: a category with more levels than a byte's bins keeps every level under the default onboarding, and serves what it reports", async () => {
+  for (const kind of ["binary", "regression"] as const) {
+    const table = manyLevelsTable(kind, 2000, 900, 11);
+    const seen = new Set(table.columns.cat).size;
+    const { model } = await checkOneTruth(table, { estimators: 2 });
+    const shapes = await ml.models.explanation(model.id);
+    const term = shapes.terms.find((t) => t.name === "cat")!;
+    // Missing, every level seen in training, other: beyond the 256 bins of
+    // a byte (the old defaults kept the 30-odd levels with 0.5% of the rows).
+    const bins = term.labels[0].length;
+    assert(bins > 256 && bins <= seen + 2, `${bins} bins of ${seen} levels`);
+  }
+});
+
 /** The arbitrary tables of the property, of one kind: every awkward column. */
 const tablesOf = (kind: Kind) =>
   fc.record({

@@ -33,7 +33,7 @@ export interface EncodingOptions {
   handleUnseenCategories?: boolean;
   /** Replace missing values instead of giving them their own bin (default false). */
   impute?: boolean;
-  /** At most this many categories per column are kept (default 254: `infrequencyThreshold` decides). */
+  /** At most this many categories per column are kept, the most frequent (default 4096). */
   oneHotEncodingMaxCategories?: number;
   /** Trim white space around category values (default true). */
   stripCategories?: boolean;
@@ -79,7 +79,7 @@ export interface OnboardingConfigurationOptions<T extends string = string>
  *   name: "churn-onboard", targets: ["churn"], impute: true,
  * }).body();
  * const shown = [body.prediction_type, body.impute, body.one_hot_encoding_max_categories].join();
- * if (shown !== "CLASSIFICATION,true,254") throw new Error(shown);
+ * if (shown !== "CLASSIFICATION,true,4096") throw new Error(shown);
  * ```
  */
 export class OnboardingConfigurationBuilder<T extends string = string>

@@ -71,13 +71,16 @@ export const OnboardingConfigurationCreateSchema = z.object({
   /** Replace missing values (median / most frequent) instead of giving them their own bin. */
   impute: z.boolean().default(false),
   /**
-   * At most this many categories per column are kept; the rest share one
-   * bucket. The default, 254, leaves the choice to `infrequency_threshold`
-   * (a level under 0.5% of rows shares the bucket anyway) and keeps a
-   * column's bins within a byte: a cap of 32 merged the 36 rarer levels of a
-   * 68-level zip code and cost 0.036 R² on sacramento (BENCHMARKS.md, 7).
+   * At most this many categories per column are kept (the most frequent);
+   * the rest share one "other" bucket. The default, 4096, keeps every
+   * level of a many-level column (a zip code, a product id) where a byte's
+   * 254 merged all but the most frequent: the model shrinks each level's
+   * effect toward the levels' mean by its rows (ridge-like, for a column of
+   * 10 levels or more), so rare levels do not overfit (BENCHMARKS.md, 7:
+   * "Table kinds the benchmark lacks"). Above 65,534 (what a category code
+   * holds) counts as 65,534.
    */
-  one_hot_encoding_max_categories: z.number().int().min(1).default(254),
+  one_hot_encoding_max_categories: z.number().int().min(1).default(4096),
   /** Trim white space around category values. */
   strip_categories: z.boolean().default(true),
   /** Target column names (at least one). */
@@ -85,8 +88,12 @@ export const OnboardingConfigurationCreateSchema = z.object({
     1,
     "name at least one target column",
   ),
-  /** Categories rarer than this fraction of rows share one bucket. */
-  infrequency_threshold: fraction.default(0.005),
+  /**
+   * Categories rarer than this fraction of rows share one bucket. Default
+   * 0: every level seen in training keeps its own (before, 0.005: a level
+   * under 0.5% of the rows went to "other"; give it to keep that).
+   */
+  infrequency_threshold: fraction.default(0),
   mask_category_fraction: fraction.default(0),
   mask_fraction: fraction.default(0),
   mask_median_fraction: fraction.default(0),

@@ -15,6 +15,7 @@ import {
   type StepRegularisation,
 } from "./boost.ts";
 import { newHistogram } from "./histogram.ts";
+import { levelNoises, levelStep } from "./levels.ts";
 import {
   directionsOf,
   pairAllowed,
@@ -351,17 +352,22 @@ export function* fitBag(
       addScores(va, bag.vaBins[j], t, K);
     });
   };
+  // A categorical term's levels shrink toward the mean (levels.ts).
+  const phi = levelNoises(prep, bag, start?.tables ?? null);
   const mainTerms: StageTerm[] = features.map((f, j) => {
     const nBins = boostedBins[j];
     const step = new Float64Array(nBins);
+    const table = new Float64Array(nBins * K);
+    const levels = f.kind === "categorical" &&
+      levelStep(nBins, K, table, start?.tables[j] ?? null, phi[j], bag.nTrain);
     return {
       cellsTr: toBoosted(prep, j, bag.trBins[j]),
       cellsVa: toBoosted(prep, j, bag.vaBins[j]),
-      table: new Float64Array(nBins * K),
+      table,
       hist: newHistogram(nBins, K),
       fit: (hist, k, out, lr, round) => {
         fitOrderedBins(
-          hist,
+          levels ? levels(hist, k) : hist,
           K,
           k,
           nBins,

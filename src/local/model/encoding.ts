@@ -15,11 +15,13 @@
  * - `strip_categories` (default true): trims leading/trailing whitespace of
  *   category values (and of target classes) before counting and at views time,
  *   so `" Yes"` and `"Yes"` are one category. A value that strips to `""` is missing.
- * - `one_hot_encoding_max_categories` (default 254): a categorical feature keeps at
- *   most this many most-frequent categories as their own bins.
- * - `infrequency_threshold` (default 0.005): a category seen in fewer than this
+ * - `one_hot_encoding_max_categories` (default 4096, at most
+ *   {@link MAX_CATEGORIES}): a categorical feature keeps at most this many
+ *   most-frequent categories as their own bins.
+ * - `infrequency_threshold` (default 0): a category seen in fewer than this
  *   fraction of rows does not get its own bin either. Categories cut by either
  *   rule share one "other" bin (recorded in `rare`, so they still map to "other").
+ *   The defaults keep every level; training shrinks rare ones (levels.ts).
  * - `impute` (default false): missing numbers become the training median and
  *   missing categories the most frequent category. Without it, missing values get
  *   their own "missing" bin (bin 0), whose score the model learns like any other.
@@ -139,6 +141,9 @@ export const ONBOARDING_DEFAULTS: Readonly<
   impute: schemaDefaults.impute,
   seed: 0,
 };
+
+/** Most categories a feature keeps (16-bit codes, 0 and m + 1 taken). */
+export const MAX_CATEGORIES = 65_534;
 
 function isCategorical(f: SchemaField): boolean {
   if (f.semantic_type === "CATEGORICAL") return true;
@@ -416,12 +421,11 @@ export function encodeDataset(
       b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
     );
     const minCount = o.infrequency_threshold * n;
+    const most = Math.min(o.one_hot_encoding_max_categories, MAX_CATEGORIES);
     const categories: string[] = [];
     const rare: string[] = [];
     for (const [c, k] of ranked) {
-      if (
-        categories.length < o.one_hot_encoding_max_categories && k >= minCount
-      ) categories.push(c);
+      if (categories.length < most && k >= minCount) categories.push(c);
       else rare.push(c);
     }
     const enc: CategoricalEncoding = {
