@@ -6,13 +6,8 @@
  * @module
  */
 
-import {
-  type BagResult,
-  fitBag,
-  fitStop,
-  type MainStage,
-  type StageReuse,
-} from "./booster.ts";
+import { type BagResult, fitBag, fitStop } from "./booster.ts";
+import type { MainStage, StageReuse } from "./reuse.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import type { Link } from "./objective.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
@@ -21,8 +16,9 @@ import { prepare } from "./prepared.ts";
 import type { TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";
 
-export type { BagResult, StageReuse } from "./booster.ts";
-export { newStageReuse } from "./booster.ts";
+export type { BagResult } from "./booster.ts";
+export type { StageReuse } from "./reuse.ts";
+export { newStageReuse } from "./reuse.ts";
 
 /**
  * One fit with fixed parameters: the model and its held-out loss. With

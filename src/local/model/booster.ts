@@ -25,13 +25,8 @@ import {
 } from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
 import { keptStart, linearStart } from "./linear.ts";
-import {
-  bagData,
-  type Binned,
-  type Prepared,
-  type RawTerm,
-  toBoosted,
-} from "./prepared.ts";
+import type { MainStage, StageReuse } from "./reuse.ts";
+import { bagData, type Prepared, type RawTerm, toBoosted } from "./prepared.ts";
 import {
   addScores,
   type Bins,
@@ -122,57 +117,6 @@ export function fitStop(shouldStop: () => boolean): FitStop {
     check: () => (stop.deadline ||= shouldStop()),
   };
   return stop;
-}
-
-/**
- * What one training's fits share of their bags: the search's candidates
- * that differ only in their pairs (few, fewest, many, none; and the final
- * fit of the chosen one) fit the same main stage in every bag (same rows,
- * bins, linear start, rounds and random draws) and rank the same pairs, so
- * the first fit of a {@link Prepared.reuseKey} keeps, per bag, its linear
- * start, its main terms' tables after the main stage, the random draws
- * taken, and its ranking of every pair, and the later ones start from
- * them: the same arithmetic, skipped, so the models are bit for bit the
- * ones a fit from scratch gives. A main stage cut short by a deadline is
- * not kept. Fits of other keys on the same bins share the linear starts.
- */
-export interface StageReuse {
-  /** Per key, per bag. */
-  stages: Map<string, Map<number, MainStage>>;
-  /** Each fit's bins, by their inputs (see `prepare`): most fits share them. */
-  bins: Map<string, Binned>;
-  /** Each bag's linear start by its fit's bins (features), link and bag (see `keptStart`). */
-  starts: WeakMap<object, Map<string, Float64Array[] | null>>;
-}
-
-/** One bag's main stage as {@link StageReuse} keeps it. */
-export interface MainStage {
-  /** The linear start's tables (projected on the constraints), or null. */
-  start: Float64Array[] | null;
-  /** The main terms' tables after the main stage. */
-  tables: Float64Array[];
-  rounds: number;
-  stop: string;
-  /** Draws taken from the bag's stream by the main stage. */
-  draws: number;
-  /** Every pair with a gain, best first, and the draws taken after ranking them. */
-  ranked: { pairs: [number, number][]; draws: number } | null;
-}
-
-/**
- * A new, empty {@link StageReuse} for one training (its search's fits in
- * one thread; a helper thread keeps its own).
- *
- * @example
- * ```ts
- * import { newStageReuse } from "./booster.ts";
- *
- * const reuse = newStageReuse();
- * if (reuse.stages.size !== 0 || reuse.bins.size !== 0) throw new Error("example failed");
- * ```
- */
-export function newStageReuse(): StageReuse {
-  return { stages: new Map(), bins: new Map(), starts: new WeakMap() };
 }
 
 /** The step settings every bag of a fit shares (from its parameters). */

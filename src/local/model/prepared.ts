@@ -75,7 +75,7 @@ export interface Prepared {
    * Every input of a bag's main stage and pair ranking in one string (the
    * parameters but `max_interactions`, the linear start, its bins, judged,
    * greedy, a row helper, the link): fits with the same key fit the same main terms
-   * and rank the same pairs, bag by bag (see `StageReuse`, booster.ts).
+   * and rank the same pairs, bag by bag (see `StageReuse`, reuse.ts).
    */
   reuseKey: string;
 }
