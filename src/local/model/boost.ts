@@ -134,13 +134,16 @@ export function fitOrderedBins(
   let idx: ArrayLike<number>;
   let m = 0;
   if (categorical) {
-    const bins: number[] = [];
-    for (let b = 1; b < nBins; b++) if (C[b] > 0) bins.push(b);
-    bins.sort((a, b) =>
-      G[a * K + k] / (H[a * K + k] + lambda) -
-        G[b * K + k] / (H[b * K + k] + lambda) || a - b
-    );
-    idx = bins, m = bins.length;
+    // Each level's ratio once, not twice a comparison: a many-level
+    // category (thousands of bins) spent most of its step in the sort.
+    if (ORDER.length < nBins) ORDER = new Int32Array(2 * nBins);
+    if (RATIO.length < nBins) RATIO = new Float64Array(2 * nBins);
+    const ratio = RATIO;
+    for (let b = 1; b < nBins; b++) {
+      if (C[b] > 0) ORDER[m++] = b;
+      ratio[b] = G[b * K + k] / (H[b * K + k] + lambda);
+    }
+    idx = ORDER.subarray(0, m).sort((a, b) => ratio[a] - ratio[b] || a - b);
   } else {
     // The bins in order, in a scratch array: a stage fits this step for
     // every feature, class and round, so nothing is allocated here.
@@ -155,8 +158,8 @@ export function fitOrderedBins(
   splitSegment(idx, 0, m, depth);
 }
 
-/** The bins of a numeric step, in order (scratch of {@link fitOrderedBins}). */
-let ORDER = new Int32Array(256);
+/** Scratch of {@link fitOrderedBins}: a step's bins in order (numeric) or its levels with rows (categorical), and the levels' gradient ratios. */
+let ORDER = new Int32Array(256), RATIO = new Float64Array(256);
 
 /** What {@link splitSegment} reads of the step being fitted. */
 const STEP: {
