@@ -382,8 +382,6 @@ export function* searchSteps(
   // and pairs by any margin lost on small tables without interactions;
   // the bags' mean weight shrinks towards no pairs where the bags disagree
   // (figures: BENCHMARKS.md, "Pairs mixed in").
-  // A multi-class target screens the axes before the pairs' on the main
-  // terms alone (see SCREEN_CLASSES).
   const slots = fits === 1 ? 1 : fits + 1;
   // Only the link is compared (a table beyond the search's size): each fit
   // shares its pairs as the one fit would, and the better serves as it is.
