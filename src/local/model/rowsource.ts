@@ -15,7 +15,13 @@ import {
 } from "./histogram.ts";
 import type { LossKind } from "./loss.ts";
 import { addScores, type Bins } from "./predictor.ts";
-import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
+import {
+  ROW_SPLIT_ROWS,
+  type RowHelper,
+  rowSetup,
+  RowSplit,
+  scoreRows,
+} from "./rows.ts";
 
 /**
  * Most training rows one boosting round works on. Larger training sets are
@@ -317,10 +323,7 @@ export function stageRows(o: StageRowsInput): RowSource {
       // The round's scores: the outside score, then every term's table in
       // term order; its labels and targets. Into one set of buffers.
       const { s, y, v } = round!;
-      for (let i = 0; i < m; i++) {
-        for (let k = 0; k < K; k++) s[i * K + k] = baseTr[at[i] * K + k];
-      }
-      tables.forEach((t, j) => addScoresAt(s, cells[j], at, m, t, K));
+      scoreRows(s, baseTr, cells, tables, at, 0, m, K);
       for (let i = 0; i < m; i++) y[i] = bag.yTr[at[i]];
       for (let i = 0; i < v.length && i < m; i++) v[i] = bag.vTr[at[i]];
       return {
