@@ -19,7 +19,7 @@ import { MAX_BINS, splitSizes, type TrainingParams } from "./params.ts";
 import type { Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import { createRng, shuffle } from "./rng.ts";
-import type { RowHelper } from "./rows.ts";
+import { ROW_SPLIT_ROWS, type RowHelper } from "./rows.ts";
 import { gather } from "./rowsource.ts";
 import type { FeatureBins } from "./types.ts";
 
@@ -362,7 +362,13 @@ function bagOf(
   );
   return {
     nTrain: tr.length,
-    trBins: binsAll.map((b) => gather(b, tr)),
+    // A fit whose histograms a helper thread shares (see stageRows) reads
+    // its training rows' bins on shared memory where they are, no copy.
+    trBins: binsAll.map((b) =>
+      prep.rows !== null && tr.length >= ROW_SPLIT_ROWS
+        ? gatherShared(b, tr)
+        : gather(b, tr)
+    ),
     vaBins: binsAll.map((b) => gather(b, va)),
     yTr,
     // What the rounds fit: the target, or with the log link its log.
@@ -381,6 +387,16 @@ function bagOf(
       ),
     },
   };
+}
+
+/** {@link gather} of bins into an array on a SharedArrayBuffer. */
+function gatherShared(col: Bins, rows: Uint32Array): Bins {
+  const n = rows.length;
+  const out = col instanceof Uint16Array
+    ? new Uint16Array(new SharedArrayBuffer(2 * n))
+    : new Uint8Array(new SharedArrayBuffer(n));
+  for (let i = 0; i < n; i++) out[i] = col[rows[i]];
+  return out;
 }
 
 /** A judged fit's validation rows: every other one stops early, the rest judge. */
