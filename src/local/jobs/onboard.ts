@@ -93,8 +93,10 @@ export function loadEncoded(store: Store, datasetId: string) {
  */
 const lastOnboarded = new WeakMap<Store, {
   datasetId: string;
-  stored: StoredDataset;
-  source: unknown;
+  // All three weakly: a store that reads its blobs back as copies (SQLite)
+  // must not keep a datasource's copy alive here.
+  stored: WeakRef<StoredDataset>;
+  source: WeakRef<object>;
   data: WeakRef<EncodedDataset>;
 }>();
 
@@ -121,8 +123,9 @@ export function takeEncoded(store: Store, datasetId: string): EncodedDataset {
     const data = last.data.deref();
     const stored = datasetBlobs.read(store, datasetId);
     if (
-      data && stored === last.stored &&
-      store.getBlob(datasourceBlobKey(stored.datasourceId)) === last.source
+      data && stored !== undefined && stored === last.stored.deref() &&
+      store.getBlob(datasourceBlobKey(stored.datasourceId)) ===
+        last.source.deref()
     ) return data;
   }
   return loadEncoded(store, datasetId);
@@ -199,12 +202,14 @@ export function onboardWork(
       encoder: data.encoder,
     };
     datasetBlobs.write(store, input.datasetId, stored);
-    lastOnboarded.set(store, {
-      datasetId: input.datasetId,
-      stored,
-      source: blob,
-      data: new WeakRef(data),
-    });
+    if (typeof blob === "object" && blob !== null) {
+      lastOnboarded.set(store, {
+        datasetId: input.datasetId,
+        stored: new WeakRef(stored),
+        source: new WeakRef(blob),
+        data: new WeakRef(data),
+      });
+    }
     onDone({
       rows: data.nRows,
       droppedRows: data.droppedRows,
