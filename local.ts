@@ -71,9 +71,13 @@ export type LocalOptions =
 
 /**
  * How `local()`'s platform polls its jobs unless told otherwise: from 10 ms,
- * growing by half each poll to 1 s. In-process, a poll is a function call,
+ * growing by half each poll to 100 ms. In-process, a poll is a function call,
  * and most jobs end in milliseconds: the service's schedule (240 ms first)
- * made every step of a small workflow wait a quarter of a second.
+ * made every step of a small workflow wait a quarter of a second. The cap
+ * was 1 s: a training's result then waited up to a second after its job
+ * ended (a 2.7 s training of 80,000 rows was answered at 3.6 s, a quarter
+ * of its time; BENCHMARKS.md section 7, "The large churn tables: memory
+ * and fit").
  *
  * @example
  * ```ts
@@ -84,7 +88,7 @@ export type LocalOptions =
 export const LOCAL_POLL: PollOptions = Object.freeze({
   initialDelay: 10,
   factor: 1.5,
-  maxDelay: 1000,
+  maxDelay: 100,
 });
 
 /** An {@linkcode MLPlatform} connected to an in-process local platform. */

@@ -44,7 +44,7 @@ Deno.test("local poll: local() polls its in-process jobs on LOCAL_POLL unless to
   try {
     assertEquals(ml.poll, LOCAL_POLL);
     assert(LOCAL_POLL.initialDelay! <= 10, "a short first wait");
-    assert(LOCAL_POLL.maxDelay! <= 1000, "at most a second between polls");
+    assert(LOCAL_POLL.maxDelay! <= 100, "at most 100 ms between polls");
   } finally {
     await ml.close();
   }

@@ -12,6 +12,7 @@
  */
 import {
   encodeDataset,
+  type EncodedDataset,
   type Encoder,
   type OnboardingOptions,
   type SchemaField,
@@ -79,6 +80,55 @@ export function loadEncoded(store: Store, datasetId: string) {
     );
   }
   return data;
+}
+
+/**
+ * Each store's last onboarding: its dataset, the stored dataset and
+ * datasource blobs it encoded, and the encoded rows, held weakly (the
+ * collector may take them back). The dataset's training takes them
+ * ({@link takeEncoded}) instead of encoding the datasource a second time:
+ * on a 1,000,000-row table that second encoding was half a second of the
+ * training job and 85 MB of new buffers while the first one's still sat
+ * uncollected (BENCHMARKS.md section 7, "The large churn tables: memory and fit").
+ */
+const lastOnboarded = new WeakMap<Store, {
+  datasetId: string;
+  // All three weakly: a store that reads its blobs back as copies (SQLite)
+  // must not keep a datasource's copy alive here.
+  stored: WeakRef<StoredDataset>;
+  source: WeakRef<object>;
+  data: WeakRef<EncodedDataset>;
+}>();
+
+/**
+ * The encoded rows of dataset `datasetId` for its training: those its
+ * onboarding made when they are still there and the stored dataset and its
+ * datasource are the very blobs it encoded (they are then handed over once:
+ * the training may move their buffers to its worker), else
+ * {@link loadEncoded}'s. The same rows either way: encoding is
+ * deterministic.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "../store/store.ts";
+ * import { takeEncoded } from "./onboard.ts";
+ * const status = (() => { try { takeEncoded(new MemoryStore(), "none"); } catch (e) { return e instanceof Error ? e.message : ""; } })();
+ * if (!String(status).includes("none")) throw new Error();
+ * ```
+ */
+export function takeEncoded(store: Store, datasetId: string): EncodedDataset {
+  const last = lastOnboarded.get(store);
+  if (last?.datasetId === datasetId) {
+    lastOnboarded.delete(store);
+    const data = last.data.deref();
+    const stored = datasetBlobs.read(store, datasetId);
+    if (
+      data && stored !== undefined && stored === last.stored.deref() &&
+      store.getBlob(datasourceBlobKey(stored.datasourceId)) ===
+        last.source.deref()
+    ) return data;
+  }
+  return loadEncoded(store, datasetId);
 }
 
 /**
@@ -152,6 +202,14 @@ export function onboardWork(
       encoder: data.encoder,
     };
     datasetBlobs.write(store, input.datasetId, stored);
+    if (typeof blob === "object" && blob !== null) {
+      lastOnboarded.set(store, {
+        datasetId: input.datasetId,
+        stored: new WeakRef(stored),
+        source: new WeakRef(blob),
+        data: new WeakRef(data),
+      });
+    }
     onDone({
       rows: data.nRows,
       droppedRows: data.droppedRows,

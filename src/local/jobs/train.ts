@@ -16,7 +16,7 @@ import type { TrainingParams } from "../model/params.ts";
 import type { EbmModel } from "../model/types.ts";
 import type { Store } from "../store/store.ts";
 import { macrotask } from "./yield.ts";
-import { loadEncoded } from "./onboard.ts";
+import { takeEncoded } from "./onboard.ts";
 import type { JobWork } from "./runner.ts";
 import { modelBlobs } from "../store/blobs.ts";
 import type { ConstraintCost } from "../../schemas/constraints.ts";
@@ -114,7 +114,8 @@ export function trainWork(
 ): JobWork {
   return async (job) => {
     job.report("loading", 0, 0.01);
-    const full = loadEncoded(store, input.datasetId);
+    // Onboarding's own encoded rows when they are still there.
+    const full = takeEncoded(store, input.datasetId);
     const c = input.constraints && withGroupCuts(full, input.constraints);
     const data = c ? constrainDataset(full, c) : full;
     const validationRows = c?.protected.length

@@ -214,7 +214,8 @@ export function numericValues(
  * The categories of a column at rows `keep` (all when null), dictionary
  * coded: `codes[i]` indexes `dictionary`, whose entries are the (stripped)
  * category strings, or null for missing. Raw cells are checked as
- * {@link categoryOf} does.
+ * {@link categoryOf} does. A typed column's every row (`keep` null) gives
+ * the column's own codes, not a copy: the caller only reads them.
  */
 export function categoryValues(
   column: RawOrTyped,
@@ -224,16 +225,19 @@ export function categoryValues(
 ): { codes: Uint32Array; dictionary: (string | null)[] } {
   const n = keep ? keep.length : lengthOfColumn(column);
   const row = (i: number) => keep ? keep[i] : i;
-  const codes = new Uint32Array(n);
   if (isTypedColumn(column) && column.kind === "string") {
     const c = column;
     const dictionary: (string | null)[] = [null];
     for (const v of c.dictionary) {
       dictionary.push(categoryOf(v, strip, name, 0, ModelDataError));
     }
+    // Every row: the column's own codes (read, never written), no copy.
+    if (!keep) return { codes: c.codes, dictionary };
+    const codes = new Uint32Array(n);
     for (let i = 0; i < n; i++) codes[i] = c.codes[row(i)];
     return { codes, dictionary };
   }
+  const codes = new Uint32Array(n);
   // Raw cells or numbers: one dictionary entry per distinct value.
   const dictionary: (string | null)[] = [null];
   const index = new Map<unknown, number>();
@@ -306,4 +310,60 @@ function buildCoder(
       } (or onboard with handle_unseen_categories).`,
     );
   };
+}
+
+/**
+ * Fewest rows with a value at which a categorical column whose every value
+ * is different counts as an identifier: below it, a small table's distinct
+ * categories may still be real ones.
+ */
+export const ID_ROWS = 20;
+
+/**
+ * Why a numeric column cannot be used (no value, or the same value on every
+ * row: a missing value on some rows is information), or null.
+ *
+ * @example
+ * ```ts
+ * import { numericUnusable } from "./cells.ts";
+ * if (numericUnusable(Float64Array.of(1, 1)) === null || numericUnusable(Float64Array.of(1, NaN)) !== null) throw new Error("example failed");
+ * ```
+ */
+export function numericUnusable(x: Float64Array): string | null {
+  let first = NaN, missing = false;
+  for (const v of x) {
+    if (Number.isNaN(v)) missing = true;
+    else if (Number.isNaN(first)) first = v;
+    else if (v !== first) return null;
+  }
+  if (Number.isNaN(first)) return "empty: no row has a value";
+  return missing ? null : "constant: every row has the same value";
+}
+
+/**
+ * Why a categorical column (its rows per category over `n` rows) cannot be
+ * used: no value, one category on every row, or a different value on every
+ * row (an identifier: no category would ever be seen again); or null.
+ *
+ * @example
+ * ```ts
+ * import { categoryUnusable } from "./cells.ts";
+ * if (categoryUnusable(new Map([["a", 2], ["b", 1]]), 3) !== null || categoryUnusable(new Map(), 3) === null) throw new Error("example failed");
+ * ```
+ */
+export function categoryUnusable(
+  counts: ReadonlyMap<string, number>,
+  n: number,
+): string | null {
+  if (counts.size === 0) return "empty: no row has a value";
+  let valued = 0;
+  for (const k of counts.values()) valued += k;
+  // One category and no missing value: nothing tells rows apart.
+  if (counts.size === 1 && valued === n) {
+    return "constant: every row has the same value";
+  }
+  if (valued >= ID_ROWS && counts.size === valued && valued === n) {
+    return "an identifier: every row has a different value";
+  }
+  return null;
 }

@@ -59,9 +59,12 @@ import type { z } from "zod";
 import { OnboardingConfigurationCreateSchema } from "../../schemas/onboarding.ts";
 import {
   categoryCoder,
+  categoryUnusable,
   categoryValues,
   datesOf,
+  isTypedColumn,
   lengthOfColumn,
+  numericUnusable,
   numericValues,
   type RawOrTyped,
 } from "./cells.ts";
@@ -313,14 +316,17 @@ export function encodeDataset(
     strata = 10;
   } else {
     const cat = categoryValues(rawTarget, targetName, o.strip_categories, null);
+    // Rows per dictionary entry: the kept rows (a class) counted, then listed.
+    const uses = new Float64Array(cat.dictionary.length);
+    for (let r = 0; r < nAll; r++) uses[cat.codes[r]]++;
     let n = 0;
-    keep = new Uint32Array(nAll);
-    for (let r = 0; r < nAll; r++) {
-      if (cat.dictionary[cat.codes[r]] !== null) keep[n++] = r;
+    cat.dictionary.forEach((c, k) => n += c === null ? 0 : uses[k]);
+    keep = new Uint32Array(n);
+    for (let r = 0, i = 0; r < nAll; r++) {
+      if (cat.dictionary[cat.codes[r]] !== null) keep[i++] = r;
     }
-    keep = keep.slice(0, n);
     const seen = new Set<string>();
-    for (let i = 0; i < n; i++) seen.add(cat.dictionary[cat.codes[keep[i]]]!);
+    cat.dictionary.forEach((c, k) => c !== null && uses[k] > 0 && seen.add(c));
     classes = [...seen].sort();
     if (classes.length === 1) {
       throw new ModelDataError(
@@ -373,11 +379,22 @@ export function encodeDataset(
       encoded.push(x);
       continue;
     }
-    const cat = categoryValues(raw, f.name, o.strip_categories, keep);
+    // A typed column's codes are read where they are, at the kept rows
+    // (`at`), not copied: 4 bytes a row and column less while encoding.
+    const at = isTypedColumn(raw) && raw.kind === "string" ? keep : null;
+    const cat = categoryValues(
+      raw,
+      f.name,
+      o.strip_categories,
+      at ? null : keep,
+    );
+    // The dictionary entry of every kept row.
+    const kept = at === null ? cat.codes : null;
+    const entry = (i: number) => kept ? kept[i] : cat.codes[at![i]];
     // Rows per category (a category may have several dictionary entries,
     // e.g. " a" and "a" when stripping).
     const perCode = new Float64Array(cat.dictionary.length);
-    for (let i = 0; i < n; i++) perCode[cat.codes[i]]++;
+    for (let i = 0; i < n; i++) perCode[entry(i)]++;
     const counts = new Map<string, number>();
     cat.dictionary.forEach((c, k) => {
       if (c !== null && perCode[k] > 0) {
@@ -388,7 +405,7 @@ export function encodeDataset(
     if (days) {
       // ISO dates: a number (the day), not a category of its own per day.
       const x = new Float64Array(n);
-      for (let i = 0; i < n; i++) x[i] = days[cat.codes[i]];
+      for (let i = 0; i < n; i++) x[i] = days[entry(i)];
       const unusable = numericUnusable(x);
       if (unusable) {
         dropped.push({ name: f.name, reason: unusable });
@@ -444,7 +461,7 @@ export function encodeDataset(
       (c, k) => perCode[k] > 0 ? codeOf(c, 0, ModelDataError) : 0,
     );
     const codes = new Uint16Array(n);
-    for (let i = 0; i < n; i++) codes[i] = binOfCode[cat.codes[i]];
+    for (let i = 0; i < n; i++) codes[i] = binOfCode[entry(i)];
     encFeatures.push(enc);
     encoded.push(codes);
   }
@@ -484,49 +501,7 @@ function isTyped(columns: RawColumns | Datasource): columns is Datasource {
   return isDatasource(columns);
 }
 
-/**
- * Fewest rows with a value at which a categorical column whose every value
- * is different counts as an identifier: below it, a small table's distinct
- * categories may still be real ones.
- */
-export const ID_ROWS = 20;
-
-/**
- * Why a numeric column cannot be used (no value, or the same value on every
- * row: a missing value on some rows is information), or null.
- */
-function numericUnusable(x: Float64Array): string | null {
-  let first = NaN, missing = false;
-  for (const v of x) {
-    if (Number.isNaN(v)) missing = true;
-    else if (Number.isNaN(first)) first = v;
-    else if (v !== first) return null;
-  }
-  if (Number.isNaN(first)) return "empty: no row has a value";
-  return missing ? null : "constant: every row has the same value";
-}
-
-/**
- * Why a categorical column (its rows per category over `n` rows) cannot be
- * used: no value, one category on every row, or a different value on every
- * row (an identifier: no category would ever be seen again); or null.
- */
-function categoryUnusable(
-  counts: ReadonlyMap<string, number>,
-  n: number,
-): string | null {
-  if (counts.size === 0) return "empty: no row has a value";
-  let valued = 0;
-  for (const k of counts.values()) valued += k;
-  // One category and no missing value: nothing tells rows apart.
-  if (counts.size === 1 && valued === n) {
-    return "constant: every row has the same value";
-  }
-  if (valued >= ID_ROWS && counts.size === valued && valued === n) {
-    return "an identifier: every row has a different value";
-  }
-  return null;
-}
+export { ID_ROWS } from "./cells.ts";
 
 /** A REGRESSION target's largest magnitude: beyond it squared errors overflow. */
 const MAX_REGRESSION_TARGET = 1e100;

@@ -44,6 +44,10 @@ import type { LossKind } from "./loss.ts";
  * The caller keeps it in step: every call with a pending update must follow
  * one on the same rows and scores, with nothing else changing the scores.
  *
+ * `at` (null = none): row `i` (its score, label, target and cache entry) is
+ * row `at[i]` of `cells` and `pendingCells`, which then hold every training
+ * row: a sampled round's rows, read in place.
+ *
  * @example
  * ```ts
  * import { gradientHistogram, newHistogram } from "./histogram.ts";
@@ -78,14 +82,32 @@ export function gradientHistogram(
   pendingUpdate: Float64Array | null,
   counted = false,
   cache: Float64Array | null = null,
+  at: Uint32Array | null = null,
 ): void {
   const { G, H, C } = hist;
   G.fill(0), H.fill(0);
-  if (!counted) {
-    C.fill(0);
-    for (let i = 0; i < n; i++) C[cells[i]]++;
-  }
+  if (!counted) C.fill(0);
   const pc = pendingCells, pu = pendingUpdate;
+  if (at !== null && loss !== "softmax") {
+    return gatheredHistogram(
+      loss,
+      s,
+      y,
+      v,
+      cells,
+      at,
+      n,
+      hist,
+      !counted,
+      pc,
+      pu,
+      cache,
+    );
+  }
+  if (!counted) {
+    if (at !== null) { for (let i = 0; i < n; i++) C[cells[at[i]]]++; }
+    else for (let i = 0; i < n; i++) C[cells[i]]++;
+  }
   if (loss === "logistic" && cache !== null) {
     // An update with more cells than there are rows: one exp a row is less.
     if (pc === null || pu!.length > n) {
@@ -135,25 +157,86 @@ export function gradientHistogram(
     return;
   }
   if (cache !== null) {
-    return softmaxCached(K, s, y, cells, n, G, H, pc, pu, cache);
+    return softmaxCached(K, s, y, cells, n, G, H, pc, pu, cache, at);
   }
   const e = new Float64Array(K);
   for (let i = 0; i < n; i++) {
-    const o = i * K;
+    const o = i * K, r = at === null ? i : at[i];
     if (pc !== null) {
-      const u = pc[i] * K;
+      const u = pc[r] * K;
       for (let k = 0; k < K; k++) s[o + k] += pu![u + k];
     }
     let m = -Infinity;
     for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
     let z = 0;
     for (let k = 0; k < K; k++) z += e[k] = Math.exp(s[o + k] - m);
-    const q = cells[i], qo = q * K, inv = 1 / z;
+    const q = cells[r], qo = q * K, inv = 1 / z;
     for (let k = 0; k < K; k++) {
       const p = e[k] * inv;
       G[qo + k] += p - (y[i] === k ? 1 : 0);
       H[qo + k] += p * (1 - p) + 1e-16;
     }
+  }
+}
+
+/**
+ * {@link gradientHistogram}'s logistic and squared losses when row `i` is
+ * row `at[i]` of the term's cells (and of the pending term's): a sampled
+ * round reads the cells of every training row where they are instead of
+ * gathering its rows' cells first, a copy a term and a round. The same
+ * sums in the same order; `count`: the row counts (zeroed) are added up in
+ * the same pass.
+ */
+function gatheredHistogram(
+  loss: "logistic" | "squared",
+  s: Float64Array,
+  y: Int32Array,
+  v: Float64Array,
+  cells: ArrayLike<number>,
+  at: Uint32Array,
+  n: number,
+  { G, H, C }: Histogram,
+  count: boolean,
+  pc: ArrayLike<number> | null,
+  pu: Float64Array | null,
+  cache: Float64Array | null,
+): void {
+  const add = count ? 1 : 0;
+  if (loss === "squared") {
+    for (let i = 0; i < n; i++) {
+      let si = s[i];
+      if (pc !== null) s[i] = si += pu![pc[at[i]]];
+      const q = cells[at[i]];
+      G[q] += si - v[i];
+      C[q] += add;
+    }
+    H.set(C);
+    return;
+  }
+  if (cache === null || pc === null || pu!.length > n) {
+    for (let i = 0; i < n; i++) {
+      let si = s[i];
+      if (pc !== null) s[i] = si += pu![pc[at[i]]];
+      const e = Math.exp(-si);
+      if (cache !== null) cache[i] = e;
+      const p = 1 / (1 + e);
+      const q = cells[at[i]];
+      G[q] += p - y[i];
+      H[q] += p * (1 - p) + 1e-16;
+      C[q] += add;
+    }
+    return;
+  }
+  const f = cellFactors(pu!, -1, 1);
+  for (let i = 0; i < n; i++) {
+    const r = at[i], c = pc[r];
+    s[i] += pu![c];
+    const e = cache[i] *= f[c];
+    const p = 1 / (1 + e);
+    const q = cells[r];
+    G[q] += p - y[i];
+    H[q] += p * (1 - p) + 1e-16;
+    C[q] += add;
   }
 }
 
@@ -194,20 +277,21 @@ function softmaxCached(
   pc: ArrayLike<number> | null,
   pu: Float64Array | null,
   cache: Float64Array,
+  at: Uint32Array | null,
 ): void {
   // An update with more cells than there are rows: one exp a row is less.
   const f = pc === null || pu!.length > n * K ? null : cellFactors(pu!, 1, K);
   for (let i = 0; i < n; i++) {
-    const o = i * K;
+    const o = i * K, r = at === null ? i : at[i];
     let z = 0;
     if (f !== null) {
-      const u = pc![i] * K;
+      const u = pc![r] * K;
       for (let k = 0; k < K; k++) {
         s[o + k] += pu![u + k];
         z += cache[o + k] *= f[u + k];
       }
     } else if (pc !== null) {
-      const u = pc[i] * K;
+      const u = pc[r] * K;
       for (let k = 0; k < K; k++) s[o + k] += pu![u + k];
     }
     // Filled here from the scores: a round's first term, an update with
@@ -221,7 +305,7 @@ function softmaxCached(
     }
     // One division a row, not one a class (rowGradients does the same);
     // the row's own class (gradient p - 1) apart, so no test a class.
-    const qo = cells[i] * K, yi = y[i], inv = 1 / z;
+    const qo = cells[r] * K, yi = y[i], inv = 1 / z;
     for (let k = 0; k < yi; k++) {
       const p = cache[o + k] * inv;
       G[qo + k] += p;
@@ -295,7 +379,8 @@ export function rowGradients(
 /**
  * A term's histogram (zeroed first) of the rows' gradients `g` and
  * hessians `h` (K a row, see {@link rowGradients}), row `i` to cell
- * `cells[i]`, in row order; `counted` as {@link gradientHistogram}'s.
+ * `cells[i]` (`cells[at[i]]` given `at`), in row order; `counted` and `at`
+ * as {@link gradientHistogram}'s.
  */
 export function scatterHistogram(
   K: number,
@@ -305,12 +390,21 @@ export function scatterHistogram(
   h: Float64Array,
   hist: Histogram,
   counted: boolean,
+  at: Uint32Array | null = null,
 ): void {
   const { G, H, C } = hist;
   G.fill(0), H.fill(0);
   if (!counted) {
     C.fill(0);
-    for (let i = 0; i < n; i++) C[cells[i]]++;
+    for (let i = 0; i < n; i++) C[cells[at === null ? i : at[i]]]++;
+  }
+  if (K === 1 && at !== null) {
+    for (let i = 0; i < n; i++) {
+      const q = cells[at[i]];
+      G[q] += g[i];
+      H[q] += h[i];
+    }
+    return;
   }
   if (K === 1) {
     for (let i = 0; i < n; i++) {
@@ -321,7 +415,7 @@ export function scatterHistogram(
     return;
   }
   for (let i = 0; i < n; i++) {
-    const qo = cells[i] * K, o = i * K;
+    const qo = cells[at === null ? i : at[i]] * K, o = i * K;
     for (let k = 0; k < K; k++) {
       G[qo + k] += g[o + k];
       H[qo + k] += h[o + k];

@@ -10,6 +10,7 @@ import {
   categoricalBins,
   numericBins,
   refineBins,
+  sortedAt,
 } from "./binning.ts";
 import { type EncodedDataset, isRegressionTarget } from "./encoder.ts";
 import { ModelDataError } from "./errors.ts";
@@ -18,7 +19,7 @@ import { MAX_BINS, splitSizes, type TrainingParams } from "./params.ts";
 import type { Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import { createRng, shuffle } from "./rng.ts";
-import type { RowHelper } from "./rows.ts";
+import { ROW_SPLIT_ROWS, type RowHelper } from "./rows.ts";
 import { gather } from "./rowsource.ts";
 import type { FeatureBins } from "./types.ts";
 
@@ -239,6 +240,22 @@ export function codeBins(values: Float64Array, bins: number): number {
   return distinct > bins && hi - lo + 1 <= 2 * distinct ? distinct : bins;
 }
 
+/**
+ * {@link codeBins} of sorted values without missing ones (the same
+ * answer): distinct values are the changes along them.
+ */
+function sortedCodeBins(v: Float64Array, bins: number): number {
+  let distinct = 0;
+  for (let i = 0; i < v.length; i++) {
+    if (i > 0 && v[i] === v[i - 1]) continue;
+    if (!Number.isInteger(v[i]) || ++distinct > MAX_BINS) return bins;
+  }
+  if (distinct === 0) return bins;
+  return distinct > bins && v[v.length - 1] - v[0] + 1 <= 2 * distinct
+    ? distinct
+    : bins;
+}
+
 /** The {@link Binned} bins of a fit (see {@link prepare}). */
 function binFeatures(
   data: EncodedDataset,
@@ -252,16 +269,25 @@ function binFeatures(
   // (`coarseOf` maps each bin to its boosted one) and the linear start sets
   // every fine bin.
   const coarseOf: (Uint8Array | null)[] = [];
+  // One scratch buffer for every column's training values (see sortedAt).
+  let scratch: Float64Array | null = null;
   const features: FeatureBins[] = data.encoder.features.map((f, j) => {
-    const col = gather(data.features[j], trRows);
+    const column = data.features[j];
     if (f.kind === "numeric") {
-      const values = col instanceof Float64Array ? col : Float64Array.from(col);
+      const values = sortedAt(
+        column instanceof Float64Array ? column : Float64Array.from(column),
+        trRows,
+        scratch ??= new Float64Array(trRows.length),
+      );
       const bins = numericBins(
         f.name,
         values,
-        p.bins >= CODE_MIN_BINS && !f.date ? codeBins(values, p.bins) : p.bins,
+        p.bins >= CODE_MIN_BINS && !f.date
+          ? sortedCodeBins(values, p.bins)
+          : p.bins,
         p.binning_strategy,
         p.bin_min_distance,
+        true,
       );
       if (!linear || linearBins <= p.bins) {
         coarseOf.push(null);
@@ -273,6 +299,7 @@ function binFeatures(
         linearBins,
         p.binning_strategy,
         p.bin_min_distance,
+        true,
       );
       coarseOf.push(refined.coarseOf);
       return refined.bins;
@@ -280,7 +307,10 @@ function binFeatures(
     coarseOf.push(null);
     return categoricalBins(
       f,
-      col instanceof Uint16Array ? col : Uint16Array.from(col),
+      gather(
+        column instanceof Uint16Array ? column : Uint16Array.from(column),
+        trRows,
+      ),
     );
   });
   // Bins the main terms boost: a refined feature's coarse ones (its last
@@ -332,7 +362,13 @@ function bagOf(
   );
   return {
     nTrain: tr.length,
-    trBins: binsAll.map((b) => gather(b, tr)),
+    // A fit whose histograms a helper thread shares (see stageRows) reads
+    // its training rows' bins on shared memory where they are, no copy.
+    trBins: binsAll.map((b) =>
+      prep.rows !== null && tr.length >= ROW_SPLIT_ROWS
+        ? gatherShared(b, tr)
+        : gather(b, tr)
+    ),
     vaBins: binsAll.map((b) => gather(b, va)),
     yTr,
     // What the rounds fit: the target, or with the log link its log.
@@ -351,6 +387,16 @@ function bagOf(
       ),
     },
   };
+}
+
+/** {@link gather} of bins into an array on a SharedArrayBuffer. */
+function gatherShared(col: Bins, rows: Uint32Array): Bins {
+  const n = rows.length;
+  const out = col instanceof Uint16Array
+    ? new Uint16Array(new SharedArrayBuffer(2 * n))
+    : new Uint8Array(new SharedArrayBuffer(n));
+  for (let i = 0; i < n; i++) out[i] = col[rows[i]];
+  return out;
 }
 
 /** A judged fit's validation rows: every other one stops early, the rest judge. */

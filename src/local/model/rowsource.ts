@@ -15,7 +15,13 @@ import {
 } from "./histogram.ts";
 import type { LossKind } from "./loss.ts";
 import { addScores, type Bins } from "./predictor.ts";
-import { ROW_SPLIT_ROWS, type RowHelper, rowSetup, RowSplit } from "./rows.ts";
+import {
+  ROW_SPLIT_ROWS,
+  type RowHelper,
+  rowSetup,
+  RowSplit,
+  scoreRows,
+} from "./rows.ts";
 
 /**
  * Most training rows one boosting round works on. Larger training sets are
@@ -87,16 +93,62 @@ export function sampleRows(
 }
 
 /**
- * The rows of one boosting round: their count, every term's cells at them,
- * their labels, target values and current scores (`s`, kept up to date by
- * the stage as it boosts).
+ * The rows of one boosting round: their count, every term's cells, their
+ * labels, target values and current scores (`s`, kept up to date by the
+ * stage as it boosts). Row `i` is row `at[i]` of the cells, which hold every
+ * training row (a sampled round: its rows are read in place, not gathered),
+ * or row `i` of them when `at` is null.
  */
 export interface RoundRows {
   m: number;
   cells: ArrayLike<number>[];
+  at: Uint32Array | null;
   y: Int32Array;
   v: Float64Array;
   s: Float64Array;
+}
+
+/**
+ * Adds term `j`'s update (K values a cell) to the round's scores, as
+ * `addScores` does at the round's own cells.
+ *
+ * @example
+ * ```ts
+ * import { addRoundScores } from "./rowsource.ts";
+ * const s = new Float64Array(2);
+ * addRoundScores({ m: 2, cells: [Uint8Array.of(0, 1, 1)], at: Uint32Array.of(0, 2), y: new Int32Array(2), v: new Float64Array(0), s }, 0, Float64Array.of(1, 5), 1);
+ * if (s.join() !== "1,5") throw new Error("example failed");
+ * ```
+ */
+export function addRoundScores(
+  r: RoundRows,
+  j: number,
+  update: Float64Array,
+  K: number,
+): void {
+  const { at, s, m } = r;
+  const cells = r.cells[j];
+  if (at === null) return addScores(s.subarray(0, m * K), cells, update, K);
+  addScoresAt(s, cells, at, m, update, K);
+}
+
+/** Adds `table[cells[at[i]]]` (K values a cell) to the scores of rows `i < m`. */
+function addScoresAt(
+  s: Float64Array,
+  cells: ArrayLike<number>,
+  at: Uint32Array,
+  m: number,
+  table: ArrayLike<number>,
+  K: number,
+): void {
+  if (K === 1) {
+    for (let i = 0; i < m; i++) s[i] += table[cells[at[i]]];
+    return;
+  }
+  for (let i = 0; i < m; i++) {
+    const o = cells[at[i]] * K;
+    for (let k = 0; k < K; k++) s[i * K + k] += table[o + k];
+  }
 }
 
 /**
@@ -153,6 +205,20 @@ export interface StageRowsInput {
   helper: RowHelper | null;
 }
 
+/** Buffers for a sampled round's rows, scores, labels and targets (at most every training row). */
+function newRound(
+  bag: { nTrain: number; vTr: Float64Array },
+  K: number,
+) {
+  const n = bag.nTrain;
+  return {
+    at: new Uint32Array(n),
+    s: new Float64Array(n * K),
+    y: new Int32Array(n),
+    v: new Float64Array(bag.vTr.length ? n : 0),
+  };
+}
+
 /**
  * The {@link RowSource} of a stage: every row when `rate >= 1`, else a
  * seeded sample a round; split with the helper when there is one and a
@@ -176,6 +242,7 @@ export function stageRows(o: StageRowsInput): RowSource {
         cellsTr.map((c, j) => ({
           cells: o.cellCounts[j],
           wide: c instanceof Uint16Array,
+          shared: c,
         })),
         o.regression,
         sAll === null,
@@ -196,30 +263,49 @@ export function stageRows(o: StageRowsInput): RowSource {
   let sameScores = 0;
   let rowG = new Float64Array(0), rowH = new Float64Array(0);
   const from = split?.setup.from;
-  if (from) {
-    cellsTr.forEach((c, j) => from.cells[j].set(c));
-    if (from.y.length) from.y.set(bag.yTr);
-    if (from.v.length) from.v.set(bag.vTr);
-    from.base.set(baseTr);
-  }
-  if (split && sAll) {
+  if (split) {
     const { setup } = split;
-    setup.s.set(sAll);
-    sAll = setup.s;
-    cellsTr.forEach((c, j) => setup.cells[j].set(c));
-    if (setup.y.length) setup.y.set(bag.yTr);
-    if (setup.v.length) setup.v.set(bag.vTr);
+    cellsTr.forEach((c, j) => {
+      if (setup.cells[j] !== c) setup.cells[j].set(c);
+    });
+    if (from) {
+      if (from.y.length) from.y.set(bag.yTr);
+      if (from.v.length) from.v.set(bag.vTr);
+      from.base.set(baseTr);
+    } else {
+      setup.s.set(sAll!);
+      sAll = setup.s;
+      if (setup.y.length) setup.y.set(bag.yTr);
+      if (setup.v.length) setup.v.set(bag.vTr);
+    }
   }
+  // The cells every round reads: every training row's (a sampled round's
+  // rows are read in place, see RoundRows.at).
+  const cells = split ? split.setup.cells : cellsTr;
+  // A sampled round's rows in one thread: buffers made at the first round.
+  let round: ReturnType<typeof newRound> | null = null;
   return {
     all: sAll !== null,
     next(tables) {
       filled = false;
       sameScores = 0;
-      const rows = sAll
-        ? null
-        : sampleRows(bag.nTrain, rate, o.rng, from?.rows);
-      const m = rows ? rows.length : bag.nTrain;
-      if (sAll) return { m, cells: cellsTr, y: bag.yTr, v: bag.vTr, s: sAll };
+      if (sAll) {
+        return {
+          m: bag.nTrain,
+          cells,
+          at: null,
+          y: bag.yTr,
+          v: bag.vTr,
+          s: sAll,
+        };
+      }
+      const at = sampleRows(
+        bag.nTrain,
+        rate,
+        o.rng,
+        from?.rows ?? (round ??= newRound(bag, K)).at,
+      )!;
+      const m = at.length;
       if (from) {
         // Both threads gather the round's rows (see ./rows.ts).
         tables.forEach((t, j) => from.tables[j].set(t));
@@ -227,21 +313,26 @@ export function stageRows(o: StageRowsInput): RowSource {
         const { setup } = split!;
         return {
           m,
-          cells: setup.cells.map((c) => c.subarray(0, m)),
+          cells,
+          at,
           y: setup.y.length ? setup.y.subarray(0, m) : bag.yTr,
           v: setup.v.length ? setup.v.subarray(0, m) : bag.vTr,
           s: setup.s.subarray(0, m * K),
         };
       }
-      const cells = cellsTr.map((c) => gather(c, rows!));
-      const s = gatherK(baseTr, rows!, K);
-      tables.forEach((t, j) => addScores(s, cells[j], t, K));
+      // The round's scores: the outside score, then every term's table in
+      // term order; its labels and targets. Into one set of buffers.
+      const { s, y, v } = round!;
+      scoreRows(s, baseTr, cells, tables, at, 0, m, K);
+      for (let i = 0; i < m; i++) y[i] = bag.yTr[at[i]];
+      for (let i = 0; i < v.length && i < m; i++) v[i] = bag.vTr[at[i]];
       return {
         m,
         cells,
-        y: gather(bag.yTr, rows!),
-        v: bag.vTr.length ? gather(bag.vTr, rows!) : bag.vTr,
-        s,
+        at,
+        y: y.subarray(0, m),
+        v: v.length ? v.subarray(0, m) : bag.vTr,
+        s: s.subarray(0, m * K),
       };
     },
     histogram(r, j, pending, update, counted, hist) {
@@ -270,7 +361,7 @@ export function stageRows(o: StageRowsInput): RowSource {
             rowH,
           );
         }
-        scatterHistogram(K, r.cells[j], r.m, rowG, rowH, hist, counted);
+        scatterHistogram(K, r.cells[j], r.m, rowG, rowH, hist, counted, r.at);
         sameScores++;
       } else {
         sameScores = pending < 0 ? 1 : 0;
@@ -287,6 +378,7 @@ export function stageRows(o: StageRowsInput): RowSource {
           update,
           counted,
           cache,
+          r.at,
         );
       }
     },

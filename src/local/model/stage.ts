@@ -13,7 +13,7 @@ import type { Bag } from "./prepared.ts";
 import { addScores, type Bins } from "./predictor.ts";
 import type { TrainProgress } from "./progress.ts";
 import type { RowHelper } from "./rows.ts";
-import { type RoundRows, stageRows } from "./rowsource.ts";
+import { addRoundScores, type RoundRows, stageRows } from "./rowsource.ts";
 
 /** One term of a boosting stage: its cells on the training and validation rows, its table and how to fit a step. */
 export interface StageTerm {
@@ -217,8 +217,14 @@ export function* boostStage(
           if (below[j] >= b.prunePatience) frozen[j] = 1;
         }
       }
-      if (pending >= 0) addScores(r.s, r.cells[pending], updates[pending], K);
       rounds = round + 1;
+      const logged = progress.log && rounds % b.logInterval === 0;
+      // The last step's update: kept across rounds when every row is, else
+      // only for the logged training loss (the next round scores its own
+      // rows from the tables).
+      if (pending >= 0 && (source.all || logged)) {
+        addRoundScores(r, pending, updates[pending], K);
+      }
       const validationLoss = hasValidation ? objective.validationLoss(sVa) : 0;
       const done = early.observe(objective.scale(validationLoss), tables);
       if (
