@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Binned } from "./prepared.ts";
+import type { Binned, RawTerm } from "./prepared.ts";
 
 /**
  * What one training's fits share of their bags: the search's candidates
@@ -27,6 +27,47 @@ export interface StageReuse {
   bins: Map<string, Binned>;
   /** Each bag's linear start by its fit's bins (features), link and bag (see `keptStart`). */
   starts: WeakMap<object, Map<string, Float64Array[] | null>>;
+  /**
+   * Bags fitted whole with pairs, by key, bag, draws taken and pairs (see
+   * {@link keptBagKey}): the final fit of the search's winner boosts bag
+   * 0's pairs in every bag, and where a bag's own pairs of the winner's
+   * search fit were those (bag 0's always are), from the same main stage
+   * and random state, its pair stage and backfit were that fit's.
+   */
+  bags: Map<string, KeptBag>;
+}
+
+/** One bag's fit as {@link StageReuse.bags} keeps it (`BagResult` without its bag). */
+export interface KeptBag {
+  terms: RawTerm[];
+  pairs: [number, number][];
+  heldOut: number;
+  heldOutRaw: number;
+  mainRounds: number;
+  mainStop: string;
+  pairRounds: number;
+  pairStop: string;
+}
+
+/**
+ * The key of a bag's whole fit in {@link StageReuse.bags}: what its pair
+ * stage and backfit depend on beyond its main stage's key (`reuseKey`):
+ * the bag, the draws its random stream has taken, and its pairs in order.
+ *
+ * @example
+ * ```ts
+ * import { keptBagKey } from "./reuse.ts";
+ *
+ * if (keptBagKey("k", 0, 3, [[0, 1], [2, 3]]) !== "k|0|3|0,1;2,3") throw new Error("example failed");
+ * ```
+ */
+export function keptBagKey(
+  reuseKey: string,
+  bag: number,
+  draws: number,
+  pairs: readonly (readonly [number, number])[],
+): string {
+  return `${reuseKey}|${bag}|${draws}|${pairs.map((q) => q.join()).join(";")}`;
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -52,9 +93,14 @@ export interface MainStage {
  * import { newStageReuse } from "./reuse.ts";
  *
  * const reuse = newStageReuse();
- * if (reuse.stages.size !== 0 || reuse.bins.size !== 0) throw new Error("example failed");
+ * if (reuse.stages.size !== 0 || reuse.bins.size !== 0 || reuse.bags.size !== 0) throw new Error("example failed");
  * ```
  */
 export function newStageReuse(): StageReuse {
-  return { stages: new Map(), bins: new Map(), starts: new WeakMap() };
+  return {
+    stages: new Map(),
+    bins: new Map(),
+    starts: new WeakMap(),
+    bags: new Map(),
+  };
 }
