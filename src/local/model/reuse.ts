@@ -104,3 +104,51 @@ export function newStageReuse(): StageReuse {
     bags: new Map(),
   };
 }
+
+/**
+ * Lets fits of `to` bags start from what fits of `from` bags left, and the
+ * other way round (a race, see `RACE_BAGS` in search.ts): a bag's rows,
+ * seed and fit do not depend on how many bags its fit has, so every kept
+ * binning, main stage and whole bag under a key whose `estimators` is
+ * `from` is kept under the same key with `to` too (unless one is).
+ *
+ * @example
+ * ```ts
+ * import { newStageReuse, shareEstimators } from "./reuse.ts";
+ *
+ * const reuse = newStageReuse();
+ * reuse.stages.set(JSON.stringify([{ estimators: 8, seed: 1 }, false]), new Map());
+ * reuse.bags.set(JSON.stringify([{ estimators: 8, seed: 1 }, false]) + "|0|0|0,1", null as never);
+ * shareEstimators(reuse, 8, 4);
+ * if (!reuse.stages.has('[{"estimators":4,"seed":1},false]')) throw new Error("example failed");
+ * if (!reuse.bags.has('[{"estimators":4,"seed":1},false]|0|0|0,1')) throw new Error("example failed");
+ * ```
+ */
+export function shareEstimators(
+  reuse: StageReuse,
+  from: number,
+  to: number,
+): void {
+  const twin = (key: string): string | null => {
+    const k = JSON.parse(key);
+    if (k[0]?.estimators !== from) return null;
+    k[0].estimators = to;
+    return JSON.stringify(k);
+  };
+  for (const [key, byBag] of [...reuse.stages]) {
+    const t = twin(key);
+    if (t === null || reuse.stages.has(t)) continue;
+    reuse.stages.set(t, new Map([...byBag].map(([b, s]) => [b, { ...s }])));
+  }
+  for (const [key, binned] of [...reuse.bins]) {
+    const t = twin(key);
+    if (t !== null && !reuse.bins.has(t)) reuse.bins.set(t, binned);
+  }
+  for (const [key, bag] of [...reuse.bags]) {
+    const parts = key.split("|");
+    const t = twin(parts.slice(0, -3).join("|"));
+    if (t === null) continue;
+    const k = [t, ...parts.slice(-3)].join("|");
+    if (!reuse.bags.has(k)) reuse.bags.set(k, bag);
+  }
+}
