@@ -50,15 +50,19 @@ export interface KeptBag {
 }
 
 /**
- * The key of a bag's whole fit in {@link StageReuse.bags}: what its pair
- * stage and backfit depend on beyond its main stage's key (`reuseKey`):
+ * The key of a bag's whole fit in {@link StageReuse.bags}: its main
+ * stage's key (`reuseKey`) but for the fit's bag count (a bag's rows, seed
+ * and fit do not depend on it: a race's bags, see `RACE_BAGS` in
+ * search.ts, serve the fit of every bag in whichever thread fitted them),
  * the bag, the draws its random stream has taken, and its pairs in order.
  *
  * @example
  * ```ts
  * import { keptBagKey } from "./reuse.ts";
  *
- * if (keptBagKey("k", 0, 3, [[0, 1], [2, 3]]) !== "k|0|3|0,1;2,3") throw new Error("example failed");
+ * const key = keptBagKey('[{"estimators":4,"seed":1},true]', 0, 3, [[0, 1], [2, 3]]);
+ * if (key !== '[{"seed":1},true]|0|3|0,1;2,3') throw new Error("example failed");
+ * if (keptBagKey('[{"estimators":8,"seed":1},true]', 0, 3, [[0, 1], [2, 3]]) !== key) throw new Error("example failed");
  * ```
  */
 export function keptBagKey(
@@ -67,7 +71,10 @@ export function keptBagKey(
   draws: number,
   pairs: readonly (readonly [number, number])[],
 ): string {
-  return `${reuseKey}|${bag}|${draws}|${pairs.map((q) => q.join()).join(";")}`;
+  const k = JSON.parse(reuseKey);
+  delete k[0].estimators;
+  const q = pairs.map((x) => x.join()).join(";");
+  return `${JSON.stringify(k)}|${bag}|${draws}|${q}`;
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -106,11 +113,13 @@ export function newStageReuse(): StageReuse {
 }
 
 /**
- * Lets fits of `to` bags start from what fits of `from` bags left, and the
- * other way round (a race, see `RACE_BAGS` in search.ts): a bag's rows,
- * seed and fit do not depend on how many bags its fit has, so every kept
- * binning, main stage and whole bag under a key whose `estimators` is
- * `from` is kept under the same key with `to` too (unless one is).
+ * Lets fits of `to` bags start from what fits of `from` bags left (a race,
+ * see `RACE_BAGS` in search.ts): a bag's rows, seed and fit do not depend
+ * on how many bags its fit has, so every kept binning and main stage under
+ * a key whose `estimators` is `from` is kept under the same key with `to`
+ * too, unless one is (whole bags are kept without the count, see
+ * {@link keptBagKey}). The main stages so kept go to the helper thread
+ * with a fit's task.
  *
  * @example
  * ```ts
@@ -118,10 +127,8 @@ export function newStageReuse(): StageReuse {
  *
  * const reuse = newStageReuse();
  * reuse.stages.set(JSON.stringify([{ estimators: 8, seed: 1 }, false]), new Map());
- * reuse.bags.set(JSON.stringify([{ estimators: 8, seed: 1 }, false]) + "|0|0|0,1", null as never);
  * shareEstimators(reuse, 8, 4);
  * if (!reuse.stages.has('[{"estimators":4,"seed":1},false]')) throw new Error("example failed");
- * if (!reuse.bags.has('[{"estimators":4,"seed":1},false]|0|0|0,1')) throw new Error("example failed");
  * ```
  */
 export function shareEstimators(
@@ -143,12 +150,5 @@ export function shareEstimators(
   for (const [key, binned] of [...reuse.bins]) {
     const t = twin(key);
     if (t !== null && !reuse.bins.has(t)) reuse.bins.set(t, binned);
-  }
-  for (const [key, bag] of [...reuse.bags]) {
-    const parts = key.split("|");
-    const t = twin(parts.slice(0, -3).join("|"));
-    if (t === null) continue;
-    const k = [t, ...parts.slice(-3)].join("|");
-    if (!reuse.bags.has(k)) reuse.bags.set(k, bag);
   }
 }
