@@ -25,7 +25,12 @@ import {
 } from "./constraints.ts";
 import { rankPairs } from "./interactions.ts";
 import { keptStart, linearStart } from "./linear.ts";
-import type { MainStage, StageReuse } from "./reuse.ts";
+import {
+  type KeptBag,
+  keptBagKey,
+  type MainStage,
+  type StageReuse,
+} from "./reuse.ts";
 import { bagData, type Prepared, type RawTerm, toBoosted } from "./prepared.ts";
 import {
   addScores,
@@ -380,6 +385,7 @@ export function* fitBag(
     features: [j],
     scores: mainScores(j),
   }));
+  let doneKey: string | null = null;
   if (pairsWanted > 0 && !stop.deadline) {
     if (given === null) {
       yield { fraction: at(b, mainPart), stage: "interactions" };
@@ -419,6 +425,13 @@ export function* fitBag(
         pairStop,
       };
     }
+    // This bag fitted whole before with these pairs from the same main
+    // stage and random state (see StageReuse.bags): that fit, taken.
+    doneKey = reuse && pairs.length > 0
+      ? keptBagKey(prep.reuseKey, b, stream.draws, pairs)
+      : null;
+    const done = doneKey === null ? undefined : reuse!.bags.get(doneKey);
+    if (done) return { bag: b, ...copyOf(done) };
     const baseTr = scoreTerms(
       own,
       cellsOf(features, own, bag.trBins),
@@ -535,8 +548,7 @@ export function* fitBag(
     : judge.objective.link === "log"
     ? judge.objective.rawLoss(sJudge, scoresOf(bag.trBins, bag.nTrain))
     : heldOut;
-  return {
-    bag: b,
+  const result: KeptBag = {
     terms: own,
     pairs,
     heldOut,
@@ -545,5 +557,18 @@ export function* fitBag(
     mainStop: main.stop,
     pairRounds,
     pairStop,
+  };
+  if (doneKey !== null && !stop.deadline) {
+    reuse!.bags.set(doneKey, copyOf(result));
+  }
+  return { bag: b, ...result };
+}
+
+/** A kept bag's fit with its own tables (a model's merge must not share them). */
+function copyOf(r: KeptBag): KeptBag {
+  return {
+    ...r,
+    terms: r.terms.map((t) => ({ ...t, scores: t.scores.slice() })),
+    pairs: r.pairs.map(([a, c]) => [a, c]),
   };
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Binned } from "./prepared.ts";
+import type { Binned, RawTerm } from "./prepared.ts";
 
 /**
  * What one training's fits share of their bags: the search's candidates
@@ -27,6 +27,54 @@ export interface StageReuse {
   bins: Map<string, Binned>;
   /** Each bag's linear start by its fit's bins (features), link and bag (see `keptStart`). */
   starts: WeakMap<object, Map<string, Float64Array[] | null>>;
+  /**
+   * Bags fitted whole with pairs, by key, bag, draws taken and pairs (see
+   * {@link keptBagKey}): the final fit of the search's winner boosts bag
+   * 0's pairs in every bag, and where a bag's own pairs of the winner's
+   * search fit were those (bag 0's always are), from the same main stage
+   * and random state, its pair stage and backfit were that fit's.
+   */
+  bags: Map<string, KeptBag>;
+}
+
+/** One bag's fit as {@link StageReuse.bags} keeps it (`BagResult` without its bag). */
+export interface KeptBag {
+  terms: RawTerm[];
+  pairs: [number, number][];
+  heldOut: number;
+  heldOutRaw: number;
+  mainRounds: number;
+  mainStop: string;
+  pairRounds: number;
+  pairStop: string;
+}
+
+/**
+ * The key of a bag's whole fit in {@link StageReuse.bags}: its main
+ * stage's key (`reuseKey`) but for the fit's bag count (a bag's rows, seed
+ * and fit do not depend on it: a race's bags, see `RACE_BAGS` in
+ * search.ts, serve the fit of every bag in whichever thread fitted them),
+ * the bag, the draws its random stream has taken, and its pairs in order.
+ *
+ * @example
+ * ```ts
+ * import { keptBagKey } from "./reuse.ts";
+ *
+ * const key = keptBagKey('[{"estimators":4,"seed":1},true]', 0, 3, [[0, 1], [2, 3]]);
+ * if (key !== '[{"seed":1},true]|0|3|0,1;2,3') throw new Error("example failed");
+ * if (keptBagKey('[{"estimators":8,"seed":1},true]', 0, 3, [[0, 1], [2, 3]]) !== key) throw new Error("example failed");
+ * ```
+ */
+export function keptBagKey(
+  reuseKey: string,
+  bag: number,
+  draws: number,
+  pairs: readonly (readonly [number, number])[],
+): string {
+  const k = JSON.parse(reuseKey);
+  delete k[0].estimators;
+  const q = pairs.map((x) => x.join()).join(";");
+  return `${JSON.stringify(k)}|${bag}|${draws}|${q}`;
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -52,9 +100,55 @@ export interface MainStage {
  * import { newStageReuse } from "./reuse.ts";
  *
  * const reuse = newStageReuse();
- * if (reuse.stages.size !== 0 || reuse.bins.size !== 0) throw new Error("example failed");
+ * if (reuse.stages.size !== 0 || reuse.bins.size !== 0 || reuse.bags.size !== 0) throw new Error("example failed");
  * ```
  */
 export function newStageReuse(): StageReuse {
-  return { stages: new Map(), bins: new Map(), starts: new WeakMap() };
+  return {
+    stages: new Map(),
+    bins: new Map(),
+    starts: new WeakMap(),
+    bags: new Map(),
+  };
+}
+
+/**
+ * Lets fits of `to` bags start from what fits of `from` bags left (a race,
+ * see `RACE_BAGS` in search.ts): a bag's rows, seed and fit do not depend
+ * on how many bags its fit has, so every kept binning and main stage under
+ * a key whose `estimators` is `from` is kept under the same key with `to`
+ * too, unless one is (whole bags are kept without the count, see
+ * {@link keptBagKey}). The main stages so kept go to the helper thread
+ * with a fit's task.
+ *
+ * @example
+ * ```ts
+ * import { newStageReuse, shareEstimators } from "./reuse.ts";
+ *
+ * const reuse = newStageReuse();
+ * reuse.stages.set(JSON.stringify([{ estimators: 8, seed: 1 }, false]), new Map());
+ * shareEstimators(reuse, 8, 4);
+ * if (!reuse.stages.has('[{"estimators":4,"seed":1},false]')) throw new Error("example failed");
+ * ```
+ */
+export function shareEstimators(
+  reuse: StageReuse,
+  from: number,
+  to: number,
+): void {
+  const twin = (key: string): string | null => {
+    const k = JSON.parse(key);
+    if (k[0]?.estimators !== from) return null;
+    k[0].estimators = to;
+    return JSON.stringify(k);
+  };
+  for (const [key, byBag] of [...reuse.stages]) {
+    const t = twin(key);
+    if (t === null || reuse.stages.has(t)) continue;
+    reuse.stages.set(t, new Map([...byBag].map(([b, s]) => [b, { ...s }])));
+  }
+  for (const [key, binned] of [...reuse.bins]) {
+    const t = twin(key);
+    if (t !== null && !reuse.bins.has(t)) reuse.bins.set(t, binned);
+  }
 }

@@ -23,6 +23,7 @@ import { resolveParams, splitSizes, type TrainingParams } from "./params.ts";
 import { type Prepared, sampleCount } from "./prepared.ts";
 import type { RowHelper } from "./rows.ts";
 import type { EbmModel } from "./types.ts";
+import { shareEstimators } from "./reuse.ts";
 
 /** One-sided 95% quantiles of Student's t for 1..10 degrees of freedom. */
 const T_95 = [
@@ -122,7 +123,7 @@ export const SELECTION_CELLS = 2_000_000;
  * shapes ({@link SMOOTH_BINS} or `bins`), few, fewest, many or no pairs
  * ({@link FEW_PAIRS}, {@link FEWEST_PAIRS}, `max_interactions` or 0; fewer
  * pairs win by any margin, more must win significantly, see
- * {@link improves}; no pairs is judged on rows that did not stop the fits
+ * {@link improves}, and race on their first {@link RACE_BAGS} bags; no pairs is judged on rows that did not stop the fits
  * early, see `BagTask.judged`: pairs that beat it significantly there serve
  * alone, otherwise the model served mixes the pairs model and the no-pairs
  * model at the mean over the bags of each bag's best weight on its judged
@@ -280,6 +281,16 @@ export const GREEDY_TERMS = 1;
  */
 export const SCREEN_CLASSES = 3;
 
+/**
+ * Bags a more complex candidate of the search is first fitted on (the
+ * first ones of its fit: a bag's rows, seed and fit do not depend on how
+ * many there are): it goes on to every bag only when its mean held-out
+ * loss there is below the incumbent's on the same bags, since a candidate
+ * behind on half the bags has not been seen to win significantly on all
+ * of them. The bags it fitted are kept for the rest (`shareEstimators`).
+ */
+export const RACE_BAGS = 4;
+
 /** Numeric bins of the smooth-shape candidate of {@link selectionAxes}. */
 export const SMOOTH_BINS = 16;
 
@@ -393,10 +404,13 @@ export function* searchSteps(
   const reuse = newStageReuse();
   let stopped = false;
   let tried = 0;
+  // Candidates that raced on their first bags and went on (two fits each).
+  let raced = 0;
   const fit = function* (
     candidate: Candidate,
     sharedPairs: boolean,
     judged = false,
+    estimators = p.estimators,
   ): Generator<Step, Fitted, BagResult[] | undefined> {
     const from = tried / slots, to = (tried + 1) / slots;
     tried++;
@@ -404,6 +418,7 @@ export function* searchSteps(
       data,
       {
         ...p,
+        estimators,
         bins: candidate.bins,
         max_interactions: candidate.max_interactions,
         max_rounds: candidate.boosted ? p.max_rounds : 0,
@@ -513,6 +528,23 @@ export function* searchSteps(
       }
       continue;
     }
+    // A more complex candidate races (see RACE_BAGS): fitted first on the
+    // first bags, it goes on to all of them only when ahead there.
+    if (
+      complex && best && !linkOnly && slots > 1 &&
+      best.heldOut.length >= 2 * RACE_BAGS
+    ) {
+      shareEstimators(reuse, p.estimators, RACE_BAGS);
+      const first = yield* fit(fitted, false, false, RACE_BAGS);
+      shareEstimators(reuse, RACE_BAGS, p.estimators);
+      if (stopped) break;
+      let gain = 0;
+      for (let b = 0; b < RACE_BAGS; b++) {
+        gain += best.heldOut[b] - first.heldOut[b];
+      }
+      if (!(gain > 0)) continue;
+      raced++;
+    }
     const r = yield* fit(fitted, slots === 1 || linkOnly);
     if (r.model) fallback = { model: r.model, candidate: fitted };
     // Links are compared on what would serve, on the log of each bag's
@@ -526,8 +558,9 @@ export function* searchSteps(
     }
   }
   // The no-pairs comparison's two fits are one candidate, and so are a
-  // screened incumbent's two.
-  const candidates = tried - (judgedPairs ? 1 : 0) - (rebased ? 1 : 0);
+  // screened incumbent's two and a race's that went on.
+  const candidates = tried - (judgedPairs ? 1 : 0) - (rebased ? 1 : 0) -
+    raced;
   let model = best!.model;
   if (!model && stopped && fallback) {
     ({ model, candidate: chosen } = fallback);
