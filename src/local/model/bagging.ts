@@ -30,7 +30,12 @@ export { newStageReuse } from "./reuse.ts";
  * training's {@link StageReuse}, whose bags' main stages and pair rankings
  * this fit starts from where an earlier fit of the same key left them, and
  * keeps its own for the later ones. `link`: a regression's (see
- * {@link Link}).
+ * {@link Link}). `done`: the first bags' fits already made by a fit of
+ * fewer bags of the same configuration (a race's, see `RACE_BAGS` in
+ * search.ts; a bag's fit does not depend on how many there are): they are
+ * taken as they are and only the rest are fitted, by either thread; the
+ * result then lists every bag's fit in {@link Fitted.bags}, as it does
+ * whenever `keepBags` is set.
  */
 export function* fitOnce(
   data: EncodedDataset,
@@ -45,6 +50,8 @@ export function* fitOnce(
   greedy = 0,
   reuse: StageReuse | null = null,
   link: Link = "identity",
+  done: readonly BagResult[] = [],
+  keepBags = false,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
     prepare(
@@ -68,10 +75,10 @@ export function* fitOnce(
   // wherever they ran.
   // claims[1]: 0 until the helper takes the task (1), or this thread gives
   // it up (2) because the helper was not ready before the bags ran out.
-  const claims = helper && bags > 1
+  const claims = helper && bags - done.length > 1
     ? new Int32Array(new SharedArrayBuffer(8))
     : null;
-  if (claims) claims[0] = 1;
+  if (claims) claims[0] = done.length + 1;
   const remote = claims
     ? helper!({
       params: p,
@@ -90,9 +97,9 @@ export function* fitOnce(
         : {}),
     })
     : null;
-  const results: BagResult[] = [];
+  const results: BagResult[] = [...done];
   for (
-    let b = 0;
+    let b = done.length;
     b < bags && (b === 0 || !stop.deadline);
     b = claims ? Atomics.add(claims, 0, 1) : b + 1
   ) {
@@ -126,7 +133,8 @@ export function* fitOnce(
     const gap = results.findIndex((r, i) => r.bag !== i);
     if (gap >= 0) results.length = gap;
   }
-  return yield* relay(combineBags(prep, stop, results));
+  const fitted = yield* relay(combineBags(prep, stop, results));
+  return keepBags || done.length > 0 ? { ...fitted, bags: results } : fitted;
 }
 
 /** Keeps bag `b`'s main stage under `key` unless one with a ranking is kept. */

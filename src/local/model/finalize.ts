@@ -39,6 +39,8 @@ export interface Fitted {
    * bag's judged rows can be scored again (see mix.ts); absent otherwise.
    */
   fit?: { prep: Prepared; bags: BagResult[] };
+  /** Every bag's fit (bag order), when `fitOnce` is asked to keep them. */
+  bags?: BagResult[];
 }
 
 /** A term's table merged over the bags, and its spread. */

@@ -330,16 +330,13 @@ export function* searchSteps(
         Math.ceil(nTrain / 2),
         sampleCount(p.max_samples, nTrain),
       ) * (1 + numeric.length) ** 2 <= LINEAR_BUDGET;
+  const K = isRegressionTarget(target) ? 1 : target.classes.length;
   const axes = selectionAxes(
     p,
     input,
     search ? nTrain : Infinity,
     data.encoder.features.length,
-    isRegressionTarget(target)
-      ? "regression"
-      : target.classes.length === 2
-      ? "binary"
-      : "multiclass",
+    K === 1 ? "regression" : K === 2 ? "binary" : "multiclass",
     linearFits,
     skewedPositiveTarget(data, p),
   );
@@ -348,7 +345,6 @@ export function* searchSteps(
   );
   // Multi-class: the axes before the pairs' are screened on the main terms
   // alone (see SCREEN_CLASSES), and the winner is fitted with its pairs.
-  const K = isRegressionTarget(target) ? 1 : target.classes.length;
   const pairsAt = axes.findIndex((x) => x.name === "max_interactions");
   const screen = K >= SCREEN_CLASSES && pairsAt > 0 &&
     Number(axes[pairsAt].values[0]) > 0 &&
@@ -411,6 +407,7 @@ export function* searchSteps(
     sharedPairs: boolean,
     judged = false,
     estimators = p.estimators,
+    done: readonly BagResult[] = [],
   ): Generator<Step, Fitted, BagResult[] | undefined> {
     const from = tried / slots, to = (tried + 1) / slots;
     tried++;
@@ -433,6 +430,8 @@ export function* searchSteps(
       candidate.greedy,
       reuse,
       candidate.link,
+      done,
+      estimators < p.estimators,
     );
     let r = steps.next();
     while (!r.done) {
@@ -529,7 +528,8 @@ export function* searchSteps(
       continue;
     }
     // A more complex candidate races (see RACE_BAGS): fitted first on the
-    // first bags, it goes on to all of them only when ahead there.
+    // first bags, it goes on from those to all only when ahead there.
+    let race: BagResult[] = [];
     if (
       complex && best && !linkOnly && slots > 1 &&
       best.heldOut.length >= 2 * RACE_BAGS
@@ -544,8 +544,15 @@ export function* searchSteps(
       }
       if (!(gain > 0)) continue;
       raced++;
+      race = first.bags ?? [];
     }
-    const r = yield* fit(fitted, slots === 1 || linkOnly);
+    const r = yield* fit(
+      fitted,
+      slots === 1 || linkOnly,
+      false,
+      p.estimators,
+      race,
+    );
     if (r.model) fallback = { model: r.model, candidate: fitted };
     // Links are compared on what would serve, on the log of each bag's
     // raw-scale loss so that the paired test reads each bag's ratio (one
