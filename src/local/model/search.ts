@@ -111,8 +111,10 @@ export const SELECTION_ROWS = 20_000;
  * inner validation, as {@link SELECTION_ROWS} bounds the rows: each
  * candidate is a full training whose every round costs a pass over every
  * feature's rows, so a wide table (grants: 5,600 training rows of 1,502
- * columns) gets the one fit a large table gets. 2,000,000 keeps the search
- * of every table up to 100 features at 20,000 rows.
+ * columns) gets the one configuration a large table gets, fitted twice:
+ * with cyclic and with greedy rounds, the better kept (see
+ * {@link selectionAxes}). 2,000,000 keeps the search of every table up to
+ * 100 features at 20,000 rows.
  */
 export const SELECTION_CELLS = 2_000_000;
 
@@ -136,7 +138,14 @@ export const SELECTION_CELLS = 2_000_000;
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
  * {@link SELECTION_CELLS} training cells, or
  * without validation rows, there is one candidate: no linear start, `bins`,
- * and few pairs unless `max_interactions` is given, fitted with either link
+ * and few pairs unless `max_interactions` is given, fitted with cyclic and
+ * with greedy rounds where only the cells exceed the search's (within
+ * {@link SELECTION_ROWS} rows and {@link WIDE_CELLS_RATIO} rows a feature,
+ * with validation rows: a table wide for its rows), judged as on a wide
+ * table, by any margin (greedy rounds win where
+ * a few of many columns carry the signal and lose where hundreds of weak
+ * ones do: BENCHMARKS.md, "A wide table beyond the search's cells"), and
+ * fitted with either link
  * where the link is tried (two full fits, each sharing its pairs as the one
  * fit does; a log-normal target's effects multiply whatever the table's
  * size: BENCHMARKS.md, "The regression log link"). A regression target
@@ -167,6 +176,9 @@ export const SELECTION_CELLS = 2_000_000;
  * if (given.map((a) => a.values.length).join() !== "2,1,1,4") throw new Error("example failed");
  * const large = selectionAxes(p, {}, 500_000, 8, "binary");
  * if (large.map((a) => a.values.join("|")).join() !== "false,false,64,10") throw new Error("example failed");
+ * // Beyond the search's cells only (grants: 5,569 training rows x 1,467 features): cyclic and greedy rounds.
+ * const grants = selectionAxes(p, {}, 5_569, 1_467, "binary");
+ * if (grants.map((a) => a.values.join("|")).join() !== "0|1,false,false,64,10") throw new Error("example failed");
  * // Beyond the search's size a skewed positive target still tries the log.
  * const largeSkewed = selectionAxes(p, {}, 500_000, 8, "regression", true, true);
  * if (largeSkewed.map((a) => a.values.join("|")).join() !== "identity|log,false,false,64,10") throw new Error("example failed");
@@ -213,6 +225,9 @@ export function selectionAxes(
     ? [false, true]
     : [false];
   const wide = search && nFeatures * WIDE_RATIO >= nTrain;
+  // Beyond the search's cells but not its rows: a table wide for its rows.
+  const wideCells = !search && nTrain <= SELECTION_ROWS &&
+    nTrain <= nFeatures * WIDE_CELLS_RATIO && p.validation_size > 0;
   // Beyond the search's size the link is still chosen: two fits of the
   // large table, where a fixed transform would lose on most tables
   // (`nTrain` Infinity: the caller turned the search off).
@@ -222,7 +237,9 @@ export function selectionAxes(
     ...(link
       ? [{ name: "link" as const, values: ["identity", "log"] as Link[] }]
       : []),
-    ...(wide ? [{ name: "greedy" as const, values: [0, GREEDY_TERMS] }] : []),
+    ...(wide || wideCells
+      ? [{ name: "greedy" as const, values: [0, GREEDY_TERMS] }]
+      : []),
     { name: "linear", values: linear },
     { name: "refined", values: refined },
     { name: "bins", values: bins },
@@ -255,6 +272,17 @@ export const LINEAR_BINS = 254;
  * oils about 11, the rest over 20), and keeps its candidates and model.
  */
 export const WIDE_RATIO = 3;
+
+/**
+ * Training rows per feature at or under which a table beyond
+ * {@link SELECTION_CELLS} (within {@link SELECTION_ROWS}) also fits greedy
+ * rounds and keeps the better fit (see {@link selectionAxes}): on generated
+ * tables of mostly sparse 0/1 columns, greedy rounds gained 0.02-0.07 test
+ * AUC at 1.3-17 training rows a feature (grants: 3.8), 0.006 at 64-113, where
+ * the second fit more than doubled the fit's CPU and passed twice HGB's.
+ * Figures: BENCHMARKS.md, "A wide table beyond the search's cells".
+ */
+export const WIDE_CELLS_RATIO = 20;
 
 /**
  * Main terms a greedy round steps (see `Booster.greedy`): the one whose
@@ -390,10 +418,13 @@ export function* searchSteps(
   // the bags' mean weight shrinks towards no pairs where the bags disagree
   // (figures: BENCHMARKS.md, "Pairs mixed in").
   const slots = fits === 1 ? 1 : fits + 1;
-  // Only the link is compared (a table beyond the search's size): each fit
-  // shares its pairs as the one fit would, and the better serves as it is.
+  // Only the link is compared (a table beyond the search's size), or the
+  // rounds (a table beyond its cells only): each fit shares its pairs as the
+  // one fit would, and the better serves as it is (no third fit to share).
+  const beyondCells = nTrain * data.encoder.features.length > SELECTION_CELLS;
   const linkOnly = axes.every((a) =>
-    a.name === "link" || a.values.length === 1
+    a.name === "link" || a.values.length === 1 ||
+    (beyondCells && a.name === "greedy")
   );
   // The bags' main stages and pair rankings the candidates share (those
   // that differ only in their pairs): the same models, fitted once.
