@@ -14,7 +14,7 @@ import {
 import { predict } from "../src/local/model/explain.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { createRng } from "../src/local/model/rng.ts";
-import { GREEDY_TERMS, selectionAxes } from "../src/local/model/search.ts";
+import { GREEDY_TERMS, selectionAxes } from "../src/local/model/axes.ts";
 import { train } from "../src/local/model/train.ts";
 import { trainInBackground } from "../src/local/model/worker.ts";
 import type { EbmModel } from "../src/local/model/types.ts";

@@ -11,7 +11,7 @@ import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
 import { encodeDataset } from "../src/local/model/encoding.ts";
 import { explain, predict } from "../src/local/model/explain.ts";
 import { train } from "../src/local/model/train.ts";
-import { SELECTION_ROWS } from "../src/local/model/search.ts";
+import { SELECTION_ROWS } from "../src/local/model/axes.ts";
 import { createRng } from "../src/local/model/rng.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import { field, normal } from "./_helpers/generated.ts";

@@ -23,7 +23,7 @@ import {
   SELECTION_ROWS,
   selectionAxes,
   WIDE_CELLS_RATIO,
-} from "../src/local/model/search.ts";
+} from "../src/local/model/axes.ts";
 import { train } from "../src/local/model/train.ts";
 import type { EbmModel } from "../src/local/model/types.ts";
 import { fieldsOf } from "./_helpers/datasets.ts";

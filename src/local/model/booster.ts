@@ -87,20 +87,8 @@ export function stepDepth(maxDepth: number, nTrain: number): number {
 }
 
 /** One bag's fit: its terms' tables, its pairs, its held-out loss and stages. */
-export interface BagResult {
+export interface BagResult extends KeptBag {
   bag: number;
-  terms: RawTerm[];
-  pairs: [number, number][];
-  heldOut: number;
-  /**
-   * The held-out loss of what would serve, on the target's own scale (see
-   * `Objective.rawLoss`): `heldOut` but for a log-link regression.
-   */
-  heldOutRaw: number;
-  mainRounds: number;
-  mainStop: string;
-  pairRounds: number;
-  pairStop: string;
   /**
    * A helper thread's bag (see `fitBags`): its main stage, for the
    * training thread's {@link StageReuse} (taken off the result there).

@@ -8,7 +8,7 @@
  *
  * - `train.ts`: the entry points ({@link train}, {@link trainAsync},
  *   {@link trainSteps}) and their options;
- * - `search.ts`: the configurations compared by inner validation;
+ * - `search.ts` and `axes.ts`: the configurations compared by inner validation;
  * - `bagging.ts`: the bags of a fit across threads;
  * - `prepared.ts`, `booster.ts`, `stage.ts`, `objective.ts`,
  *   `rowsource.ts`: one fit's prepared data, one bag's fit, one boosting
@@ -43,17 +43,17 @@
 
 export type { LoggedRound, TrainProgress } from "./progress.ts";
 export { type FitOptions, train, trainAsync, trainSteps } from "./train.ts";
+export { improves } from "./search.ts";
 export {
   type Candidate,
   FEW_PAIRS,
   FEWEST_PAIRS,
-  improves,
   LINEAR_BINS,
   SELECTION_ROWS,
   selectionAxes,
   type SelectionAxis,
   SMOOTH_BINS,
-} from "./search.ts";
+} from "./axes.ts";
 export {
   type BagHelper,
   type BagResult,

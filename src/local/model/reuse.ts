@@ -37,11 +37,15 @@ export interface StageReuse {
   bags: Map<string, KeptBag>;
 }
 
-/** One bag's fit as {@link StageReuse.bags} keeps it (`BagResult` without its bag). */
+/** One bag's fit as {@link StageReuse.bags} keeps it (`BagResult` without its bag and stage). */
 export interface KeptBag {
   terms: RawTerm[];
   pairs: [number, number][];
   heldOut: number;
+  /**
+   * The held-out loss of what would serve, on the target's own scale (see
+   * `Objective.rawLoss`): `heldOut` but for a log-link regression.
+   */
   heldOutRaw: number;
   mainRounds: number;
   mainStop: string;

@@ -25,35 +25,11 @@ import type { EbmModel } from "./types.ts";
 import { shareEstimators } from "./reuse.ts";
 import {
   type Candidate,
-  FEW_PAIRS,
-  FEWEST_PAIRS,
-  GREEDY_TERMS,
   LINEAR_BINS,
   SELECTION_CELLS,
-  SELECTION_ROWS,
   selectionAxes,
-  type SelectionAxis,
-  SMOOTH_BINS,
-  WIDE_CELLS_RATIO,
-  WIDE_RATIO,
   withAxis,
 } from "./axes.ts";
-
-// The search's axes live in axes.ts; their names stay importable from here.
-export {
-  type Candidate,
-  FEW_PAIRS,
-  FEWEST_PAIRS,
-  GREEDY_TERMS,
-  LINEAR_BINS,
-  SELECTION_CELLS,
-  SELECTION_ROWS,
-  selectionAxes,
-  type SelectionAxis,
-  SMOOTH_BINS,
-  WIDE_CELLS_RATIO,
-  WIDE_RATIO,
-};
 
 /** One-sided 95% quantiles of Student's t for 1..10 degrees of freedom. */
 const T_95 = [
