@@ -122,10 +122,12 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/infer_stream_test.ts",
   "tests/model_accuracy_test.ts",
   "tests/model_selection_test.ts",
-  // The greedy rounds' search on wide tables, and the table kinds' accuracy
-  // against a category reading (each trains searched models on generated
-  // tables, the fast loop's slowest files after the identity fixtures).
+  // The greedy rounds' search on wide tables (searched, and beyond the
+  // search's cells), and the table kinds' accuracy against a category
+  // reading (each trains searched models on generated tables, the fast
+  // loop's slowest files after the identity fixtures).
   "tests/model_greedy_test.ts",
+  "tests/model_wide_budget_test.ts",
   "tests/model_kinds_test.ts",
   "tests/regression_workflow_test.ts",
 ];
