@@ -15,6 +15,7 @@ import {
   type SchemaField,
 } from "../src/local/model/encoding.ts";
 import { predict } from "../src/local/model/explain.ts";
+import { auc } from "../src/local/model/metrics.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { createRng } from "../src/local/model/rng.ts";
 import {
@@ -80,20 +81,14 @@ const fields: SchemaField[] = fieldsOf(
   { file: "", target: "y", strings: ["y"] },
 );
 
-/** Held-out ROC AUC: the share of (yes, no) pairs ranked right, ties half. */
+/** Held-out ROC AUC of `model` on `test` ("yes" the positive class). */
 function testAuc(model: EbmModel, test: Record<string, (number | string)[]>) {
   const yes = model.classes!.indexOf("yes");
-  const p = predict(model, test).probabilities.map((q) => q[yes]);
-  const pos = p.filter((_, i) => test.y[i] === "yes").sort((a, b) => a - b);
-  const neg = p.filter((_, i) => test.y[i] !== "yes").sort((a, b) => a - b);
-  let right = 0;
-  let lo = 0, hi = 0;
-  for (const v of pos) {
-    while (lo < neg.length && neg[lo] < v) lo++;
-    while (hi < neg.length && neg[hi] <= v) hi++;
-    right += lo + (hi - lo) / 2;
-  }
-  return right / (pos.length * neg.length);
+  return auc(
+    Float64Array.from(predict(model, test).probabilities, (q) => q[yes]),
+    Int32Array.from(test.y, (t) => t === "yes" ? 1 : 0),
+    1,
+  );
 }
 
 Deno.test("wide budget: a table beyond the search's cells, within its rows, compares cyclic and greedy rounds only", () => {
@@ -126,7 +121,8 @@ Deno.test("wide budget: a table beyond the search's cells, within its rows, comp
   }
 });
 
-const fewData = encodeDataset(table(N, 21, "few"), fields);
+const fewTable = table(N, 21, "few");
+const fewData = encodeDataset(fewTable, fields);
 const fewTest = table(4_000, 22, "few");
 
 Deno.test("wide budget: where a few sparse columns carry the signal, greedy rounds are kept and beat the one cyclic fit on held-out rows", () => {
@@ -141,14 +137,13 @@ Deno.test("wide budget: where a few sparse columns carry the signal, greedy roun
   assert(g > c, `greedy ${g} vs cyclic ${c}`);
   // What it reports on its validation rows is what it serves there.
   const rows = model.validation!.rows!;
-  const train_ = table(N, 21, "few");
   const query = Object.fromEntries(
-    Object.entries(train_).map(([k, v]) => [k, rows.map((r) => v[r])]),
+    Object.entries(fewTable).map(([k, v]) => [k, rows.map((r) => v[r])]),
   );
   const yes = model.classes!.indexOf("yes");
   const q = predict(model, query).probabilities.map((x) => x[yes]);
   const loss = -rows.reduce(
-    (a, r, i) => a + Math.log(train_.y[r] === "yes" ? q[i] : 1 - q[i]),
+    (a, r, i) => a + Math.log(fewTable.y[r] === "yes" ? q[i] : 1 - q[i]),
     0,
   ) / rows.length;
   assertAlmostEquals(model.metrics.validationLogLoss!, loss, 1e-9);

@@ -16,21 +16,9 @@ import {
 } from "../src/local/jobs/onboard.ts";
 import { MemoryStore } from "../src/local/store/store.ts";
 import { uncheckedRecord } from "./_helpers/records.ts";
+import { field } from "./_helpers/generated.ts";
 
-const fields = [
-  {
-    name: "x",
-    data_type: { data_type: "NUMBER" },
-    designation: "FEATURE",
-    semantic_type: "CONTINUOUS",
-  },
-  {
-    name: "y",
-    data_type: { data_type: "STRING" },
-    designation: "TARGET",
-    semantic_type: "CATEGORICAL",
-  },
-];
+const fields = [field("x", "number"), field("y", "category", "TARGET")];
 
 function datasource(n: number) {
   return makeDatasource(n, {
