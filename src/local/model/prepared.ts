@@ -210,50 +210,30 @@ export const CODE_MIN_BINS = 64;
  * bins would merge neighbouring codes whose effects are unrelated (a
  * 120-level code at 64 bins: test R² 0.555 where a bin per value gives
  * 0.85; BENCHMARKS.md, "Table kinds the benchmark lacks"). Not for a
- * date's day number, a trend rather than a code.
+ * date's day number, a trend rather than a code. `sorted`: the training
+ * values without the missing ones, sorted (see `sortedAt` in binning.ts).
  *
  * @example
  * ```ts
  * import { codeBins } from "./prepared.ts";
  *
- * const codes = Float64Array.from({ length: 600 }, (_, i) => i % 120);
+ * const codes = Float64Array.from({ length: 600 }, (_, i) => i % 120).sort();
  * if (codeBins(codes, 64) !== 120) throw new Error("example failed");
- * const grams = Float64Array.from({ length: 600 }, (_, i) => 2700 + 25 * (i % 120));
+ * const grams = Float64Array.from({ length: 600 }, (_, i) => 2700 + 25 * (i % 120)).sort();
  * if (codeBins(grams, 64) !== 64) throw new Error("example failed");
- * if (codeBins(Float64Array.from(codes, (v) => v + 0.5 * (v % 2)), 64) !== 64) throw new Error("example failed");
+ * if (codeBins(Float64Array.from(codes, (v) => v + 0.5 * (v % 2)).sort(), 64) !== 64) throw new Error("example failed");
  * ```
  */
-export function codeBins(values: Float64Array, bins: number): number {
-  const seen = new Set<number>();
-  let lo = Infinity, hi = -Infinity;
-  for (const v of values) {
-    if (Number.isNaN(v)) continue;
-    if (!Number.isInteger(v)) return bins;
-    if (!seen.has(v)) {
-      seen.add(v);
-      if (seen.size > MAX_BINS) return bins;
-    }
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  const distinct = seen.size;
-  return distinct > bins && hi - lo + 1 <= 2 * distinct ? distinct : bins;
-}
-
-/**
- * {@link codeBins} of sorted values without missing ones (the same
- * answer): distinct values are the changes along them.
- */
-function sortedCodeBins(v: Float64Array, bins: number): number {
+export function codeBins(sorted: Float64Array, bins: number): number {
+  // Distinct values are the changes along the sorted ones.
   let distinct = 0;
-  for (let i = 0; i < v.length; i++) {
-    if (i > 0 && v[i] === v[i - 1]) continue;
-    if (!Number.isInteger(v[i]) || ++distinct > MAX_BINS) return bins;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i > 0 && sorted[i] === sorted[i - 1]) continue;
+    if (!Number.isInteger(sorted[i]) || ++distinct > MAX_BINS) return bins;
   }
   if (distinct === 0) return bins;
-  return distinct > bins && v[v.length - 1] - v[0] + 1 <= 2 * distinct
-    ? distinct
-    : bins;
+  const range = sorted[sorted.length - 1] - sorted[0] + 1;
+  return distinct > bins && range <= 2 * distinct ? distinct : bins;
 }
 
 /** The {@link Binned} bins of a fit (see {@link prepare}). */
@@ -282,9 +262,7 @@ function binFeatures(
       const bins = numericBins(
         f.name,
         values,
-        p.bins >= CODE_MIN_BINS && !f.date
-          ? sortedCodeBins(values, p.bins)
-          : p.bins,
+        p.bins >= CODE_MIN_BINS && !f.date ? codeBins(values, p.bins) : p.bins,
         p.binning_strategy,
         p.bin_min_distance,
         true,
