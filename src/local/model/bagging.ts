@@ -33,9 +33,9 @@ export { newStageReuse } from "./reuse.ts";
  * {@link Link}). `done`: the first bags' fits already made by a fit of
  * fewer bags of the same configuration (a race's, see `RACE_BAGS` in
  * search.ts; a bag's fit does not depend on how many there are): they are
- * taken as they are and only the rest are fitted, by either thread; the
- * result then lists every bag's fit in {@link Fitted.bags}, as it does
- * whenever `keepBags` is set.
+ * taken as they are and only the rest are fitted, by either thread.
+ * `keepBags`: the result lists every bag's fit ({@link Fitted.bags}), for
+ * such a later fit.
  */
 export function* fitOnce(
   data: EncodedDataset,
@@ -134,7 +134,7 @@ export function* fitOnce(
     if (gap >= 0) results.length = gap;
   }
   const fitted = yield* relay(combineBags(prep, stop, results));
-  return keepBags || done.length > 0 ? { ...fitted, bags: results } : fitted;
+  return keepBags ? { ...fitted, bags: results } : fitted;
 }
 
 /** Keeps bag `b`'s main stage under `key` unless one with a ranking is kept. */
