@@ -105,7 +105,10 @@ export function linearStart(input: LinearInput): LinearStart | null {
     for (let i = 0; i < n; i++) sq += (m[b[i]] - mean) ** 2;
     const sd = Math.sqrt(sq / n);
     if (!(sd > 0)) return null;
-    return Float64Array.from(m, (v) => (v - mean) / sd);
+    // A loop: \`Float64Array.from\` with a mapping function costs far more.
+    const out = new Float64Array(m.length);
+    for (let q = 0; q < m.length; q++) out[q] = (m[q] - mean) / sd;
+    return out;
   });
   // Columns: intercept, numeric features, then category indicators.
   const numeric = z.flatMap((v, j) => (v ? [j] : []));
@@ -174,30 +177,70 @@ export function linearStart(input: LinearInput): LinearStart | null {
   const beta = new Float64Array(P);
   const A = new Float64Array(P * P), rhs = new Float64Array(P);
   const iterations = target.kind === "squared" ? 1 : 25;
+  // The intercept and numeric columns (the first `D`, one per column in
+  // every row), column by column, and each times the row weights: their
+  // block of `A` is dot products, each summing its rows in row order as the
+  // row by row sums do. Only `A`'s lower triangle is summed: the Cholesky
+  // factor reads no other.
+  const D = 1 + numeric.length;
+  const X = new Float64Array(D * n), XW = new Float64Array(D * n);
+  X.fill(1, 0, n);
+  numeric.forEach((j, a) => {
+    const zj = z[j]!, bj = bins[j], o = (a + 1) * n;
+    for (let i = 0; i < n; i++) X[o + i] = zj[bj[i]];
+  });
+  // Every row's score, weight and working response; each column's sums in
+  // row order, each row's score summed over its columns in column order,
+  // as a row by row pass sums them.
+  const eta = new Float64Array(n), w = new Float64Array(n);
+  const r = new Float64Array(n);
+  const cats = categorical.length;
   for (let it = 0; it < iterations; it++) {
     A.fill(0);
     rhs.fill(0);
     let change = 0;
-    for (let i = 0; i < n; i++) {
-      rowCols(i, cols, vals);
-      let w: number, r: number;
-      if (target.kind === "squared") {
-        w = 1;
-        r = target.values[i] - base;
-      } else {
-        // Newton step of the logistic loss around beta: weights p(1-p), working response.
-        let eta = base;
-        for (let c = 0; c < nnz; c++) eta += beta[cols[c]] * vals[c];
-        const p = 1 / (1 + Math.exp(-eta));
-        w = Math.max(p * (1 - p), 1e-9);
-        r = target.labels[i] - p;
+    if (target.kind === "squared") {
+      for (let i = 0; i < n; i++) w[i] = 1, r[i] = target.values[i] - base;
+    } else {
+      // Newton step of the logistic loss around beta: weights p(1-p), working response.
+      eta.fill(base);
+      for (let c = 0; c < D; c++) {
+        const bc = beta[c], o = c * n;
+        for (let i = 0; i < n; i++) eta[i] += bc * X[o + i];
       }
-      for (let a = 0; a < nnz; a++) {
-        const ca = cols[a], va = vals[a] * w;
-        rhs[ca] += vals[a] * r;
-        for (let b = 0; b < nnz; b++) A[ca * P + cols[b]] += va * vals[b];
+      for (const j of categorical) {
+        const o = offset[j], bj = bins[j];
+        for (let i = 0; i < n; i++) eta[i] += beta[o + bj[i]];
+      }
+      for (let i = 0; i < n; i++) {
+        const p = 1 / (1 + Math.exp(-eta[i]));
+        w[i] = Math.max(p * (1 - p), 1e-9);
+        r[i] = target.labels[i] - p;
       }
     }
+    for (let a = 0; a < D; a++) {
+      const o = a * n;
+      let s = 0;
+      for (let i = 0; i < n; i++) s += X[o + i] * r[i];
+      rhs[a] = s;
+    }
+    for (const j of categorical) {
+      const o = offset[j], bj = bins[j];
+      for (let i = 0; i < n; i++) rhs[o + bj[i]] += r[i];
+    }
+    // The indicators' rows of A, row by row (an indicator's value is 1).
+    for (let i = 0; cats > 0 && i < n; i++) {
+      rowCols(i, cols, vals);
+      for (let a = D; a < nnz; a++) {
+        const ca = cols[a] * P, va = w[i];
+        for (let b = 0; b <= a; b++) A[ca + cols[b]] += va * vals[b];
+      }
+    }
+    for (let a = 0; a < D; a++) {
+      const o = a * n;
+      for (let i = 0; i < n; i++) XW[o + i] = X[o + i] * w[i];
+    }
+    lowerGram(XW, X, n, D, A, P);
     // Penalty on everything but the intercept; the logistic gradient carries it too.
     for (let c = 1; c < P; c++) {
       A[c * P + c] += LINEAR_ALPHA;
@@ -289,8 +332,9 @@ function softmaxFit(
     rc.set(cols, i * nnz);
     rv.set(vals, i * nnz);
     for (let a = 0; a < nnz; a++) {
+      // The lower triangle (columns ascend along a row), all Cholesky reads.
       const ca = cols[a] * P, va = vals[a] / 4;
-      for (let b = 0; b < nnz; b++) A[ca + cols[b]] += va * vals[b];
+      for (let b = 0; b <= a; b++) A[ca + cols[b]] += va * vals[b];
     }
   }
   for (let c = 1; c < P; c++) A[c * P + c] += LINEAR_ALPHA;
@@ -412,17 +456,87 @@ function lossAlong(
   return loss;
 }
 
-/** The Cholesky factor of a symmetric positive definite `A` (null when it is not). */
+/**
+ * `A[a][b]` (row-major, `P` wide) for `b <= a < D`: the sum over rows
+ * `i < n`, in row order from 0, of `XW[a][i] * X[b][i]` (both column by
+ * column, `n` a column). Four cells of a row at a time, each sum still
+ * its own.
+ */
+function lowerGram(
+  XW: Float64Array,
+  X: Float64Array,
+  n: number,
+  D: number,
+  A: Float64Array,
+  P: number,
+): void {
+  for (let a = 0; a < D; a++) {
+    const oa = a * n, row = a * P;
+    let b = 0;
+    for (; b + 3 <= a; b += 4) {
+      const o0 = b * n, o1 = o0 + n, o2 = o1 + n, o3 = o2 + n;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let i = 0; i < n; i++) {
+        const v = XW[oa + i];
+        s0 += v * X[o0 + i];
+        s1 += v * X[o1 + i];
+        s2 += v * X[o2 + i];
+        s3 += v * X[o3 + i];
+      }
+      A[row + b] = s0;
+      A[row + b + 1] = s1;
+      A[row + b + 2] = s2;
+      A[row + b + 3] = s3;
+    }
+    for (; b <= a; b++) {
+      const ob = b * n;
+      let s = 0;
+      for (let i = 0; i < n; i++) s += XW[oa + i] * X[ob + i];
+      A[row + b] = s;
+    }
+  }
+}
+
+/**
+ * The Cholesky factor of a symmetric positive definite `A` (null when it is
+ * not); reads `A`'s lower triangle only. A row's cells four at a time:
+ * their sums over the columns before the four share the row's loads, then
+ * each goes on alone, every sum still in column order.
+ */
 function cholesky(A: Float64Array, P: number): Float64Array | null {
   const L = new Float64Array(P * P);
   for (let i = 0; i < P; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = A[i * P + j];
-      for (let k = 0; k < j; k++) s -= L[i * P + k] * L[j * P + k];
+    const ri = i * P;
+    let j = 0;
+    for (; j + 4 <= i; j += 4) {
+      const r0 = j * P, r1 = r0 + P, r2 = r1 + P, r3 = r2 + P;
+      let s0 = A[ri + j], s1 = A[ri + j + 1];
+      let s2 = A[ri + j + 2], s3 = A[ri + j + 3];
+      for (let k = 0; k < j; k++) {
+        const l = L[ri + k];
+        s0 -= l * L[r0 + k];
+        s1 -= l * L[r1 + k];
+        s2 -= l * L[r2 + k];
+        s3 -= l * L[r3 + k];
+      }
+      const l0 = L[ri + j] = s0 / L[r0 + j];
+      s1 -= l0 * L[r1 + j];
+      const l1 = L[ri + j + 1] = s1 / L[r1 + j + 1];
+      s2 -= l0 * L[r2 + j];
+      s2 -= l1 * L[r2 + j + 1];
+      const l2 = L[ri + j + 2] = s2 / L[r2 + j + 2];
+      s3 -= l0 * L[r3 + j];
+      s3 -= l1 * L[r3 + j + 1];
+      s3 -= l2 * L[r3 + j + 2];
+      L[ri + j + 3] = s3 / L[r3 + j + 3];
+    }
+    for (; j <= i; j++) {
+      let s = A[ri + j];
+      for (let k = 0; k < j; k++) s -= L[ri + k] * L[j * P + k];
       if (i === j) {
         if (!(s > 0)) return null;
-        L[i * P + i] = Math.sqrt(s);
-      } else L[i * P + j] = s / L[j * P + j];
+        L[ri + i] = Math.sqrt(s);
+      } else L[ri + j] = s / L[j * P + j];
     }
   }
   return L;
