@@ -217,36 +217,46 @@ export function pairScorer(side: number): (
   lambda: number,
 ) => number {
   const size = (side + 1) * side;
+  // Cumulative sums over A (row x: A's values below x) and, along each of
+  // their rows, running sums over B: a row's running sums are those of the
+  // slice [0, x) of A, its last one the slice's total. Counts only as
+  // running sums: integers, the same in any order, so a slice [x0, x1)'s
+  // are row x1's less row x0's.
   const gCum = new Float64Array(size), hCum = new Float64Array(size);
-  const cCum = new Float64Array(size);
-  // The best second cut's score of A's slice [from, to), NaN when none.
+  const gLo = new Float64Array(size), hLo = new Float64Array(size);
+  const cLo = new Float64Array(size);
+  // One slice [cut, nA)'s running sums over B.
+  const gHi = new Float64Array(side), hHi = new Float64Array(side);
+  // The best second cut's score of a slice [x0, x1) from its running sums
+  // over B at `o` (the last of them its total) and its running counts
+  // (cLo's rows at `o1` less at `o0`), NaN when none.
   const second = (
+    gRun: Float64Array,
+    hRun: Float64Array,
+    o: number,
+    o1: number,
+    o0: number,
     nB: number,
-    from: number,
-    to: number,
     minLeaf: number,
     lambda: number,
   ): number => {
-    let gs = 0, hs = 0, cs = 0;
-    for (let z = 0; z < nB; z++) {
-      gs += gCum[to * nB + z] - gCum[from * nB + z];
-      hs += hCum[to * nB + z] - hCum[from * nB + z];
-      cs += cCum[to * nB + z] - cCum[from * nB + z];
-    }
+    const end = nB - 1;
+    const cs = cLo[o1 + end] - cLo[o0 + end];
     if (cs < 2 * minLeaf) return NaN;
-    let found = false, best = 0;
-    let gl = 0, hl = 0, cl = 0;
-    for (let z = 0; z < nB - 1; z++) {
-      gl += gCum[to * nB + z] - gCum[from * nB + z];
-      hl += hCum[to * nB + z] - hCum[from * nB + z];
-      cl += cCum[to * nB + z] - cCum[from * nB + z];
-      if (cl < minLeaf) continue;
-      if (cs - cl < minLeaf) break;
-      const gr = gs - gl, hr = hs - hl;
+    // The cuts leaving `minLeaf` rows a side (counts only grow along B).
+    let from = 0;
+    while (from < end && cLo[o1 + from] - cLo[o0 + from] < minLeaf) from++;
+    let to = from;
+    while (to < end && cs - (cLo[o1 + to] - cLo[o0 + to]) >= minLeaf) to++;
+    if (from === to) return NaN;
+    const gs = gRun[o + end], hs = hRun[o + end];
+    let best = 0;
+    for (let q = o + from; q < o + to; q++) {
+      const gl = gRun[q], hl = hRun[q], gr = gs - gl, hr = hs - hl;
       const score = (gl * gl) / (hl + lambda) + (gr * gr) / (hr + lambda);
-      if (!found || score > best) found = true, best = score;
+      if (q === o + from || score > best) best = score;
     }
-    return found ? best : NaN;
+    return best;
   };
   const oneOrder = (
     G: Float64Array,
@@ -261,28 +271,34 @@ export function pairScorer(side: number): (
     lambda: number,
   ): number => {
     const nA = transposed ? P1 : P0, nB = transposed ? P0 : P1;
-    for (let z = 0; z < nB; z++) gCum[z] = hCum[z] = cCum[z] = 0;
+    for (let z = 0; z < nB; z++) gCum[z] = hCum[z] = cLo[z] = 0;
+    // Cell (x, z) of the histogram, and the step to (x + 1, z), (x, z + 1).
+    const stepA = transposed ? 1 : P1, stepB = transposed ? P1 : 1;
     for (let x = 0; x < nA; x++) {
-      for (let z = 0; z < nB; z++) {
-        const c = transposed ? z * P1 + x : x * P1 + z;
-        const o = (x + 1) * nB + z, p = x * nB + z;
-        gCum[o] = gCum[p] + G[c * K + k];
-        hCum[o] = hCum[p] + H[c * K + k];
-        cCum[o] = cCum[p] + C[c];
+      const p = x * nB, o = p + nB;
+      let c = x * stepA, gl = 0, hl = 0, cl = 0;
+      for (let z = 0; z < nB; z++, c += stepB) {
+        gLo[o + z] = gl += gCum[o + z] = gCum[p + z] + G[c * K + k];
+        hLo[o + z] = hl += hCum[o + z] = hCum[p + z] + H[c * K + k];
+        cLo[o + z] = cLo[p + z] + (cl += C[c]);
       }
     }
-    let totalG = 0, totalH = 0;
-    for (let z = 0; z < nB; z++) {
-      totalG += gCum[nA * nB + z];
-      totalH += hCum[nA * nB + z];
-    }
+    // The whole table's totals: the running sums of its last row.
+    const t = nA * nB;
+    const totalG = gLo[t + nB - 1], totalH = hLo[t + nB - 1];
     const parent = (totalG * totalG) / (totalH + lambda);
     let best = 0;
     for (let cut = 1; cut < nA; cut++) {
+      const f = cut * nB;
       // A "found" score is never NaN here: NaN marks no cut.
-      const lo = second(nB, 0, cut, minLeaf, lambda);
+      const lo = second(gLo, hLo, f, f, 0, nB, minLeaf, lambda);
       if (Number.isNaN(lo)) continue;
-      const hi = second(nB, cut, nA, minLeaf, lambda);
+      let gl = 0, hl = 0;
+      for (let z = 0; z < nB; z++) {
+        gHi[z] = gl += gCum[t + z] - gCum[f + z];
+        hHi[z] = hl += hCum[t + z] - hCum[f + z];
+      }
+      const hi = second(gHi, hHi, 0, t, f, nB, minLeaf, lambda);
       if (Number.isNaN(hi)) continue;
       const gain = lo + hi - parent;
       if (gain > best + 1e-12) best = gain;
