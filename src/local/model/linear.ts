@@ -145,7 +145,8 @@ export function linearStart(input: LinearInput): LinearStart | null {
     }
   };
   const nnz = 1 + numeric.length + categorical.length;
-  const cols = new Int32Array(nnz), vals = new Float64Array(nnz);
+  // A row's active indicator columns.
+  const cols = new Int32Array(Math.max(1, categorical.length));
   if (target.kind === "softmax") {
     const K = target.K ?? 2;
     const intercepts = typeof input.base === "number"
@@ -230,10 +231,14 @@ export function linearStart(input: LinearInput): LinearStart | null {
     }
     // The indicators' rows of A, row by row (an indicator's value is 1).
     for (let i = 0; cats > 0 && i < n; i++) {
-      rowCols(i, cols, vals);
-      for (let a = D; a < nnz; a++) {
-        const ca = cols[a] * P, va = w[i];
-        for (let b = 0; b <= a; b++) A[ca + cols[b]] += va * vals[b];
+      for (let t = 0; t < cats; t++) {
+        cols[t] = offset[categorical[t]] + bins[categorical[t]][i];
+      }
+      const va = w[i];
+      for (let t = 0; t < cats; t++) {
+        const ca = cols[t] * P;
+        for (let b = 0; b < D; b++) A[ca + b] += va * X[b * n + i];
+        for (let u = 0; u <= t; u++) A[ca + cols[u]] += va * 1;
       }
     }
     for (let a = 0; a < D; a++) {
