@@ -105,7 +105,7 @@ export function linearStart(input: LinearInput): LinearStart | null {
     for (let i = 0; i < n; i++) sq += (m[b[i]] - mean) ** 2;
     const sd = Math.sqrt(sq / n);
     if (!(sd > 0)) return null;
-    // A loop: \`Float64Array.from\` with a mapping function costs far more.
+    // A loop: `Float64Array.from` with a mapping function costs far more.
     const out = new Float64Array(m.length);
     for (let q = 0; q < m.length; q++) out[q] = (m[q] - mean) / sd;
     return out;
