@@ -6,8 +6,8 @@
  * @module
  */
 
-import { type BagResult, fitBag, fitStop } from "./booster.ts";
-import type { MainStage, StageReuse } from "./reuse.ts";
+import { type BagResult, fitBag, fitStop, startKey } from "./booster.ts";
+import { countlessKey, type MainStage, type StageReuse } from "./reuse.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import type { Link } from "./objective.ts";
 import { combineBags, type Fitted } from "./finalize.ts";
@@ -69,16 +69,29 @@ export function* fitOnce(
   const stop = fitStop(shouldStop);
   const { bags } = prep;
   // With a helper (another core), both threads take the next bag not yet
-  // taken (an atomic counter they share) until none is left: bag 0 is this
-  // thread's, the helper starts when it is ready, and neither waits on a
-  // slower half. Each bag has its own seed, so the bags come out the same
-  // wherever they ran.
+  // taken (an atomic counter they share, into `order`) until none is left:
+  // the first is this thread's, the helper starts when it is ready, and
+  // neither waits on a slower half. Each bag has its own seed, so the bags
+  // come out the same wherever and in whichever order they ran.
+  const timesKey = countlessKey(prep.reuseKey);
+  const order = claimOrder(
+    bags,
+    new Set(done.map((r) => r.bag)),
+    helper && reuse
+      ? reuse.seconds.get(timesKey) ?? reuse.seconds.get("") ?? null
+      : null,
+  );
   // claims[1]: 0 until the helper takes the task (1), or this thread gives
   // it up (2) because the helper was not ready before the bags ran out.
-  const claims = helper && bags - done.length > 1
+  const claims = helper && order.length > 1
     ? new Int32Array(new SharedArrayBuffer(8))
     : null;
-  if (claims) claims[0] = done.length + 1;
+  if (claims) claims[0] = 1;
+  // The linear starts this thread holds for the fit's bins (see
+  // StageReuse.starts): the helper takes them as its own.
+  const starts = withLinearStart && reuse
+    ? reuse.starts.get(prep.features) ?? null
+    : null;
   const remote = claims
     ? helper!({
       params: p,
@@ -88,6 +101,7 @@ export function* fitOnce(
       judged,
       bags,
       claims,
+      order: Int32Array.from(order),
       ...(greedy > 0 ? { greedy } : {}),
       ...(prep.link === "log" ? { link: prep.link } : {}),
       // The bags' main stages this thread holds for the key (see
@@ -95,26 +109,29 @@ export function* fitOnce(
       ...(reuse
         ? { stages: [...(reuse.stages.get(prep.reuseKey) ?? new Map())] }
         : {}),
+      ...(starts ? { starts: [...starts] } : {}),
     })
     : null;
   const results: BagResult[] = [...done];
+  const seconds: number[] = [];
   for (
-    let b = done.length;
-    b < bags && (b === 0 || !stop.deadline);
-    b = claims ? Atomics.add(claims, 0, 1) : b + 1
+    let i = 0;
+    i < order.length && (order[i] === 0 || !stop.deadline);
+    i = claims ? Atomics.add(claims, 0, 1) : i + 1
   ) {
-    results.push(
-      yield* relay(
-        fitBag(
-          prep,
-          stop,
-          b,
-          sharedPairs && b > 0 ? results[0].pairs : null,
-          false,
-          reuse,
-        ),
+    const b = order[i], t0 = performance.now();
+    const r = yield* relay(
+      fitBag(
+        prep,
+        stop,
+        b,
+        sharedPairs && b > 0 ? results.find((r) => r.bag === 0)!.pairs : null,
+        false,
+        reuse,
       ),
     );
+    results.push(r);
+    seconds[b] = (performance.now() - t0) / 1000;
   }
   // Given up: its answer (no bags) is not waited for.
   remote?.catch(() => {});
@@ -122,19 +139,68 @@ export function* fitOnce(
     // The helper took the task: held by the driver until it answers (see
     // FitOptions.helper).
     const theirs = (yield { wait: remote }) ?? [];
-    // And the helper's main stages, for the next fits of the key.
+    // And the helper's main stages and linear starts, for the next fits of
+    // the key and bins, and how long its bags took.
     for (const r of theirs) {
-      if (r.stage && reuse) keep(reuse, prep.reuseKey, r.bag, r.stage);
+      if (r.stage && reuse) {
+        keep(reuse, prep.reuseKey, r.bag, r.stage);
+        if (withLinearStart) {
+          let byKey = reuse.starts.get(prep.features);
+          if (!byKey) reuse.starts.set(prep.features, byKey = new Map());
+          const key = startKey(prep, r.bag);
+          if (!byKey.has(key)) byKey.set(key, r.stage.start);
+        }
+      }
+      if (r.seconds !== undefined) seconds[r.bag] = r.seconds;
       delete r.stage;
+      delete r.seconds;
     }
     results.push(...theirs);
-    results.sort((x, y) => x.bag - y.bag);
-    // After a deadline, the bags up to the first one missing.
-    const gap = results.findIndex((r, i) => r.bag !== i);
-    if (gap >= 0) results.length = gap;
+  }
+  // After a deadline, every bag fitted (taken longest first, they need not
+  // be the first ones), in bag order.
+  results.sort((x, y) => x.bag - y.bag);
+  if (reuse && helper && !stop.deadline) {
+    const last = reuse.seconds.get(timesKey) ?? [];
+    seconds.forEach((t, b) => (last[b] = t));
+    reuse.seconds.set(timesKey, last);
+    reuse.seconds.set("", last);
   }
   const fitted = yield* relay(combineBags(prep, stop, results));
   return keepBags ? { ...fitted, bags: results } : fitted;
+}
+
+/**
+ * The order in which a fit's bags not `done` are taken: bag 0 first (this
+ * thread's: with shared pairs it ranks them), then the rest by the seconds
+ * their fits last took (`StageReuse.seconds`; a bag not measured, the mean
+ * of those that were), longest first, so that the two threads finish
+ * together rather than one waiting on a slow last bag. Without times, in
+ * bag order.
+ *
+ * @example
+ * ```ts
+ * import { claimOrder } from "./bagging.ts";
+ *
+ * if (claimOrder(4, new Set(), [1, 1, 3, 2]).join() !== "0,2,3,1") throw new Error("example failed");
+ * if (claimOrder(4, new Set([0, 1]), null).join() !== "2,3") throw new Error("example failed");
+ * // Bag 3 not measured: the mean, 13/3.
+ * if (claimOrder(4, new Set([0]), [9, 1, 3]).join() !== "3,2,1") throw new Error("example failed");
+ * ```
+ */
+export function claimOrder(
+  bags: number,
+  done: ReadonlySet<number>,
+  seconds: readonly number[] | null,
+): number[] {
+  const todo: number[] = [];
+  for (let b = 0; b < bags; b++) if (!done.has(b)) todo.push(b);
+  const known = seconds?.filter((t) => t !== undefined) ?? [];
+  if (known.length === 0) return todo;
+  const mean = known.reduce((x, y) => x + y, 0) / known.length;
+  const t = (b: number) => seconds![b] ?? mean;
+  const rest = todo.filter((b) => b !== 0).sort((x, y) => t(y) - t(x) || x - y);
+  return todo[0] === 0 ? [0, ...rest] : rest;
 }
 
 /** Keeps bag `b`'s main stage under `key` unless one with a ranking is kept. */
@@ -186,6 +252,18 @@ export interface BagTask {
    * returns its own with its bags ({@link BagResult.stage}).
    */
   stages?: [number, MainStage][];
+  /**
+   * The order in which the bags are taken (see {@link claimOrder}):
+   * `claims[0]` counts into it. Absent: in bag order, `claims[0]` the bag.
+   * Given, the helper reports each bag's seconds ({@link BagResult.seconds}).
+   */
+  order?: Int32Array;
+  /**
+   * The training thread's linear starts for this configuration's bins, by
+   * their key (see `startKey`): the helper takes them as its own instead of
+   * fitting them again, and returns its bags' with their main stages.
+   */
+  starts?: [string, Float64Array[] | null][];
   /**
    * On a SharedArrayBuffer: `claims[0]`, the next bag not yet taken;
    * `claims[1]`, 0 until the helper takes the task (it sets 1) or the
@@ -258,13 +336,22 @@ export function fitBags(
         keep(reuse, prep.reuseKey, b, stage);
       }
     }
+    if (reuse && task.starts) {
+      let byKey = reuse.starts.get(prep.features);
+      if (!byKey) reuse.starts.set(prep.features, byKey = new Map());
+      for (const [key, tables] of task.starts) {
+        if (!byKey.has(key)) byKey.set(key, tables);
+      }
+    }
+    const { order } = task;
     let shared: [number, number][] | null = null;
     const out: BagResult[] = [];
     // Given up by the training thread (it fitted every bag): nothing to do.
     if (Atomics.compareExchange(task.claims, 1, 0, 1) !== 0) return out;
     while (!stop.deadline) {
-      const b = Atomics.add(task.claims, 0, 1);
-      if (b >= task.bags) break;
+      const i = Atomics.add(task.claims, 0, 1);
+      if (i >= (order ? order.length : task.bags)) break;
+      const b = order ? order[i] : i, t0 = performance.now();
       if (task.sharedPairs && b > 0 && !shared) {
         shared = (yield* fitBag(prep, stop, 0, null, true, reuse)).pairs;
       }
@@ -278,6 +365,7 @@ export function fitBags(
       );
       const stage = reuse?.stages.get(prep.reuseKey)?.get(b);
       if (task.stages && stage) r.stage = stage;
+      if (order) r.seconds = (performance.now() - t0) / 1000;
       out.push(r);
     }
     return out;

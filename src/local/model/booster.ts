@@ -94,6 +94,8 @@ export interface BagResult extends KeptBag {
    * training thread's {@link StageReuse} (taken off the result there).
    */
   stage?: MainStage;
+  /** A helper thread's bag: the seconds its fit took (see `BagTask.order`). */
+  seconds?: number;
 }
 
 /** A fit's deadline, polled once a round and sticky once reached. */
@@ -210,6 +212,27 @@ function constant(m: number, values: number[], K: number): Float64Array {
 }
 
 /**
+ * Bag `b`'s key among its fit's linear starts (`StageReuse.starts`, by the
+ * fit's bins): the link, the bag, and whether the bag is the dataset's own
+ * split (bag 0 of a fit not judged, drawing every training row: see
+ * `bagData`), whose rows are in their own order.
+ *
+ * @example
+ * ```ts
+ * import { startKey } from "./booster.ts";
+ * import type { Prepared } from "./prepared.ts";
+ *
+ * const prep = { link: "identity", drawn: 90, nTrain: 90, judged: false } as Prepared;
+ * if (startKey(prep, 0) !== "identity:0:true" || startKey(prep, 3) !== "identity:3:false") throw new Error("example failed");
+ * if (startKey({ ...prep, judged: true }, 0) !== "identity:0:false") throw new Error("example failed");
+ * ```
+ */
+export function startKey(prep: Prepared, b: number): string {
+  const overall = b === 0 && prep.drawn === prep.nTrain && !prep.judged;
+  return `${prep.link}:${b}:${overall}`;
+}
+
+/**
  * One bag's fit: main terms, then pairs on top of them, then the main terms
  * again (the backfit). `given`: the pairs to boost (bag 0's, when the bags
  * share them); null: the bag ranks its own (bag 0 on the dataset's split).
@@ -279,7 +302,7 @@ export function* fitBag(
   const startTables = seen
     ? seen.start
     : linear
-    ? keptStart(starts, `${prep.link}:${b}:${bag === prep.overall}`, fitStart)
+    ? keptStart(starts, startKey(prep, b), fitStart)
     : null;
   const start = startTables && { tables: startTables };
   // Adds the linear start's scores to a bag's training and validation scores.

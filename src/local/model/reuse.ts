@@ -35,6 +35,14 @@ export interface StageReuse {
    * and random state, its pair stage and backfit were that fit's.
    */
   bags: Map<string, KeptBag>;
+  /**
+   * The seconds each bag's fit last took, by key without the bag count
+   * (see {@link countlessKey}), and under "" the last fit's: the order in
+   * which the two threads take a fit's bags, longest first, and a race's
+   * spare bags (see `fitOnce`). Kept only with a helper thread; the models
+   * do not depend on it.
+   */
+  seconds: Map<string, number[]>;
 }
 
 /** One bag's fit as {@link StageReuse.bags} keeps it (`BagResult` without its bag and stage). */
@@ -75,10 +83,25 @@ export function keptBagKey(
   draws: number,
   pairs: readonly (readonly [number, number])[],
 ): string {
+  const q = pairs.map((x) => x.join()).join(";");
+  return `${countlessKey(reuseKey)}|${bag}|${draws}|${q}`;
+}
+
+/**
+ * A fit's key (`Prepared.reuseKey`) without its bag count: a bag's rows,
+ * seed and fit do not depend on it (see {@link keptBagKey}).
+ *
+ * @example
+ * ```ts
+ * import { countlessKey } from "./reuse.ts";
+ *
+ * if (countlessKey('[{"estimators":4,"seed":1},true]') !== '[{"seed":1},true]') throw new Error("example failed");
+ * ```
+ */
+export function countlessKey(reuseKey: string): string {
   const k = JSON.parse(reuseKey);
   delete k[0].estimators;
-  const q = pairs.map((x) => x.join()).join(";");
-  return `${JSON.stringify(k)}|${bag}|${draws}|${q}`;
+  return JSON.stringify(k);
 }
 
 /** One bag's main stage as {@link StageReuse} keeps it. */
@@ -113,6 +136,7 @@ export function newStageReuse(): StageReuse {
     bins: new Map(),
     starts: new WeakMap(),
     bags: new Map(),
+    seconds: new Map(),
   };
 }
 
