@@ -30,12 +30,15 @@ export { newStageReuse } from "./reuse.ts";
  * training's {@link StageReuse}, whose bags' main stages and pair rankings
  * this fit starts from where an earlier fit of the same key left them, and
  * keeps its own for the later ones. `link`: a regression's (see
- * {@link Link}). `done`: the first bags' fits already made by a fit of
- * fewer bags of the same configuration (a race's, see `RACE_BAGS` in
- * search.ts; a bag's fit does not depend on how many there are): they are
- * taken as they are and only the rest are fitted, by either thread.
+ * {@link Link}). `done`: bags' fits already made by a fit of fewer bags
+ * of the same configuration (a race's, see `RACE_BAGS` in search.ts, with
+ * its spare bags; a bag's fit does not depend on how many there are): they
+ * are taken as they are and only the rest are fitted, by either thread.
  * `keepBags`: the result lists every bag's fit ({@link Fitted.bags}), for
- * such a later fit.
+ * such a later fit. `spares`: the bag count of the fit this one races for:
+ * while the helper still fits its last bags, this thread, out of bags to
+ * take, fits the later ones (from this fit's count up to `spares`), listed
+ * with the rest when `keepBags`, which that fit then takes as `done`.
  */
 export function* fitOnce(
   data: EncodedDataset,
@@ -52,6 +55,7 @@ export function* fitOnce(
   link: Link = "identity",
   done: readonly BagResult[] = [],
   keepBags = false,
+  spares = 0,
 ): Generator<Step, Fitted, BagResult[] | undefined> {
   const prep = yield* relay(
     prepare(
@@ -74,6 +78,8 @@ export function* fitOnce(
   // neither waits on a slower half. Each bag has its own seed, so the bags
   // come out the same wherever and in whichever order they ran.
   const timesKey = countlessKey(prep.reuseKey);
+  // A race's spare bags beyond this fit's count are not this fit's.
+  done = done.filter((r) => r.bag < bags);
   const order = claimOrder(
     bags,
     new Set(done.map((r) => r.bag)),
@@ -82,9 +88,10 @@ export function* fitOnce(
       : null,
   );
   // claims[1]: 0 until the helper takes the task (1), or this thread gives
-  // it up (2) because the helper was not ready before the bags ran out.
+  // it up (2) because the helper was not ready before the bags ran out;
+  // claims[2]: 1 once the helper took its last bag's fit to the end.
   const claims = helper && order.length > 1
-    ? new Int32Array(new SharedArrayBuffer(8))
+    ? new Int32Array(new SharedArrayBuffer(12))
     : null;
   if (claims) claims[0] = 1;
   // The linear starts this thread holds for the fit's bins (see
@@ -133,6 +140,32 @@ export function* fitOnce(
     results.push(r);
     seconds[b] = (performance.now() - t0) / 1000;
   }
+  // Out of bags while the helper fits its last: this thread would wait
+  // idle, so it fits the raced-for fit's next bags meanwhile, shortest
+  // first, until the helper is done. The bag in hand then is given up (its
+  // work thrown away, nothing of it kept) unless it is past half the
+  // seconds its fit last took: the helper waits on the rest of it (when
+  // the race is lost, for nothing), but a race won goes on without it.
+  const spare: BagResult[] = [];
+  if (claims && spares > bags && Atomics.load(claims, 1) === 1) {
+    const helperDone = () => Atomics.load(claims, 2) === 1;
+    const known = reuse?.seconds.get(timesKey) ?? reuse?.seconds.get("") ??
+      [];
+    const t = (b: number) => known[b] ?? Infinity;
+    const next = Array.from({ length: spares - bags }, (_, i) => bags + i)
+      .sort((x, y) => t(x) - t(y) || x - y);
+    for (const b of next) {
+      if (stop.deadline || helperDone()) break;
+      const t0 = performance.now(), half = 500 * (known[b] ?? Infinity);
+      const cut = fitStop(() =>
+        (helperDone() && performance.now() - t0 < half) || stop.check()
+      );
+      const r = quiet(fitBag(prep, cut, b, null, false, reuse));
+      if (cut.deadline) break;
+      spare.push(r);
+      seconds[b] = (performance.now() - t0) / 1000;
+    }
+  }
   // Given up: its answer (no bags) is not waited for.
   remote?.catch(() => {});
   if (remote && Atomics.compareExchange(claims!, 1, 0, 2) !== 0) {
@@ -167,7 +200,7 @@ export function* fitOnce(
     reuse.seconds.set("", last);
   }
   const fitted = yield* relay(combineBags(prep, stop, results));
-  return keepBags ? { ...fitted, bags: results } : fitted;
+  return keepBags ? { ...fitted, bags: [...results, ...spare] } : fitted;
 }
 
 /**
@@ -208,6 +241,13 @@ function keep(reuse: StageReuse, key: string, b: number, stage: MainStage) {
   let byBag = reuse.stages.get(key);
   if (!byBag) reuse.stages.set(key, byBag = new Map());
   if (!byBag.get(b)?.ranked) byBag.set(b, stage);
+}
+
+/** Runs a generator to its end, its steps (progress) unsaid. */
+function quiet<R>(g: Generator<unknown, R, void>): R {
+  let r = g.next();
+  while (!r.done) r = g.next();
+  return r.value;
 }
 
 /** Re-yields a generator's steps inside one that is resumed with values (which it ignores). */
@@ -267,7 +307,9 @@ export interface BagTask {
   /**
    * On a SharedArrayBuffer: `claims[0]`, the next bag not yet taken;
    * `claims[1]`, 0 until the helper takes the task (it sets 1) or the
-   * training thread gives it up (2: the helper returns no bags).
+   * training thread gives it up (2: the helper returns no bags); when there
+   * is room, `claims[2]`: set to 1 by the helper once it took its last bag's
+   * fit to the end.
    */
   claims: Int32Array;
 }
@@ -368,6 +410,8 @@ export function fitBags(
       if (order) r.seconds = (performance.now() - t0) / 1000;
       out.push(r);
     }
+    // Done (see fitOnce's spare bags); a task's claims may have no room.
+    if (task.claims.length > 2) Atomics.store(task.claims, 2, 1);
     return out;
   })();
   let r = steps.next();

@@ -229,6 +229,9 @@ export function* searchSteps(
       candidate.link,
       done,
       estimators < p.estimators,
+      // A race's fit: while the helper fits its last bags, this thread
+      // fits the rest of the candidate's (see fitOnce), for its continuation.
+      estimators < p.estimators ? p.estimators : 0,
     );
     let r = steps.next();
     while (!r.done) {
@@ -325,7 +328,9 @@ export function* searchSteps(
       continue;
     }
     // A more complex candidate races (see RACE_BAGS): fitted first on the
-    // first bags, it goes on from those to all only when ahead there.
+    // first bags, it goes on from those (and the spare bags fitted while
+    // the helper finished its last, see fitOnce) to all only when ahead
+    // there.
     let race: BagResult[] = [];
     if (
       complex && best && !linkOnly && slots > 1 &&
