@@ -12,6 +12,7 @@ import { stageRows } from "../src/local/model/rowsource.ts";
 import {
   gradientHistogram,
   newHistogram,
+  softmaxRowByRow,
 } from "../src/local/model/histogram.ts";
 import { createRng } from "../src/local/model/rng.ts";
 
@@ -276,3 +277,87 @@ for (const [loss, K] of [["logistic", 1], ["softmax", 4]] as const) {
     source.close();
   });
 }
+
+Deno.test("gradientHistogram's softmax with a row cache, two rows at a time, is the one-row loop bit for bit (odd row counts, sampled rows, refills)", () => {
+  const rng = createRng(5);
+  for (const K of [2, 3, 7, 10]) {
+    for (const n of [1, 2, 5, 6, 101, 400]) {
+      for (const sampled of [false, true]) {
+        // Sampled: row i is row at[i] of the cells, which hold 2n + 1 rows.
+        const all = sampled ? 2 * n + 1 : n;
+        const at = sampled
+          ? Uint32Array.from(
+            { length: n },
+            (_, i) => 2 * i + (rng() < 0.5 ? 0 : 1),
+          )
+          : null;
+        const cellsPer = 1 + Math.floor(rng() * 12);
+        const y = Int32Array.from({ length: n }, () => Math.floor(rng() * K));
+        const two = Float64Array.from(
+          { length: n * K },
+          () => (rng() - 0.5) * 24,
+        );
+        const one = two.slice();
+        const cacheTwo = new Float64Array(n * K),
+          cacheOne = new Float64Array(n * K);
+        const cells = () =>
+          Uint8Array.from({ length: all }, () => Math.floor(rng() * cellsPer));
+        let pending: [Uint8Array, Float64Array] | null = null;
+        for (let term = 0; term < 6; term++) {
+          const mine = cells();
+          const a = newHistogram(cellsPer, K), b = newHistogram(cellsPer, K);
+          const [pc, pu] = pending ?? [null, null];
+          gradientHistogram(
+            "softmax",
+            K,
+            two,
+            y,
+            new Float64Array(0),
+            mine,
+            n,
+            a,
+            pc,
+            pu,
+            false,
+            cacheTwo,
+            at,
+          );
+          // The one-row loop with the factors gradientHistogram takes (the
+          // exp of every update value), or none: the exponentials refilled.
+          const f = pc === null || pu!.length > n * K
+            ? null
+            : Float64Array.from(pu!, Math.exp);
+          softmaxRowByRow(
+            K,
+            one,
+            y,
+            mine,
+            0,
+            n,
+            b.G,
+            b.H,
+            pc,
+            pu,
+            cacheOne,
+            at,
+            f,
+          );
+          const what = `K ${K}, n ${n}, sampled ${sampled}, term ${term}`;
+          assertEquals([...a.G], [...b.G], what);
+          assertEquals([...a.H], [...b.H], what);
+          assertEquals([...two], [...one], what);
+          assertEquals([...cacheTwo], [...cacheOne], what);
+          // Term 3's step overflows some rows' exponentials (refilled).
+          const scale = term === 3 ? 1600 : 2;
+          pending = [
+            mine,
+            Float64Array.from(
+              { length: cellsPer * K },
+              () => Math.round((rng() - 0.5) * scale * 8) / 8,
+            ),
+          ];
+        }
+      }
+    }
+  }
+});

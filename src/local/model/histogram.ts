@@ -265,7 +265,14 @@ function cellFactors(
   return f;
 }
 
-/** The softmax branch of {@link gradientHistogram} with a row cache. */
+/**
+ * The softmax branch of {@link gradientHistogram} with a row cache: two
+ * rows at a time (two independent chains of a row's sum of exponentials,
+ * which the one-row loop waits on class by class), then the odd last row
+ * alone. Every cell's sums take the same doubles in the same order (the
+ * first row's, then the second's, even in one cell), so the histograms are
+ * the one-row loop's ({@link softmaxRowByRow}) bit for bit.
+ */
 function softmaxCached(
   K: number,
   s: Float64Array,
@@ -281,7 +288,88 @@ function softmaxCached(
 ): void {
   // An update with more cells than there are rows: one exp a row is less.
   const f = pc === null || pu!.length > n * K ? null : cellFactors(pu!, 1, K);
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const o0 = i * K, o1 = o0 + K;
+    const r0 = at === null ? i : at[i], r1 = at === null ? i + 1 : at[i + 1];
+    let z0 = 0, z1 = 0;
+    if (f !== null) {
+      const u0 = pc![r0] * K, u1 = pc![r1] * K;
+      for (let k = 0; k < K; k++) {
+        s[o0 + k] += pu![u0 + k];
+        s[o1 + k] += pu![u1 + k];
+        z0 += cache[o0 + k] *= f[u0 + k];
+        z1 += cache[o1 + k] *= f[u1 + k];
+      }
+    } else if (pc !== null) {
+      const u0 = pc[r0] * K, u1 = pc[r1] * K;
+      for (let k = 0; k < K; k++) {
+        s[o0 + k] += pu![u0 + k];
+        s[o1 + k] += pu![u1 + k];
+      }
+    }
+    // Filled from the scores as in the one-row loop.
+    if (f === null || !(z0 > 0 && z0 < Infinity)) z0 = refill(K, s, cache, o0);
+    if (f === null || !(z1 > 0 && z1 < Infinity)) z1 = refill(K, s, cache, o1);
+    const q0 = cells[r0] * K, q1 = cells[r1] * K, y0 = y[i], y1 = y[i + 1];
+    const inv0 = 1 / z0, inv1 = 1 / z1;
+    // Per cell, the first row's sum before the second's (the same cell
+    // too): a row's own class adds p - 1, the others p (p - 0 is p).
+    for (let k = 0; k < K; k++) {
+      const p0 = cache[o0 + k] * inv0, p1 = cache[o1 + k] * inv1;
+      G[q0 + k] += k === y0 ? p0 - 1 : p0;
+      H[q0 + k] += p0 * (1 - p0) + 1e-16;
+      G[q1 + k] += k === y1 ? p1 - 1 : p1;
+      H[q1 + k] += p1 * (1 - p1) + 1e-16;
+    }
+  }
+  if (i < n) softmaxRowByRow(K, s, y, cells, i, n, G, H, pc, pu, cache, at, f);
+}
+
+/** A row's exponentials from its scores (less their max) into `cache`: their sum. */
+function refill(K: number, s: Float64Array, cache: Float64Array, o: number) {
+  let m = -Infinity, z = 0;
+  for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
+  for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
+  return z;
+}
+
+/**
+ * {@link gradientHistogram}'s softmax with a row cache, one row at a time,
+ * for rows `from` to `n` (the histogram not zeroed): what the two-row loop
+ * is held to (tests/model_histogram_test.ts), and its odd last row. `f`:
+ * the update's factors (see `cellFactors`), or null to fill the rows'
+ * exponentials from their scores.
+ *
+ * @example
+ * ```ts
+ * import { gradientHistogram, newHistogram, softmaxRowByRow } from "./histogram.ts";
+ *
+ * // Two classes at scores (0, 0): p = 1/2 each; row 0 is of class 1.
+ * const hist = newHistogram(1, 2), s = new Float64Array(2), cache = new Float64Array(2);
+ * softmaxRowByRow(2, s, Int32Array.of(1), Uint8Array.of(0), 0, 1, hist.G, hist.H, null, null, cache, null, null);
+ * if (!(hist.G[0] === 0.5 && hist.G[1] === -0.5 && cache[0] === 1)) throw new Error("example failed");
+ * const two = newHistogram(1, 2);
+ * gradientHistogram("softmax", 2, new Float64Array(2), Int32Array.of(1), new Float64Array(0), Uint8Array.of(0), 1, two, null, null, false, new Float64Array(2));
+ * if (!(two.G[0] === hist.G[0] && two.H[1] === hist.H[1])) throw new Error("example failed");
+ * ```
+ */
+export function softmaxRowByRow(
+  K: number,
+  s: Float64Array,
+  y: Int32Array,
+  cells: ArrayLike<number>,
+  from: number,
+  n: number,
+  G: Float64Array,
+  H: Float64Array,
+  pc: ArrayLike<number> | null,
+  pu: Float64Array | null,
+  cache: Float64Array,
+  at: Uint32Array | null,
+  f: Float64Array | null,
+): void {
+  for (let i = from; i < n; i++) {
     const o = i * K, r = at === null ? i : at[i];
     let z = 0;
     if (f !== null) {
@@ -297,12 +385,7 @@ function softmaxCached(
     // Filled here from the scores: a round's first term, an update with
     // more cells than rows, or a row whose exponentials left the range of
     // a double by a huge step (the sum 0 or infinite).
-    if (f === null || !(z > 0 && z < Infinity)) {
-      let m = -Infinity;
-      z = 0;
-      for (let k = 0; k < K; k++) if (s[o + k] > m) m = s[o + k];
-      for (let k = 0; k < K; k++) z += cache[o + k] = Math.exp(s[o + k] - m);
-    }
+    if (f === null || !(z > 0 && z < Infinity)) z = refill(K, s, cache, o);
     // One division a row, not one a class (rowGradients does the same);
     // the row's own class (gradient p - 1) apart, so no test a class.
     const qo = cells[r] * K, yi = y[i], inv = 1 / z;
