@@ -15,48 +15,12 @@ import {
   newStageReuse,
   type Step,
 } from "../src/local/model/bagging.ts";
-import {
-  encodeDataset,
-  type EncodedDataset,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
+import type { EncodedDataset } from "../src/local/model/encoding.ts";
+import { threeClassTable } from "./_helpers/generated.ts";
 import type { Fitted } from "../src/local/model/finalize.ts";
 import { resolveParams } from "../src/local/model/params.ts";
 import { shareEstimators, type StageReuse } from "../src/local/model/reuse.ts";
-import { createRng } from "../src/local/model/rng.ts";
 import { RACE_BAGS } from "../src/local/model/search.ts";
-
-const field = (name: string, kind: "num" | "cat" | "target"): SchemaField => ({
-  name,
-  data_type: { data_type: kind === "num" ? "NUMBER" : "STRING", format: null },
-  designation: kind === "target" ? "TARGET" : "FEATURE",
-  semantic_type: kind === "num" ? "CONTINUOUS" : "CATEGORICAL",
-});
-
-/** 3 classes from two interacting numbers, a weak one and a category. */
-function generated(n: number, seed: number): EncodedDataset {
-  const rng = createRng(seed);
-  const a = Array.from({ length: n }, () => rng() * 4);
-  const b = Array.from({ length: n }, () => rng() * 4);
-  const w = Array.from({ length: n }, () => rng());
-  const c = Array.from({ length: n }, () => `l${Math.floor(rng() * 6)}`);
-  const y = a.map((x, i) => {
-    const s = (x - 2) * (b[i] - 2) + w[i] + (c[i] === "l1" ? 1 : 0) +
-      rng() - 0.5;
-    return s > 0.8 ? "hi" : s < -0.8 ? "lo" : "mid";
-  });
-  return encodeDataset(
-    { a, b, w, c, y },
-    [
-      field("a", "num"),
-      field("b", "num"),
-      field("w", "num"),
-      field("c", "cat"),
-      field("y", "target"),
-    ],
-    { targets: ["y"] },
-  );
-}
 
 const BAGS = 2 * RACE_BAGS;
 
@@ -140,7 +104,7 @@ const same = (a: Fitted, b: Fitted, what: string) => {
 };
 
 Deno.test("spare bags: a race's continuation from the bags it spared is the fit from scratch, bit for bit", () => {
-  const data = generated(600, 5);
+  const data = threeClassTable(600, 5);
   for (const linear of [false, true]) {
     const scratch = fit(
       data,

@@ -15,46 +15,10 @@ import {
   newStageReuse,
 } from "../src/local/model/bagging.ts";
 import type { Step } from "../src/local/model/bagging.ts";
-import {
-  encodeDataset,
-  type EncodedDataset,
-  type SchemaField,
-} from "../src/local/model/encoding.ts";
+import type { EncodedDataset } from "../src/local/model/encoding.ts";
+import { threeClassTable } from "./_helpers/generated.ts";
 import type { Fitted } from "../src/local/model/finalize.ts";
 import { resolveParams } from "../src/local/model/params.ts";
-import { createRng } from "../src/local/model/rng.ts";
-
-const field = (name: string, kind: "num" | "cat" | "target"): SchemaField => ({
-  name,
-  data_type: { data_type: kind === "num" ? "NUMBER" : "STRING", format: null },
-  designation: kind === "target" ? "TARGET" : "FEATURE",
-  semantic_type: kind === "num" ? "CONTINUOUS" : "CATEGORICAL",
-});
-
-/** 3 classes from two interacting numbers, a weak one and a category. */
-function generated(n: number, seed: number): EncodedDataset {
-  const rng = createRng(seed);
-  const a = Array.from({ length: n }, () => rng() * 4);
-  const b = Array.from({ length: n }, () => rng() * 4);
-  const w = Array.from({ length: n }, () => rng());
-  const c = Array.from({ length: n }, () => `l${Math.floor(rng() * 6)}`);
-  const y = a.map((x, i) => {
-    const s = (x - 2) * (b[i] - 2) + w[i] + (c[i] === "l1" ? 1 : 0) +
-      rng() - 0.5;
-    return s > 0.8 ? "hi" : s < -0.8 ? "lo" : "mid";
-  });
-  return encodeDataset(
-    { a, b, w, c, y },
-    [
-      field("a", "num"),
-      field("b", "num"),
-      field("w", "num"),
-      field("c", "cat"),
-      field("y", "target"),
-    ],
-    { targets: ["y"] },
-  );
-}
 
 /** One fit of a candidate, with the given reuse (null: from scratch). */
 function fit(
@@ -92,7 +56,7 @@ function fit(
 }
 
 Deno.test("stage reuse: every fit after the first of a key is the fit from scratch, bit for bit", () => {
-  const data = generated(500, 3);
+  const data = threeClassTable(500, 3);
   for (const linear of [false, true]) {
     const reuse = newStageReuse();
     // The search's order: many pairs, then fewer, more, none (judged), the
