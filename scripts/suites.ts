@@ -32,6 +32,11 @@ export interface SuiteContext {
   fast?: boolean;
   /** When true, the deno suite runs its files one at a time (no `--parallel`). */
   serial?: boolean;
+  /**
+   * When true, every doc example runs in its own isolate, as `deno test
+   * --doc` runs it, instead of a few hundred to an isolate.
+   */
+  docIsolates?: boolean;
 }
 
 /** What a finished suite reports. */
@@ -82,14 +87,10 @@ export const DENO_TEST_PATHS = [
  * Test files the fast loop (`deno task test:fast`) leaves out, relative to
  * the root: the ones that serve over the network (a real HTTP server or
  * `deno task local`), spawn `deno`/`node` processes, or train on a full
- * public table to check accuracy. The full command runs them all. The fast
- * loop also runs the doc examples a few hundred to an isolate rather than
- * one each (scripts/lib/fast_loop.ts); the full command runs each alone.
+ * public table to check accuracy. The full command runs them all. Both run
+ * the doc examples a few hundred to an isolate (scripts/lib/fast_loop.ts).
  */
 export const FAST_IGNORE: readonly string[] = [
-  // Node's tests of the built package (the node suite runs them): deno.json's
-  // test.exclude names them too, but an --ignore on the command line replaces
-  // that list instead of adding to it.
   "tests/node/",
   // Network servers (Deno.serve, node:http, the CLI over HTTP).
   "tests/http_transport_test.ts",
@@ -132,19 +133,34 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/regression_workflow_test.ts",
 ];
 
+/**
+ * What the full command leaves out: Node's tests of the built package (the
+ * node suite runs them). deno.json's test.exclude names them too, but an
+ * `--ignore` on the command line replaces that list instead of adding to it.
+ */
+export const FULL_IGNORE: readonly string[] = ["tests/node/"];
+
 function hasFlag(args: readonly string[], flag: string): boolean {
   return args.some((arg) => arg === flag || arg.startsWith(`${flag}=`));
 }
 
 /**
- * `deno test -A --doc --parallel` over the tests, the source and the
- * scripts, with a JUnit report read for the per-test durations.
+ * The tests, the source's and the scripts' doc examples: what `deno test -A
+ * --doc --parallel` runs, with a JUnit report read for the per-test
+ * durations. The doc examples run a few hundred to an isolate
+ * (scripts/lib/fast_loop.ts): a fresh isolate costs about 0.3 s of CPU on
+ * our 2-core machines, and one each made up 40% of the suite's time. An
+ * example that fails beside the others runs again alone, and that verdict
+ * counts. `docIsolates` (`--doc-isolates`), paths on the command line or an
+ * `--ignore` run `deno test --doc` as is.
  */
 export const denoSuite: Suite = {
   name: "deno",
   description:
     "deno test -A --doc --parallel over tests/, mod.ts, src/ and scripts/ (JSDoc examples included)",
-  async run({ root, importMap, passThrough, forward, fast, serial }) {
+  async run(
+    { root, importMap, passThrough, forward, fast, serial, docIsolates },
+  ) {
     const paths: string[] = [];
     for (const path of DENO_TEST_PATHS) {
       if (await exists(new URL(path, root))) paths.push(path);
@@ -153,21 +169,21 @@ export const denoSuite: Suite = {
     const givenPaths = passThrough.some((arg) =>
       !arg.startsWith("-") && /\.(ts|tsx|js|mjs|md)$|\/$/.test(arg)
     );
-    // The fast loop runs the doc examples a few hundred to an isolate
-    // (lib/fast_loop.ts); with paths given, deno test --doc runs them as is.
-    if (fast && !givenPaths && !hasFlag(passThrough, "--ignore")) {
+    // The doc examples a few hundred to an isolate (lib/fast_loop.ts); with
+    // paths given, deno test --doc runs them as is.
+    if (!docIsolates && !givenPaths && !hasFlag(passThrough, "--ignore")) {
       const result = await runFastLoop({
         root,
         importMap,
         paths,
-        ignore: FAST_IGNORE,
+        ignore: fast ? FAST_IGNORE : FULL_IGNORE,
         passThrough,
         forward: forward ?? true,
         serial: serial ?? false,
       });
       if (result) return result;
       console.log(
-        "fast loop: deno's extraction log named no doc example; running deno test --doc as is",
+        "deno's extraction log named no doc example; running deno test --doc as is",
       );
     }
     // The runner's own JUnit file, unless the caller asked for one.

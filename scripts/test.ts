@@ -23,6 +23,8 @@
  * deno task test --slowest=40         # list the 40 slowest at the end
  * deno task test --list               # list the suites
  * deno task test --serial             # one suite, one file at a time
+ * deno task test --doc-isolates       # each doc example in its own isolate,
+ *                                     # as deno test --doc runs it (slower)
  * deno task test:fast                 # --fast: the deno suite without servers,
  *                                     # child processes and long runs
  * ```
@@ -50,6 +52,8 @@ export interface RunnerOptions {
   list: boolean;
   /** Run the suites one after another, and the deno suite's files too. */
   serial: boolean;
+  /** Each doc example in its own isolate, as `deno test --doc` runs it. */
+  docIsolates: boolean;
   /** The fast loop: the deno suite only, without FAST_IGNORE. */
   fast: boolean;
   /** How many of the slowest tests to list at the end. */
@@ -64,7 +68,7 @@ function names(value: string): string[] {
 
 /**
  * Splits the runner's own flags (`--skip=`, `--only=`, `--list`, `--serial`,
- * `--fast`, `--slowest=N`) from the
+ * `--doc-isolates`, `--fast`, `--slowest=N`) from the
  * arguments passed through to `deno test`; `TEST_SKIP` adds to `--skip`.
  *
  * @param args Command-line arguments.
@@ -86,6 +90,7 @@ export function parseArgs(args: string[], envSkip?: string): RunnerOptions {
     skip: new Set(names(envSkip ?? "")),
     list: false,
     serial: false,
+    docIsolates: false,
     fast: false,
     slowest: SLOWEST_PRINTED,
     passThrough: [],
@@ -110,6 +115,8 @@ export function parseArgs(args: string[], envSkip?: string): RunnerOptions {
       options.list = true;
     } else if (arg === "--serial") {
       options.serial = true;
+    } else if (arg === "--doc-isolates") {
+      options.docIsolates = true;
     } else if (arg === "--fast") {
       options.fast = true;
       options.only = new Set(["deno"]);
@@ -170,6 +177,7 @@ async function main(): Promise<number> {
       forward,
       fast: options.fast,
       serial: options.serial,
+      docIsolates: options.docIsolates,
     });
     return { suite, result, seconds: (performance.now() - started) / 1000 };
   };
