@@ -107,3 +107,87 @@ Deno.test("fast loop: doc examples share isolates, relocated; a fresh-isolate ex
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("fast loop: test files share isolates too; a file that needs a fresh one is re-run alone and passes, a broken one stays failed, files that did not load are named", async () => {
+  const root = await project({
+    "deno.json": "{}\n",
+    "src/a.ts": doc("if (1 + 1 !== 2) throw new Error();") +
+      "\nexport const a = 0;\n",
+    // Fills a global when it loads: beside it, the next file is not fresh.
+    "tests/fill_test.ts": [
+      "(globalThis as Record<string, unknown>).filledByTest = true;",
+      'Deno.test("fills a global", () => {});',
+      "",
+    ].join("\n"),
+    "tests/fresh_test.ts": [
+      'Deno.test("needs a fresh isolate", () => {',
+      "  if ((globalThis as Record<string, unknown>).filledByTest) {",
+      '    throw new Error("not fresh");',
+      "  }",
+      "});",
+      'Deno.test("does not care", () => {});',
+      "",
+    ].join("\n"),
+  });
+  const lines: string[] = [];
+  const run = () =>
+    runFastLoop({
+      root,
+      paths: ["tests/", "src/"],
+      ignore: [],
+      passThrough: ["--no-check"],
+      forward: false,
+      serial: false,
+      sharedTests: true,
+      testHarnesses: 1,
+      log: (line) => lines.push(line),
+    });
+  try {
+    const ok = await run();
+    assertEquals(ok?.counts, { passed: 4, failed: 0, skipped: 0 }, ok?.output);
+    assertEquals(ok!.code, 0, ok!.output);
+    assert(
+      lines.some((l) =>
+        l.includes("passes alone") && l.includes("needs a fresh isolate")
+      ),
+      lines.join("\n"),
+    );
+    // The report names each test's own file, not the harness.
+    assert(
+      ok!.times.some((t) =>
+        t.name === "does not care" && t.file === "./tests/fresh_test.ts"
+      ),
+      JSON.stringify(ok!.times),
+    );
+    // The shared files' times are kept for the next run's balance.
+    const kept = JSON.parse(
+      await Deno.readTextFile(new URL(".tmp/test_times.json", root)),
+    );
+    assertEquals(Object.keys(kept).sort(), [
+      "./tests/fill_test.ts",
+      "./tests/fresh_test.ts",
+    ]);
+
+    // A test that fails alone too stays failed; a file that does not load
+    // is a failure under its name.
+    await Deno.writeTextFile(
+      new URL("tests/broken_test.ts", root),
+      'Deno.test("always fails", () => {\n  throw new Error("broken");\n});\n',
+    );
+    await Deno.writeTextFile(
+      new URL("tests/unloadable_test.ts", root),
+      'throw new Error("cannot load");\n',
+    );
+    const broken = await run();
+    assertEquals(broken?.counts?.failed, 2, broken?.output);
+    assert(broken!.code !== 0);
+    assert(
+      broken!.times.some((t) =>
+        t.failed && t.name === "./tests/unloadable_test.ts (failed to load)"
+      ),
+      JSON.stringify(broken!.times),
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

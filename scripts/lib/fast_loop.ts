@@ -8,11 +8,12 @@
  * 2. `deno test --doc --no-run`: deno type-checks the tests and every
  *    example exactly as the full command does (cached when nothing changed),
  *    beside step 3 (a type error fails the suite, its errors printed last);
- * 3. `deno test -A --no-check --parallel` over the test files and a few
- *    harness modules that import the examples;
- * 4. an example that failed there is run again alone, in its own isolate as
- *    `deno test --doc` runs it, and that run's verdict is the one counted (an
- *    example may rely on a fresh isolate, e.g. on a registry nothing filled).
+ * 3. `deno test -A --no-check --parallel` over a few harness modules that
+ *    import the examples, and the test files (or harnesses of them);
+ * 4. an example or a shared test file that failed there is run again alone,
+ *    in its own isolate as `deno test` runs it, and that run's verdict is the
+ *    one counted (a module may rely on a fresh isolate, e.g. on a registry
+ *    nothing filled).
  *
  * @module
  */
@@ -24,6 +25,7 @@ import {
   parseExtractLog,
   writeDocHarness,
 } from "./doc_examples.ts";
+import { longestFirst, writeTestHarness } from "./harness.ts";
 import { runTee } from "./run.ts";
 import { parseJunit, type TestTime } from "./timings.ts";
 import type { Counts } from "./counts.ts";
@@ -34,6 +36,88 @@ import type { Counts } from "./counts.ts";
  * source once.
  */
 export const DOC_HARNESSES = 4;
+
+/**
+ * How many harness modules share the test files when `sharedTests` is on:
+ * more than the cores, so that the one left running at the end is short.
+ */
+export const TEST_HARNESSES = 4;
+
+/**
+ * Where the test files' last times are kept, relative to the root (git
+ * ignores `.tmp/` and deno.json excludes it): the next run shares the files
+ * out between harnesses by them (the fast loop) or starts the longest first
+ * (the full command), so both cores stay busy to the end.
+ */
+export const TEST_TIMES_PATH = ".tmp/test_times.json";
+
+/**
+ * Reads the times {@linkcode saveTestTimes} kept (none when there is no
+ * file, or it is not ours).
+ *
+ * @param root The repository root.
+ * @returns Seconds by test file (`./tests/a_test.ts`).
+ */
+export async function readTestTimes(root: URL): Promise<Map<string, number>> {
+  try {
+    const saved = JSON.parse(
+      await Deno.readTextFile(new URL(TEST_TIMES_PATH, root)),
+    );
+    return new Map(
+      Object.entries(saved).filter(([, v]) =>
+        typeof v === "number" && Number.isFinite(v) && v >= 0
+      ) as [string, number][],
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * Keeps each test file's time of this run (the sum of its tests) beside
+ * the earlier ones, for {@linkcode readTestTimes}.
+ *
+ * @param root The repository root.
+ * @param times This run's per-test times.
+ * @param files The test files that ran (`./tests/a_test.ts`).
+ *
+ * @example
+ * ```ts
+ * import { readTestTimes, saveTestTimes } from "./fast_loop.ts";
+ *
+ * const root = new URL(`file://${await Deno.makeTempDir()}/`);
+ * await saveTestTimes(root, [
+ *   { suite: "deno", file: "./tests/a_test.ts", name: "one", seconds: 1 },
+ *   { suite: "deno", file: "./tests/a_test.ts", name: "two", seconds: 2 },
+ *   { suite: "deno", file: "/tmp/example_1.ts", name: "doc", seconds: 5 },
+ * ], ["./tests/a_test.ts"]);
+ * const kept = await readTestTimes(root);
+ * if (kept.get("./tests/a_test.ts") !== 3 || kept.size !== 1) throw new Error([...kept].join());
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function saveTestTimes(
+  root: URL,
+  times: readonly TestTime[],
+  files: readonly string[],
+): Promise<void> {
+  const ran = new Set(files);
+  const kept = await readTestTimes(root);
+  const now = new Map<string, number>();
+  for (const t of times) {
+    if (ran.has(t.file)) now.set(t.file, (now.get(t.file) ?? 0) + t.seconds);
+  }
+  for (const [file, seconds] of now) kept.set(file, seconds);
+  try {
+    await Deno.mkdir(new URL(".tmp/", root), { recursive: true });
+    await Deno.writeTextFile(
+      new URL(TEST_TIMES_PATH, root),
+      JSON.stringify(Object.fromEntries(kept), null, 1) + "\n",
+    );
+  } catch {
+    // A read-only checkout only loses the balancing.
+  }
+}
 
 /** What the fast loop's deno suite is given. */
 export interface FastLoopOptions {
@@ -51,6 +135,13 @@ export interface FastLoopOptions {
   forward: boolean;
   /** One file at a time. */
   serial: boolean;
+  /**
+   * Run the test files a few dozen to an isolate as well (a file that
+   * fails there runs again alone, and that verdict counts).
+   */
+  sharedTests?: boolean;
+  /** How many harnesses share the test files (default {@linkcode TEST_HARNESSES}). */
+  testHarnesses?: number;
   /** Where to say what happens beside deno's own output. */
   log?: (line: string) => void;
 }
@@ -227,6 +318,16 @@ export async function runFastLoop(
       options.paths,
       options.ignore,
     );
+    const seconds = await readTestTimes(options.root);
+    const shared = options.sharedTests
+      ? await writeTestHarness(
+        options.root,
+        testPaths,
+        dir,
+        options.testHarnesses ?? TEST_HARNESSES,
+        seconds,
+      )
+      : undefined;
     const ownJunit = !hasFlag(options.passThrough, "--junit-path");
     const run = await runTee(deno, [
       "test",
@@ -238,11 +339,13 @@ export async function runFastLoop(
       ...mapArgs,
       ...(ownJunit ? [`--junit-path=${junit}`] : []),
       ...options.passThrough.filter((arg) => arg !== "--no-check"),
-      // deno starts the modules in this order, two at a time: the doc
-      // examples first, since they wait on timers and servers here and
-      // there, and would otherwise be the run's tail.
+      // deno starts the modules in this order, two at a time: the longest
+      // first, the doc examples' harnesses (a few seconds each) last, so the
+      // run ends on short modules with both cores busy.
+      ...(shared
+        ? shared.harnesses
+        : await longestFirst(options.root, testPaths, seconds)),
       ...harnesses,
-      ...testPaths,
     ], { cwd, forward: options.forward });
     outputs.push(run.output);
     const times = ownJunit
@@ -250,15 +353,29 @@ export async function runFastLoop(
       : [];
     let counts = parseDenoTest(run.output);
     let code = run.code;
+    // A filtered run's sums are not the files' times.
+    if (times.length && !hasFlag(options.passThrough, "--filter")) {
+      await saveTestTimes(
+        options.root,
+        times,
+        testPaths.map((file) => `./${file}`),
+      );
+    }
 
-    const failedExamples = times.filter((t) => t.failed && modules.has(t.name));
+    // What failed beside the others, and the module that runs it alone: an
+    // example's own module, or a shared test's file.
+    const aloneModule = (t: TestTime): string | undefined => {
+      if (modules.has(t.name)) return modules.get(t.name);
+      if (!shared) return undefined;
+      return shared.unloaded.get(t.name) ?? t.file;
+    };
+    const failed = times.filter((t) => t.failed && aloneModule(t));
     if (
-      counts && failedExamples.length &&
-      !hasFlag(options.passThrough, "--fail-fast")
+      counts && failed.length && !hasFlag(options.passThrough, "--fail-fast")
     ) {
       log(
-        `\n${failedExamples.length} doc example(s) failed beside the others; ` +
-          "each runs again alone, as `deno test --doc` runs it:",
+        `\n${failed.length} doc example(s) or shared test(s) failed beside ` +
+          "the others; each module runs again alone, as `deno test` runs it:",
       );
       const again = await runTee(deno, [
         "test",
@@ -266,14 +383,27 @@ export async function runFastLoop(
         "--no-check",
         ...mapArgs,
         `--junit-path=${alone}`,
-        ...failedExamples.map((t) => modules.get(t.name)!),
+        ...new Set(failed.map((t) => aloneModule(t)!)),
       ], { cwd, forward: options.forward });
       outputs.push(again.output);
-      const passedAlone = new Set(
-        parseJunit(await Deno.readTextFile(alone).catch(() => ""), "deno")
-          .filter((t) => !t.failed).map((t) => t.name),
+      const aloneTimes = parseJunit(
+        await Deno.readTextFile(alone).catch(() => ""),
+        "deno",
       );
-      const recovered = failedExamples.filter((t) => passedAlone.has(t.name));
+      const passedAlone = new Set(
+        aloneTimes.filter((t) => !t.failed).map((t) => t.name),
+      );
+      // A test file passes alone when it ran tests there and none failed.
+      const ranAlone = new Set(aloneTimes.map((t) => t.file));
+      const filesFailedAlone = new Set(
+        aloneTimes.filter((t) => t.failed).map((t) => t.file),
+      );
+      const recovered = failed.filter((t) => {
+        if (modules.has(t.name)) return passedAlone.has(t.name);
+        const file = aloneModule(t)!;
+        return again.code === 0 ||
+          (ranAlone.has(file) && !filesFailedAlone.has(file));
+      });
       for (const t of recovered) {
         t.failed = false;
         log(`  passes alone (it relies on a fresh isolate): ${t.name}`);
@@ -283,7 +413,7 @@ export async function runFastLoop(
         passed: counts.passed + recovered.length,
         failed: counts.failed - recovered.length,
       };
-      if (counts.failed === 0 && recovered.length === failedExamples.length) {
+      if (counts.failed === 0 && recovered.length === failed.length) {
         code = 0;
       }
     }
