@@ -8,9 +8,7 @@
  * a boosting stage until the training thread closes it (`serveRows`). Given
  * `{ type: "helper", port }` (the main thread starts a training's helper
  * beside its training worker), it serves those requests from the port and
- * answers there; `{ type: "release" }` (its training ended, the thread is
- * kept for the next: ./threads.ts) lets go of the dataset. It runs as a
- * `node:worker_threads` thread (the parent's port) or a Web Worker.
+ * answers there.
  *
  * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
  * `{ type: "bags-done", results }`,
@@ -26,7 +24,6 @@
  * @module
  */
 
-import { parentPort } from "node:worker_threads";
 import { type BagTask, fitBags, newStageReuse } from "./bagging.ts";
 import { trainAsync } from "./train.ts";
 import type { EncodedDataset } from "./encoder.ts";
@@ -41,14 +38,6 @@ import { availableCores, workerBagHelper, workerError } from "./worker.ts";
 export interface RowsRequest {
   type: "rows";
   setup: RowSetup;
-}
-
-/**
- * Sent to a kept helper when its training ends (./threads.ts): it lets go
- * of the training's dataset and stages while it waits for the next one.
- */
-export interface ReleaseRequest {
-  type: "release";
 }
 
 /** The training request the main thread posts. */
@@ -91,41 +80,17 @@ let helperData: EncodedDataset | null = null;
 /** What the helper's fits of one training share (see `StageReuse`). */
 let helperReuse = newStageReuse();
 
-type Incoming =
-  | TrainRequest
-  | BagsRequest
-  | RowsRequest
-  | HelperRequest
-  | ReleaseRequest;
-
-/**
- * Where requests come from and answers go: the parent's port when this runs
- * as a `node:worker_threads` thread (the warm training threads of
- * ./threads.ts), else the Web Worker's own scope (a helper a training
- * worker started itself).
- */
-const scope: {
-  listen(handler: (m: Incoming) => void): void;
+// Only the two members used, so this file type-checks without the worker lib.
+const scope = globalThis as unknown as {
+  onmessage:
+    | ((
+      e: MessageEvent<
+        TrainRequest | BagsRequest | RowsRequest | HelperRequest
+      >,
+    ) => void)
+    | null;
   postMessage(message: unknown, transfer?: Transferable[]): void;
-} = parentPort
-  ? {
-    listen: (handler) => parentPort!.on("message", handler),
-    postMessage: (message) => parentPort!.postMessage(message),
-  }
-  : (() => {
-    // Only the two members used, so this file type-checks without the
-    // worker lib.
-    const self = globalThis as unknown as {
-      onmessage: ((e: MessageEvent<Incoming>) => void) | null;
-      postMessage(message: unknown, transfer?: Transferable[]): void;
-    };
-    return {
-      listen: (handler) => {
-        self.onmessage = (e) => handler(e.data);
-      },
-      postMessage: (message, transfer) => self.postMessage(message, transfer),
-    };
-  })();
+};
 
 function postError(err: unknown): void {
   scope.postMessage(workerError(err));
@@ -167,12 +132,8 @@ function serveHelper(
   }
 }
 
-scope.listen((m) => {
-  if (m.type === "release") {
-    helperData = null;
-    helperReuse = newStageReuse();
-    return;
-  }
+scope.onmessage = (e) => {
+  const m = e.data;
   if (m.type === "helper") {
     const { port } = m;
     port.onmessage = (e: MessageEvent<BagsRequest | RowsRequest>) =>
@@ -207,4 +168,4 @@ scope.listen((m) => {
     (model) => scope.postMessage({ type: "done", model }),
     postError,
   ).finally(() => helper?.close());
-});
+};
