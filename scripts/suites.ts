@@ -84,6 +84,13 @@ export const DENO_TEST_PATHS = [
 ];
 
 /**
+ * What the full command leaves out: Node's tests of the built package (the
+ * node suite runs them). deno.json's test.exclude names them too, but an
+ * `--ignore` on the command line replaces that list instead of adding to it.
+ */
+export const FULL_IGNORE: readonly string[] = ["tests/node/"];
+
+/**
  * Test files the fast loop (`deno task test:fast`) leaves out, relative to
  * the root: the ones that serve over the network (a real HTTP server or
  * `deno task local`), spawn `deno`/`node` processes, or train on a full
@@ -91,7 +98,7 @@ export const DENO_TEST_PATHS = [
  * the doc examples a few hundred to an isolate (scripts/lib/fast_loop.ts).
  */
 export const FAST_IGNORE: readonly string[] = [
-  "tests/node/",
+  ...FULL_IGNORE,
   // Network servers (Deno.serve, node:http, the CLI over HTTP).
   "tests/http_transport_test.ts",
   "tests/http_errors_test.ts",
@@ -137,13 +144,6 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/model_worker_test.ts",
   "tests/model_spare_bags_test.ts",
 ];
-
-/**
- * What the full command leaves out: Node's tests of the built package (the
- * node suite runs them). deno.json's test.exclude names them too, but an
- * `--ignore` on the command line replaces that list instead of adding to it.
- */
-export const FULL_IGNORE: readonly string[] = ["tests/node/"];
 
 function hasFlag(args: readonly string[], flag: string): boolean {
   return args.some((arg) => arg === flag || arg.startsWith(`${flag}=`));

@@ -25,7 +25,7 @@ import {
   parseExtractLog,
   writeDocHarness,
 } from "./doc_examples.ts";
-import { longestFirst, writeTestHarness } from "./harness.ts";
+import { junitName, longestFirst, writeTestHarness } from "./harness.ts";
 import { runTee } from "./run.ts";
 import { parseJunit, type TestTime } from "./timings.ts";
 import type { Counts } from "./counts.ts";
@@ -355,11 +355,7 @@ export async function runFastLoop(
     let code = run.code;
     // A filtered run's sums are not the files' times.
     if (times.length && !hasFlag(options.passThrough, "--filter")) {
-      await saveTestTimes(
-        options.root,
-        times,
-        testPaths.map((file) => `./${file}`),
-      );
+      await saveTestTimes(options.root, times, testPaths.map(junitName));
     }
 
     // What failed beside the others, and the module that runs it alone: an

@@ -93,13 +93,25 @@ export async function longestFirst(
   files: readonly string[],
   seconds: ReadonlyMap<string, number>,
 ): Promise<string[]> {
-  const costs = await expectedCosts(root, files.map(relative), seconds);
-  const cost = (file: string) => costs.get(relative(file))!;
+  const costs = await expectedCosts(root, files.map(junitName), seconds);
+  const cost = (file: string) => costs.get(junitName(file))!;
   return [...files].sort((a, b) => cost(b) - cost(a));
 }
 
-/** A test file as `deno test` names it in its JUnit report. */
-function relative(file: string): string {
+/**
+ * A test file (relative to the root) as `deno test` names it in its JUnit
+ * report, and as the kept times are keyed: `./tests/a_test.ts`.
+ *
+ * @param file The file, with or without its leading `./`.
+ * @returns The name.
+ *
+ * @example
+ * ```ts
+ * import { junitName } from "./harness.ts";
+ * if (junitName("tests/a_test.ts") !== "./tests/a_test.ts" || junitName("./x_test.ts") !== "./x_test.ts") throw new Error();
+ * ```
+ */
+export function junitName(file: string): string {
   return `./${file.replace(/^\.\//, "")}`;
 }
 
@@ -228,7 +240,7 @@ export async function writeTestHarness(
 ): Promise<TestHarness> {
   const unloaded = new Map<string, string>();
   const harnesses: string[] = [];
-  const named = files.map(relative);
+  const named = files.map(junitName);
   const costs = await expectedCosts(root, named, seconds);
   const groups = shareOut(named, parts, (file) => costs.get(file)!);
   for (const [i, group] of groups.entries()) {

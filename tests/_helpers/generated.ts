@@ -1,5 +1,5 @@
 /**
- * Pieces the model tests share to build generated tables: a schema field
+ * Pieces the model tests share to build generated tables: a schema field,
  * a standard normal draw and a seeded 3-class table.
  *
  * @module
