@@ -121,6 +121,7 @@ export const FAST_IGNORE: readonly string[] = [
   "tests/http_fast_paths_test.ts",
   "tests/client_options_test.ts",
   "tests/batch_cancel_test.ts",
+  "tests/model_threads_test.ts",
   // Long generated or real-table runs (accuracy with the defaults, the
   // model search, the whole workflow on real tables).
   "tests/local_fuzz_test.ts",

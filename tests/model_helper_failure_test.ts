@@ -16,9 +16,10 @@ import {
   rowSetup,
   RowSplit,
 } from "../src/local/model/rows.ts";
+import { Worker as Thread } from "node:worker_threads";
 import {
   HELPER_CRASHED,
-  runInWorker,
+  runOnThreads,
   workerBagHelper,
 } from "../src/local/model/worker.ts";
 import { field } from "./_helpers/generated.ts";
@@ -145,27 +146,34 @@ Deno.test("helper failure: a helper that dies holding a chunk of rows stops the 
   }
 });
 
-Deno.test("helper failure: a training's helper Worker, started beside it, that dies ends the training with the helper's message and terminates both", async () => {
-  // runInWorker as trainInBackground runs it: the training worker (here one
-  // that waits forever for its helper) and its companion, the helper, which
-  // dies as it starts.
-  const waits = URL.createObjectURL(
-    new Blob(["self.onmessage = () => {};"], {
-      type: "application/javascript",
-    }),
-  );
-  const dies = URL.createObjectURL(
-    new Blob(['throw new Error("out of memory");'], {
-      type: "application/javascript",
-    }),
-  );
+/** Writes each script to a temporary module; returns their URLs and a cleanup. */
+async function scripts(texts: Record<string, string>) {
+  const dir = await Deno.makeTempDir({ prefix: "helper_failure_" });
+  const urls: Record<string, URL> = {};
+  for (const [name, text] of Object.entries(texts)) {
+    await Deno.writeTextFile(`${dir}/${name}.js`, text);
+    urls[name] = new URL(`file://${dir}/${name}.js`);
+  }
+  return { urls, remove: () => Deno.remove(dir, { recursive: true }) };
+}
+
+Deno.test("helper failure: a training's helper thread, started beside it, that dies ends the training with the helper's message, and neither thread is kept", async () => {
+  // runOnThreads as trainInBackground runs it: the trainer (here one that
+  // waits forever for its helper) and the helper, which dies as it starts.
+  const { urls, remove } = await scripts({
+    waits:
+      'import { parentPort } from "node:worker_threads";\nparentPort.on("message", () => {});\n',
+    dies: 'throw new Error("out of memory");\n',
+  });
+  const trainer = new Thread(urls.waits);
+  const exited = new Promise((resolve) => trainer.once("exit", resolve));
   try {
     const error = await assertRejects(() =>
-      runInWorker({
-        url: new URL(waits),
+      runOnThreads({
+        threads: { trainer, helper: new Thread(urls.dies) },
         request: { value: null },
         transfer: [],
-        companion: new Worker(dies, { type: "module" }),
+        stop: new Int32Array(new SharedArrayBuffer(4)),
         onMessage: () => {},
         failure: (message) => `model worker failed: ${message}`,
       })
@@ -176,34 +184,34 @@ Deno.test("helper failure: a training's helper Worker, started beside it, that d
       HELPER_CRASHED("").split(":")[0],
     );
     assertStringIncludes((error as Error).message, "train with one core");
+    // Ended, not kept for the next training.
+    await exited;
   } finally {
-    URL.revokeObjectURL(waits);
-    URL.revokeObjectURL(dies);
+    await remove();
   }
 });
 
-Deno.test("helper failure: a training aborted before it starts terminates the helper Worker started for it", async () => {
-  const beats = URL.createObjectURL(
-    new Blob(['setInterval(() => self.postMessage("alive"), 5);'], {
-      type: "application/javascript",
-    }),
-  );
-  const companion = new Worker(beats, { type: "module" });
+Deno.test("helper failure: a training aborted before it starts ends the helper thread started for it", async () => {
+  const { urls, remove } = await scripts({
+    beats:
+      'import { parentPort } from "node:worker_threads";\nsetInterval(() => parentPort.postMessage("alive"), 5);\n',
+  });
+  const helper = new Thread(urls.beats);
   let heard = 0;
-  companion.onmessage = () => heard++;
+  helper.on("message", () => heard++);
   try {
-    // Let the companion start beating, so silence afterwards means it was terminated.
+    // Let the helper start beating, so silence afterwards means it ended.
     while (heard === 0) await new Promise((r) => setTimeout(r, 5));
     const controller = new AbortController();
     controller.abort(new Error("cancelled before the start"));
     await assertRejects(
       () =>
-        runInWorker({
-          url: new URL(beats),
+        runOnThreads({
+          threads: { trainer: new Thread(urls.beats), helper },
           request: { value: null },
           transfer: [],
+          stop: new Int32Array(new SharedArrayBuffer(4)),
           signal: controller.signal,
-          companion,
           onMessage: () => {},
           failure: (message) => `model worker failed: ${message}`,
         }),
@@ -215,7 +223,7 @@ Deno.test("helper failure: a training aborted before it starts terminates the he
     await new Promise((r) => setTimeout(r, 100));
     assert(heard === 0, `the helper still ran: ${heard} messages`);
   } finally {
-    companion.terminate();
-    URL.revokeObjectURL(beats);
+    await helper.terminate();
+    await remove();
   }
 });

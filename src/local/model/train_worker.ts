@@ -8,7 +8,9 @@
  * a boosting stage until the training thread closes it (`serveRows`). Given
  * `{ type: "helper", port }` (the main thread starts a training's helper
  * beside its training worker), it serves those requests from the port and
- * answers there.
+ * answers there; `{ type: "release" }` (its training ended, the thread is
+ * kept for the next: ./threads.ts) lets go of the dataset. It runs as a
+ * `node:worker_threads` thread (the parent's port) or a Web Worker.
  *
  * Messages out: `{ type: "progress", fraction, stage, logged? }`, `{ type: "done", model }`,
  * `{ type: "bags-done", results }`,
@@ -24,6 +26,7 @@
  * @module
  */
 
+import { parentPort } from "node:worker_threads";
 import { type BagTask, fitBags, newStageReuse } from "./bagging.ts";
 import { trainAsync } from "./train.ts";
 import type { EncodedDataset } from "./encoder.ts";
@@ -38,6 +41,14 @@ import { availableCores, workerBagHelper, workerError } from "./worker.ts";
 export interface RowsRequest {
   type: "rows";
   setup: RowSetup;
+}
+
+/**
+ * Sent to a kept helper when its training ends (./threads.ts): it lets go
+ * of the training's dataset and stages while it waits for the next one.
+ */
+export interface ReleaseRequest {
+  type: "release";
 }
 
 /** The training request the main thread posts. */
@@ -80,17 +91,41 @@ let helperData: EncodedDataset | null = null;
 /** What the helper's fits of one training share (see `StageReuse`). */
 let helperReuse = newStageReuse();
 
-// Only the two members used, so this file type-checks without the worker lib.
-const scope = globalThis as unknown as {
-  onmessage:
-    | ((
-      e: MessageEvent<
-        TrainRequest | BagsRequest | RowsRequest | HelperRequest
-      >,
-    ) => void)
-    | null;
+type Incoming =
+  | TrainRequest
+  | BagsRequest
+  | RowsRequest
+  | HelperRequest
+  | ReleaseRequest;
+
+/**
+ * Where requests come from and answers go: the parent's port when this runs
+ * as a `node:worker_threads` thread (the warm training threads of
+ * ./threads.ts), else the Web Worker's own scope (a helper a training
+ * worker started itself).
+ */
+const scope: {
+  listen(handler: (m: Incoming) => void): void;
   postMessage(message: unknown, transfer?: Transferable[]): void;
-};
+} = parentPort
+  ? {
+    listen: (handler) => parentPort!.on("message", handler),
+    postMessage: (message) => parentPort!.postMessage(message),
+  }
+  : (() => {
+    // Only the two members used, so this file type-checks without the
+    // worker lib.
+    const self = globalThis as unknown as {
+      onmessage: ((e: MessageEvent<Incoming>) => void) | null;
+      postMessage(message: unknown, transfer?: Transferable[]): void;
+    };
+    return {
+      listen: (handler) => {
+        self.onmessage = (e) => handler(e.data);
+      },
+      postMessage: (message, transfer) => self.postMessage(message, transfer),
+    };
+  })();
 
 function postError(err: unknown): void {
   scope.postMessage(workerError(err));
@@ -132,8 +167,12 @@ function serveHelper(
   }
 }
 
-scope.onmessage = (e) => {
-  const m = e.data;
+scope.listen((m) => {
+  if (m.type === "release") {
+    helperData = null;
+    helperReuse = newStageReuse();
+    return;
+  }
   if (m.type === "helper") {
     const { port } = m;
     port.onmessage = (e: MessageEvent<BagsRequest | RowsRequest>) =>
@@ -168,4 +207,4 @@ scope.onmessage = (e) => {
     (model) => scope.postMessage({ type: "done", model }),
     postError,
   ).finally(() => helper?.close());
-};
+});

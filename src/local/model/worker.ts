@@ -1,8 +1,9 @@
 /**
- * Background training that does not block the server: in a Web Worker where
- * the runtime has `Worker` (Deno, browsers), else in-thread training that
- * yields to the event loop every ~10 ms (Node 20). On two or more cores the
- * training worker starts a helper Worker ({@link workerBagHelper}) that fits
+ * Background training that does not block the server: on a worker thread
+ * where the runtime has `Worker` (Deno; the threads are kept warm for the
+ * next training, see ./threads.ts), else in-thread training that yields to
+ * the event loop every ~10 ms (Node 20). On two or more cores a helper
+ * thread ({@link workerBagHelper}) fits
  * bags beside it, or, for a large table fitted as one bag, builds half of
  * every gradient histogram (see ./rows.ts). All run the same training code,
  * so they return the same model (a split histogram's sums can differ in the
@@ -25,20 +26,32 @@
  * @module
  */
 
-import { CsvError } from "../../csv.ts";
 import type { BagHelper, BagResult, BagTask } from "./bagging.ts";
 import type { LoggedRound } from "./progress.ts";
 import { stopFlag, trainAsync } from "./train.ts";
 import type { EncodedDataset } from "./encoder.ts";
 import {
-  ModelDataError,
-  ModelError,
-  ModelInputError,
-  ModelParamError,
-} from "./errors.ts";
+  isWorkerError,
+  reviveError,
+  type WorkerErrorMessage,
+} from "./worker_errors.ts";
 import type { TrainingParams } from "./params.ts";
 import type { RowHelper, RowSetup } from "./rows.ts";
+import {
+  endThreads,
+  keepThreads,
+  postTo,
+  takeThreads,
+  type TrainingThreads,
+} from "./threads.ts";
 import type { EbmModel } from "./types.ts";
+
+// Moved to ./worker_errors.ts; still exported here, where callers look.
+export {
+  reviveError,
+  workerError,
+  type WorkerErrorMessage,
+} from "./worker_errors.ts";
 
 /** Options of {@link trainInBackground}. */
 export interface BackgroundOptions {
@@ -68,79 +81,6 @@ type WorkerMessage =
   | { type: "done"; model: EbmModel }
   | { type: "bags-done"; results: BagResult[] }
   | WorkerErrorMessage;
-
-/** What a worker posts instead of an answer when its work throws (errors lose their class across threads). */
-export interface WorkerErrorMessage {
-  /** Always `"error"`. */
-  type: "error";
-  /** The error's name (its class, for the errors the caller revives). */
-  name: string;
-  /** The error's message. */
-  message: string;
-  /** A model error's column. */
-  column: string | null;
-  /** A model error's code. */
-  code: string | null;
-  /** A CSV error's line. */
-  line: number | null;
-}
-
-/**
- * The message a worker posts for `err` (see {@linkcode reviveError}).
- *
- * @example
- * ```ts
- * import { ModelDataError } from "./errors.ts";
- * import { reviveError, workerError } from "./worker.ts";
- * const back = reviveError(workerError(new ModelDataError("x", "BAD_NUMBER", "not a number")));
- * if (!(back instanceof ModelDataError && back.column === "x")) throw new Error("example failed");
- * ```
- */
-export function workerError(err: unknown): WorkerErrorMessage {
-  const m = err instanceof ModelError ? err : null;
-  return {
-    type: "error",
-    name: err instanceof Error ? err.name : "Error",
-    message: err instanceof Error ? err.message : String(err),
-    column: m?.column ?? null,
-    code: m?.code ?? null,
-    line: err instanceof CsvError ? err.line : null,
-  };
-}
-
-/** Whether a worker's answer is the error it posted instead. */
-function isWorkerError(m: { type: string }): m is WorkerErrorMessage {
-  return m.type === "error";
-}
-
-/**
- * Rebuilds the typed error a worker posted ({@linkcode workerError}):
- * errors do not keep their class across threads.
- *
- * @example
- * ```ts
- * import { CsvError } from "../../csv.ts";
- * import { reviveError, workerError } from "./worker.ts";
- * const back = reviveError(workerError(new CsvError("unclosed quote", 3)));
- * if (!(back instanceof CsvError && back.line === 3)) throw new Error("example failed");
- * ```
- */
-export function reviveError(m: WorkerErrorMessage): Error {
-  const kinds: Record<string, typeof ModelError> = {
-    ModelDataError,
-    ModelInputError,
-    ModelParamError,
-    ModelError,
-  };
-  const Kind = kinds[m.name];
-  if (Kind) return new Kind(m.column, m.code ?? "ERROR", m.message);
-  if (m.name === "CsvError" || m.name === "CsvValueError") {
-    return new CsvError(m.message, m.line ?? 0);
-  }
-  const e = new Error(m.message);
-  e.name = m.name;
-  return e;
-}
 
 let liveWorkers = 0;
 
@@ -206,30 +146,37 @@ export function trainInBackground(
     : [];
   liveWorkers++;
   const stop = stopFlag();
-  // The training worker's helper (another core, see workerBagHelper) is
-  // started here, beside it, and the two talk over a channel: a Worker
+  // The training worker's helper (another core, see workerBagHelper) runs
+  // beside it, started here, and the two talk over a channel: a Worker
   // started by a Worker took half a second to run its first line (Deno
   // 2.9; one started here, 30 ms), so the helper missed the first fits of
-  // every training, a quarter of a small table's fit (BENCHMARKS.md
-  // section 7, "The helper thread started beside the training thread").
-  const helper = availableCores() >= 2 && !signal?.aborted
-    ? helperWorker()
-    : null;
-  return runInWorker<WorkerMessage, EbmModel>({
-    // The npm build compiles both files to .js side by side: follow our
-    // own extension so Deno running the package, or Bun, finds the worker.
-    url: workerUrl(),
+  // every training (BENCHMARKS.md section 7, "The helper thread started
+  // beside the training thread"). Both are warm when an earlier training
+  // left them (./threads.ts).
+  const threads = takeThreads(
+    workerUrl(),
+    availableCores() >= 2 && !signal?.aborted,
+  );
+  let helperPort: MessagePort | undefined;
+  if (threads.helper) {
+    const channel = new MessageChannel();
+    postTo(threads.helper, { type: "helper", port: channel.port2 }, [
+      channel.port2,
+    ]);
+    helperPort = channel.port1;
+  }
+  return runOnThreads<WorkerMessage, EbmModel>({
+    threads,
     request: {
       value: {
         data,
         params,
         maximumRuntimeSeconds,
         stop,
-        ...(helper ? { helperPort: helper.port } : {}),
+        ...(helperPort ? { helperPort } : {}),
       },
     },
-    transfer: helper ? [...transfer, helper.port] : transfer,
-    companion: helper ? helper.worker : undefined,
+    transfer: helperPort ? [...transfer, helperPort] : transfer,
     signal,
     stop,
     onMessage(m, resolve) {
@@ -241,28 +188,132 @@ export function trainInBackground(
   }).finally(() => liveWorkers--);
 }
 
+/** What {@linkcode runOnThreads} posts and reads. */
+export interface ThreadsRun<M extends { type: string }, T>
+  extends Omit<WorkerRun<M, T>, "url" | "name" | "transfer"> {
+  /** The training's threads (`takeThreads` in ./threads.ts). */
+  threads: TrainingThreads;
+  /** Buffers and ports moved with the request. */
+  transfer: (ArrayBuffer | MessagePort)[];
+  /**
+   * The training's stop flag (see `stopFlag`): aborting sets it and waits
+   * for the trainer's answer (it stops its helper too) at most
+   * {@link STOP_GRACE_MS} before ending the threads; the end of the run
+   * sets it too, so a helper's leftover bags stop.
+   */
+  stop: Int32Array;
+}
+
 /**
- * A bag helper Worker (train_worker.ts in its helper role) and the port
- * through which the training worker talks to it: the helper serves the
- * other end of the channel (`{ type: "helper", port }`). Null when it
- * cannot be started.
+ * Runs a training on its threads, as {@linkcode runInWorker} runs a worker:
+ * posts `run.request.value` to the trainer and settles with what
+ * `run.onMessage` resolves, or the error the trainer posts, or the
+ * trainer's or the helper's own failure (said as whose it was: the helper's
+ * with {@link HELPER_CRASHED}). A run that ends well keeps its threads for
+ * the next training (`keepThreads`); any other end ends them.
+ *
+ * @example
+ * ```ts
+ * import { takeThreads } from "./threads.ts";
+ * import { runOnThreads } from "./worker.ts";
+ *
+ * const threads = takeThreads(new URL("./train_worker.ts", import.meta.url), false);
+ * const controller = new AbortController();
+ * controller.abort(new Error("stopped"));
+ * const outcome = await runOnThreads({
+ *   threads,
+ *   request: { value: null },
+ *   transfer: [],
+ *   stop: new Int32Array(new SharedArrayBuffer(4)),
+ *   signal: controller.signal,
+ *   onMessage: () => {},
+ *   failure: (message) => `the example failed: ${message}`,
+ * }).catch((e) => e.message);
+ * if (outcome !== "stopped") throw new Error("example failed");
+ * ```
  */
-function helperWorker(): { worker: Worker; port: MessagePort } | null {
-  // Without one (a runtime that cannot start it), the training runs on one
-  // core: the same model, more slowly.
-  if (typeof MessageChannel === "undefined") return null;
-  let worker: Worker | null = null;
-  try {
-    worker = new Worker(workerUrl(), { type: "module" });
-    const channel = new MessageChannel();
-    worker.postMessage({ type: "helper", port: channel.port2 }, [
-      channel.port2,
-    ]);
-    return { worker, port: channel.port1 };
-  } catch {
-    worker?.terminate();
-    return null;
-  }
+export function runOnThreads<M extends { type: string }, T>(
+  run: ThreadsRun<M, T>,
+): Promise<T> {
+  const { signal, threads, stop } = run;
+  const { trainer, helper } = threads;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      endThreads(threads);
+      return reject(signal.reason);
+    }
+    let stopping = false;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const onMessage = (m: M | WorkerErrorMessage) => {
+      if (stopping) {
+        if (isWorkerError(m) || m.type === "done") stopped();
+        return;
+      }
+      if (isWorkerError(m)) {
+        finish(false);
+        reject(reviveError(m));
+        return;
+      }
+      run.onMessage(m, (value) => {
+        finish(true);
+        resolve(value);
+      });
+    };
+    // A thread's own failure (its script, not the work) ends the run, said
+    // as whose it was.
+    const crashed = (say: (message: string) => string) => (e: unknown) => {
+      clearTimeout(grace);
+      finish(false);
+      if (stopping) reject(signal!.reason);
+      else reject(new Error(say(e instanceof Error ? e.message : String(e))));
+    };
+    const trainerCrashed = crashed(run.failure);
+    const helperCrashed = crashed(HELPER_CRASHED);
+    const trainerExited = (code: number) =>
+      trainerCrashed(new Error(`the thread exited (code ${code})`));
+    const helperExited = (code: number) =>
+      helperCrashed(new Error(`the thread exited (code ${code})`));
+    let finished = false;
+    const finish = (keep: boolean) => {
+      if (finished) return;
+      finished = true;
+      signal?.removeEventListener("abort", onAbort);
+      trainer.off("message", onMessage);
+      trainer.off("error", trainerCrashed);
+      trainer.off("exit", trainerExited);
+      helper?.off("error", helperCrashed);
+      helper?.off("exit", helperExited);
+      // A helper may still fit bags the training gave up: they stop at
+      // the flag's next check.
+      Atomics.store(stop, 0, 1);
+      if (keep) {
+        if (helper) postTo(helper, { type: "release" });
+        keepThreads(threads);
+      } else endThreads(threads);
+    };
+    const stopped = () => {
+      clearTimeout(grace);
+      finish(false);
+      reject(signal!.reason);
+    };
+    const onAbort = () => {
+      // The worker's next check of the flag ends its work and its helper's;
+      // its answer (an AbortError) then ends it here.
+      stopping = true;
+      Atomics.store(stop, 0, 1);
+      grace = setTimeout(stopped, STOP_GRACE_MS);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    trainer.on("message", onMessage);
+    trainer.on("error", trainerCrashed);
+    trainer.on("exit", trainerExited);
+    helper?.on("error", helperCrashed);
+    helper?.on("exit", helperExited);
+    postTo(trainer, run.request.value, run.transfer);
+    // Posting copied (or moved) it: let the request be collected while the
+    // worker runs.
+    run.request.value = null;
+  });
 }
 
 /**
@@ -285,13 +336,6 @@ export interface WorkerRun<M extends { type: string }, T> {
   /** Aborting terminates the worker and rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
-   * The worker's stop flag (see `stopFlag`), when it has one: aborting then
-   * sets it and waits for the worker to answer (it stops its own helper
-   * threads, which terminating it would leave running) before terminating
-   * it, at most {@link STOP_GRACE_MS}.
-   */
-  stop?: Int32Array;
-  /**
    * Reads each answer other than an error (a {@linkcode WorkerErrorMessage},
    * which rejects with the error {@linkcode reviveError} rebuilds);
    * `resolve` ends the run.
@@ -299,19 +343,14 @@ export interface WorkerRun<M extends { type: string }, T> {
   onMessage(m: M, resolve: (value: T) => void): void;
   /** The message for the caller when the worker itself fails (its script, not the work). */
   failure(message: string): string;
-  /**
-   * A Worker that serves this one (a training's bag helper): terminated
-   * with it however the run ends; its own failure ends the run with
-   * {@link HELPER_CRASHED}'s message.
-   */
-  companion?: Worker;
 }
 
 /**
  * Starts a worker, posts `run.request.value` and settles with what
  * `run.onMessage` resolves, or the error the worker posts or meets;
  * aborting terminates the worker. The worker is terminated however the run
- * ends. Training and ingestion's CSV parsing both run this way.
+ * ends. Ingestion's CSV parsing runs this way (training runs on warm
+ * threads: {@linkcode runOnThreads}).
  *
  * @example
  * ```ts
@@ -334,44 +373,19 @@ export function runInWorker<M extends { type: string }, T>(
 ): Promise<T> {
   const { signal } = run;
   return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) {
-      run.companion?.terminate();
-      return reject(signal.reason);
-    }
-    let worker: Worker;
-    try {
-      worker = new Worker(run.url, { type: "module", name: run.name });
-    } catch (e) {
-      run.companion?.terminate();
-      throw e;
-    }
+    if (signal?.aborted) return reject(signal.reason);
+    const worker = new Worker(run.url, { type: "module", name: run.name });
     const finish = () => {
       worker.terminate();
-      run.companion?.terminate();
       signal?.removeEventListener("abort", onAbort);
     };
-    let stopping = false;
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const stopped = () => {
-      clearTimeout(grace);
+    const onAbort = () => {
       finish();
       reject(signal!.reason);
-    };
-    const onAbort = () => {
-      if (!run.stop) return stopped();
-      // The worker's next check of the flag ends its work and its helpers;
-      // its answer (an AbortError) then ends it here.
-      stopping = true;
-      Atomics.store(run.stop, 0, 1);
-      grace = setTimeout(stopped, STOP_GRACE_MS);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     worker.onmessage = (e: MessageEvent<M | WorkerErrorMessage>) => {
       const m = e.data;
-      if (stopping) {
-        if (isWorkerError(m) || m.type === "done") stopped();
-        return;
-      }
       if (isWorkerError(m)) {
         finish();
         reject(reviveError(m));
@@ -382,17 +396,12 @@ export function runInWorker<M extends { type: string }, T>(
         resolve(value);
       });
     };
-    // The worker's or its companion's own failure (its script, not the
-    // work) ends the run, said as whose it was.
-    const crashed = (say: (message: string) => string) => (e: ErrorEvent) => {
+    // The worker's own failure (its script, not the work) ends the run.
+    worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
       finish();
-      clearTimeout(grace);
-      if (stopping) reject(signal!.reason);
-      else reject(new Error(say(e.message)));
+      reject(new Error(run.failure(e.message)));
     };
-    worker.onerror = crashed(run.failure);
-    if (run.companion) run.companion.onerror = crashed(HELPER_CRASHED);
     worker.postMessage(run.request.value, run.transfer);
     // Posting copied (or moved) it: let the request be collected while the
     // worker runs.
