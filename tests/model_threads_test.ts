@@ -9,9 +9,11 @@ import { train } from "../src/local/model/ebm.ts";
 import {
   closeTrainingThreads,
   keptTrainingThreads,
+  takeThreads,
 } from "../src/local/model/threads.ts";
 import {
   availableCores,
+  runOnThreads,
   trainInBackground,
 } from "../src/local/model/worker.ts";
 import { threeClassTable } from "./_helpers/generated.ts";
@@ -53,6 +55,36 @@ Deno.test("warm threads: an aborted training and a failed one keep no thread", a
   await trainInBackground(table(), PARAMS);
   assertEquals(keptTrainingThreads(), pair);
   await closeTrainingThreads();
+});
+
+Deno.test("warm threads: a run that ends well keeps its threads unless told not to (a large table's)", async () => {
+  await closeTrainingThreads();
+  const dir = await Deno.makeTempDir({ prefix: "threads_" });
+  const answers = new URL(`file://${dir}/answers.js`);
+  await Deno.writeTextFile(
+    answers,
+    'import { parentPort } from "node:worker_threads";\n' +
+      'parentPort.on("message", () => parentPort.postMessage({ type: "done", model: 1 }));\n',
+  );
+  const run = (keep?: boolean) =>
+    runOnThreads<{ type: string; model?: number }, number>({
+      threads: takeThreads(answers, false),
+      keep,
+      request: { value: null },
+      transfer: [],
+      stop: new Int32Array(new SharedArrayBuffer(4)),
+      onMessage: (m, resolve) => resolve(m.model!),
+      failure: (message) => `failed: ${message}`,
+    });
+  try {
+    assertEquals(await run(), 1);
+    assertEquals(keptTrainingThreads(), 1);
+    assertEquals(await run(false), 1);
+    assertEquals(keptTrainingThreads(), 0);
+  } finally {
+    await closeTrainingThreads();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("warm threads: a script that trains and closes nothing exits at once", async () => {

@@ -167,6 +167,7 @@ export function trainInBackground(
   }
   return runOnThreads<WorkerMessage, EbmModel>({
     threads,
+    keep: data.nRows * Math.max(1, data.features.length) <= KEEP_CELLS,
     request: {
       value: {
         data,
@@ -188,6 +189,15 @@ export function trainInBackground(
   }).finally(() => liveWorkers--);
 }
 
+/**
+ * The largest table (rows x features) whose training keeps its threads
+ * warm for the next one. A fresh thread costs about a second of CPU, which
+ * matters to a fit of a few seconds, not to a large one; and an idle thread
+ * collects little garbage, so it would hold a large training's memory
+ * until the next training.
+ */
+export const KEEP_CELLS = 4_000_000;
+
 /** What {@linkcode runOnThreads} posts and reads. */
 export interface ThreadsRun<M extends { type: string }, T>
   extends Omit<WorkerRun<M, T>, "url" | "name" | "transfer"> {
@@ -195,6 +205,11 @@ export interface ThreadsRun<M extends { type: string }, T>
   threads: TrainingThreads;
   /** Buffers and ports moved with the request. */
   transfer: (ArrayBuffer | MessagePort)[];
+  /**
+   * Whether a run that ends well keeps its threads (default true): not
+   * after a large table, whose garbage an idle thread would hold.
+   */
+  keep?: boolean;
   /**
    * The training's stop flag (see `stopFlag`): aborting sets it and waits
    * for the trainer's answer (it stops its helper too) at most
@@ -255,7 +270,7 @@ export function runOnThreads<M extends { type: string }, T>(
         return;
       }
       run.onMessage(m, (value) => {
-        finish(true);
+        finish(run.keep ?? true);
         resolve(value);
       });
     };
