@@ -26,6 +26,8 @@
  * @module
  */
 
+import v8 from "node:v8";
+import vm from "node:vm";
 import { parentPort } from "node:worker_threads";
 import { type BagTask, fitBags, newStageReuse } from "./bagging.ts";
 import { trainAsync } from "./train.ts";
@@ -86,6 +88,30 @@ export interface BagsRequest {
   /** The training's stop flag: set, the helper stops as at its deadline. */
   stop?: Int32Array;
 }
+
+/**
+ * A full garbage collection of this thread, where the runtime lets one be
+ * asked for (Deno and Node do, through `node:v8` and `node:vm`), else
+ * nothing. A kept thread (./threads.ts) runs it when idle: an idle isolate
+ * collects nothing by itself, and one training's garbage is 100-200 MB.
+ */
+const collect: () => void = (() => {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc");
+    return typeof gc === "function" ? gc : () => {};
+  } catch {
+    return () => {};
+  }
+})();
+
+/**
+ * How long the trainer waits idle before it collects: a collection costs
+ * it a few hundred milliseconds of warmth (about 100 ms of pause, and code
+ * V8 then recompiles), so trainings in a row skip it.
+ */
+const IDLE_COLLECT_MS = 1_000;
+let idleCollect: ReturnType<typeof setTimeout> | undefined;
 
 let helperData: EncodedDataset | null = null;
 /** What the helper's fits of one training share (see `StageReuse`). */
@@ -168,9 +194,12 @@ function serveHelper(
 }
 
 scope.listen((m) => {
+  clearTimeout(idleCollect);
   if (m.type === "release") {
+    // The helper's warmth matters less than its memory: collect now.
     helperData = null;
     helperReuse = newStageReuse();
+    collect();
     return;
   }
   if (m.type === "helper") {
@@ -206,5 +235,8 @@ scope.listen((m) => {
   }).then(
     (model) => scope.postMessage({ type: "done", model }),
     postError,
-  ).finally(() => helper?.close());
+  ).finally(() => {
+    helper?.close();
+    idleCollect = setTimeout(collect, IDLE_COLLECT_MS);
+  });
 });
