@@ -64,7 +64,10 @@ Deno.test("warm threads: a run that ends well keeps its threads unless told not 
   await Deno.writeTextFile(
     answers,
     'import { parentPort } from "node:worker_threads";\n' +
-      'parentPort.on("message", () => parentPort.postMessage({ type: "done", model: 1 }));\n',
+      // A run talks to its trainer over a channel of its own ("line").
+      'parentPort.on("message", ({ port }) => {\n' +
+      '  port.onmessage = () => port.postMessage({ type: "done", model: 1 });\n' +
+      "});\n",
   );
   const run = (keep?: boolean) =>
     runOnThreads<{ type: string; model?: number }, number>({

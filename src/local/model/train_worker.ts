@@ -8,7 +8,9 @@
  * a boosting stage until the training thread closes it (`serveRows`). Given
  * `{ type: "helper", port }` (the main thread starts a training's helper
  * beside its training worker), it serves those requests from the port and
- * answers there; `{ type: "release" }` (its training ended, the thread is
+ * answers there; `{ type: "line", port }` (each training's own channel,
+ * see `runOnThreads`) brings a training request on that port, answered
+ * there; `{ type: "release" }` (its training ended, the thread is
  * kept for the next: ./threads.ts) lets go of the dataset. It runs as a
  * `node:worker_threads` thread (the parent's port) or a Web Worker.
  *
@@ -63,6 +65,17 @@ export interface TrainRequest {
   stop?: Int32Array;
   /** The channel to the bag helper the main thread started beside this worker (see `HelperRequest`). */
   helperPort?: MessagePort;
+}
+
+/**
+ * A training's own channel (see `runOnThreads`): its request arrives on
+ * `port`, and its progress, model or error go back there. A Web port moves
+ * the request's buffers; a `node:worker_threads` thread's own port copies
+ * them (Deno 2.9).
+ */
+export interface LineRequest {
+  type: "line";
+  port: MessagePort;
 }
 
 /**
@@ -122,7 +135,8 @@ type Incoming =
   | BagsRequest
   | RowsRequest
   | HelperRequest
-  | ReleaseRequest;
+  | ReleaseRequest
+  | LineRequest;
 
 /**
  * Where requests come from and answers go: the parent's port when this runs
@@ -152,10 +166,6 @@ const scope: {
       postMessage: (message, transfer) => self.postMessage(message, transfer),
     };
   })();
-
-function postError(err: unknown): void {
-  scope.postMessage(workerError(err));
-}
 
 /** Serves a helper's request (bags or rows), answering through `post`. */
 function serveHelper(
@@ -193,7 +203,10 @@ function serveHelper(
   }
 }
 
-scope.listen((m) => {
+scope.listen((m) => handle(m, (message) => scope.postMessage(message)));
+
+/** Serves one request, answering through `post`. */
+function handle(m: Incoming, post: (message: unknown) => void): void {
   clearTimeout(idleCollect);
   if (m.type === "release") {
     // The helper's warmth matters less than its memory: collect now.
@@ -208,8 +221,14 @@ scope.listen((m) => {
       serveHelper(e.data, (message) => port.postMessage(message));
     return;
   }
+  if (m.type === "line") {
+    const { port } = m;
+    port.onmessage = (e: MessageEvent<Incoming>) =>
+      handle(e.data, (message) => port.postMessage(message));
+    return;
+  }
   if (m.type === "rows" || m.type === "bags") {
-    serveHelper(m, (message) => scope.postMessage(message));
+    serveHelper(m, post);
     return;
   }
   const { data, params, maximumRuntimeSeconds, stop, helperPort } = m;
@@ -231,12 +250,12 @@ scope.listen((m) => {
     helper: helper?.run,
     rows: helper?.rows,
     onProgress: (fraction, stage, logged) =>
-      scope.postMessage({ type: "progress", fraction, stage, logged }),
+      post({ type: "progress", fraction, stage, logged }),
   }).then(
-    (model) => scope.postMessage({ type: "done", model }),
-    postError,
+    (model) => post({ type: "done", model }),
+    (err) => post(workerError(err)),
   ).finally(() => {
     helper?.close();
     idleCollect = setTimeout(collect, IDLE_COLLECT_MS);
   });
-});
+}

@@ -221,7 +221,9 @@ export interface ThreadsRun<M extends { type: string }, T>
 
 /**
  * Runs a training on its threads, as {@linkcode runInWorker} runs a worker:
- * posts `run.request.value` to the trainer and settles with what
+ * posts `run.request.value` to the trainer over a channel of the run's own
+ * (`{ type: "line", port }` to the thread, then the request on the port,
+ * where the trainer answers) and settles with what
  * `run.onMessage` resolves, or the error the trainer posts, or the
  * trainer's or the helper's own failure (said as whose it was: the helper's
  * with {@link HELPER_CRASHED}). A run that ends well keeps its threads for
@@ -257,6 +259,12 @@ export function runOnThreads<M extends { type: string }, T>(
       endThreads(threads);
       return reject(signal.reason);
     }
+    // The run's own channel to the trainer carries the request, progress
+    // and model: Deno's postMessage to a node:worker_threads thread copies
+    // what it is told to transfer (160 MB of columns: 1.3-2.0 s), a Web
+    // port moves it (1-2 ms; BENCHMARKS.md section 7, "Warm training
+    // threads").
+    const line = new MessageChannel();
     let stopping = false;
     let grace: ReturnType<typeof setTimeout> | undefined;
     const onMessage = (m: M | WorkerErrorMessage) => {
@@ -293,7 +301,7 @@ export function runOnThreads<M extends { type: string }, T>(
       if (finished) return;
       finished = true;
       signal?.removeEventListener("abort", onAbort);
-      trainer.off("message", onMessage);
+      line.port1.close();
       trainer.off("error", trainerCrashed);
       trainer.off("exit", trainerExited);
       helper?.off("error", helperCrashed);
@@ -319,12 +327,14 @@ export function runOnThreads<M extends { type: string }, T>(
       grace = setTimeout(stopped, STOP_GRACE_MS);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    trainer.on("message", onMessage);
+    line.port1.onmessage = (e: MessageEvent<M | WorkerErrorMessage>) =>
+      onMessage(e.data);
     trainer.on("error", trainerCrashed);
     trainer.on("exit", trainerExited);
     helper?.on("error", helperCrashed);
     helper?.on("exit", helperExited);
-    postTo(trainer, run.request.value, run.transfer);
+    postTo(trainer, { type: "line", port: line.port2 }, [line.port2]);
+    line.port1.postMessage(run.request.value, run.transfer);
     // Posting copied (or moved) it: let the request be collected while the
     // worker runs.
     run.request.value = null;
@@ -562,8 +572,10 @@ export function workerBagHelper(
       start().postMessage({ type: "rows", setup });
     },
     close() {
-      // A port's Worker is terminated by the thread that started it.
+      // A port's Worker is terminated by the thread that started it; the
+      // port itself is this training's alone.
       if (worker && !port) (worker as Worker).terminate();
+      port?.close();
       worker = null;
       dataSent = false;
       // Only tasks the training gave up can be left: nobody waits on them.
