@@ -48,6 +48,16 @@ function idleListeners(thread: Thread, on: boolean): void {
 }
 
 /**
+ * A new thread running `url`. Node passes a thread the process's own
+ * `execArgv` by default, and some of those stop it from starting (`node
+ * --input-type=module -e ...` refuses to start a thread that is given a
+ * file); the training code needs none of them.
+ */
+function start(url: URL): Thread {
+  return new Thread(url, { execArgv: [] });
+}
+
+/**
  * The kept pair if there is one, else new threads of `url`: with a helper
  * when `helper` is true (one is started, or a kept one ended, to match).
  * The threads hold the process open until {@linkcode keepThreads} or
@@ -68,13 +78,13 @@ function idleListeners(thread: Thread, on: boolean): void {
  * ```
  */
 export function takeThreads(url: URL, helper: boolean): TrainingThreads {
-  const pair = kept ?? { trainer: new Thread(url), helper: null };
+  const pair = kept ?? { trainer: start(url), helper: null };
   if (kept) {
     kept = null;
     idleListeners(pair.trainer, false);
     if (pair.helper) idleListeners(pair.helper, false);
   }
-  if (helper && !pair.helper) pair.helper = new Thread(url);
+  if (helper && !pair.helper) pair.helper = start(url);
   if (!helper && pair.helper) {
     pair.helper.terminate();
     pair.helper = null;

@@ -1,8 +1,9 @@
 /**
- * Background training that does not block the server: on a worker thread
- * where the runtime has `Worker` (Deno; the threads are kept warm for the
- * next training, see ./threads.ts), else in-thread training that yields to
- * the event loop every ~10 ms (Node 20). On two or more cores a helper
+ * Background training that does not block the server: on a
+ * `node:worker_threads` thread, in Deno and in Node alike (the threads are
+ * kept warm for the next training, see ./threads.ts), or, with `useWorker:
+ * false`, in-thread training that yields to the event loop every ~10 ms. On
+ * two or more cores a helper
  * thread ({@link workerBagHelper}) fits
  * bags beside it, or, for a large table fitted as one bag, builds half of
  * every gradient histogram (see ./rows.ts). All run the same training code,
@@ -26,6 +27,7 @@
  * @module
  */
 
+import os from "node:os";
 import type { BagHelper, BagResult, BagTask } from "./bagging.ts";
 import type { LoggedRound } from "./progress.ts";
 import { stopFlag, trainAsync } from "./train.ts";
@@ -61,7 +63,7 @@ export interface BackgroundOptions {
   signal?: AbortSignal;
   /** Runtime cap: training stops cleanly and returns the best model so far. */
   maximumRuntimeSeconds?: number;
-  /** `false` forces in-thread training even where `Worker` exists (default: use a worker when possible). */
+  /** `false` trains in the caller's thread, yielding to its event loop every ~10 ms (default: on a worker thread). */
   useWorker?: boolean;
   /**
    * Hand the dataset's buffers to the worker instead of copying them (they
@@ -128,7 +130,7 @@ export function trainInBackground(
   options: BackgroundOptions = {},
 ): Promise<EbmModel> {
   const { onProgress, signal, maximumRuntimeSeconds } = options;
-  if (options.useWorker === false || typeof Worker === "undefined") {
+  if (options.useWorker === false) {
     return trainAsync(data, params, {
       onProgress,
       signal,
@@ -442,7 +444,7 @@ function workerUrl(): URL {
 
 /**
  * Cores training may use: `navigator.hardwareConcurrency` where the runtime
- * has it, else 1.
+ * has it, else `os.availableParallelism()` (Node), else 1.
  *
  * @example
  * ```ts
@@ -451,8 +453,10 @@ function workerUrl(): URL {
  * ```
  */
 export function availableCores(): number {
+  // Deno has `navigator.hardwareConcurrency`; Node 20 has no `navigator`,
+  // and `os.availableParallelism` (Node 18.14+, Deno too) stands in.
   const n = (globalThis as { navigator?: { hardwareConcurrency?: number } })
-    .navigator?.hardwareConcurrency;
+    .navigator?.hardwareConcurrency ?? os.availableParallelism?.();
   return typeof n === "number" && n >= 1 ? Math.floor(n) : 1;
 }
 
