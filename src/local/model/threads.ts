@@ -16,6 +16,7 @@
  * @module
  */
 
+import os from "node:os";
 import { Worker as Thread } from "node:worker_threads";
 
 export type { Thread };
@@ -218,4 +219,22 @@ export async function closeTrainingThreads(): Promise<void> {
     if (pair.helper) idleListeners(pair.helper, false);
     await endThreads(pair);
   }
+}
+
+/**
+ * Cores training may use: `navigator.hardwareConcurrency` where the runtime
+ * has it, else `os.availableParallelism()` (Node), else 1.
+ *
+ * @example
+ * ```ts
+ * import { availableCores } from "./threads.ts";
+ * if (!(availableCores() >= 1)) throw new Error("example failed");
+ * ```
+ */
+export function availableCores(): number {
+  // Deno has `navigator.hardwareConcurrency`; Node 20 has no `navigator`,
+  // and `os.availableParallelism` (Node 18.14+, Deno too) stands in.
+  const n = (globalThis as { navigator?: { hardwareConcurrency?: number } })
+    .navigator?.hardwareConcurrency ?? os.availableParallelism?.();
+  return typeof n === "number" && n >= 1 ? Math.floor(n) : 1;
 }

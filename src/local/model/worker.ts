@@ -27,7 +27,6 @@
  * @module
  */
 
-import os from "node:os";
 import type { BagHelper, BagResult, BagTask } from "./bagging.ts";
 import type { LoggedRound } from "./progress.ts";
 import { stopFlag, trainAsync } from "./train.ts";
@@ -40,6 +39,7 @@ import {
 import type { TrainingParams } from "./params.ts";
 import type { RowHelper, RowSetup } from "./rows.ts";
 import {
+  availableCores,
   endThreads,
   keepThreads,
   postTo,
@@ -48,7 +48,9 @@ import {
 } from "./threads.ts";
 import type { EbmModel } from "./types.ts";
 
-// Moved to ./worker_errors.ts; still exported here, where callers look.
+// Moved to ./threads.ts and ./worker_errors.ts; still exported here, where
+// callers look.
+export { availableCores } from "./threads.ts";
 export {
   reviveError,
   workerError,
@@ -440,24 +442,6 @@ export function runInWorker<M extends { type: string }, T>(
 function workerUrl(): URL {
   const ext = import.meta.url.endsWith(".ts") ? "ts" : "js";
   return new URL(`./train_worker.${ext}`, import.meta.url);
-}
-
-/**
- * Cores training may use: `navigator.hardwareConcurrency` where the runtime
- * has it, else `os.availableParallelism()` (Node), else 1.
- *
- * @example
- * ```ts
- * import { availableCores } from "./worker.ts";
- * if (!(availableCores() >= 1)) throw new Error("example failed");
- * ```
- */
-export function availableCores(): number {
-  // Deno has `navigator.hardwareConcurrency`; Node 20 has no `navigator`,
-  // and `os.availableParallelism` (Node 18.14+, Deno too) stands in.
-  const n = (globalThis as { navigator?: { hardwareConcurrency?: number } })
-    .navigator?.hardwareConcurrency ?? os.availableParallelism?.();
-  return typeof n === "number" && n >= 1 ? Math.floor(n) : 1;
 }
 
 /**
