@@ -39,6 +39,22 @@ Deno.test("warm threads: a training that ends well keeps its threads, and the ne
   assertEquals(keptTrainingThreads(), 0);
 });
 
+Deno.test("warm threads: two trainings at once each get their own threads and channel, and one pair is kept after", async () => {
+  await closeTrainingThreads();
+  const alone = await trainInBackground(table(), PARAMS);
+  const other = threeClassTable(400, 5);
+  const otherAlone = JSON.stringify(train(threeClassTable(400, 5), PARAMS));
+  // The first takes the kept pair, the second starts fresh threads.
+  const [a, b] = await Promise.all([
+    trainInBackground(table(), PARAMS),
+    trainInBackground(other, PARAMS),
+  ]);
+  assertEquals(JSON.stringify(a), JSON.stringify(alone));
+  assertEquals(JSON.stringify(b), otherAlone);
+  assertEquals(keptTrainingThreads(), pair);
+  await closeTrainingThreads();
+});
+
 Deno.test("warm threads: an aborted training and a failed one keep no thread", async () => {
   await trainInBackground(table(), PARAMS);
   assertEquals(keptTrainingThreads(), pair);
