@@ -3,9 +3,8 @@
  * `node:worker_threads` thread, in Deno and in Node alike (the threads are
  * kept warm for the next training, see ./threads.ts), or, with `useWorker:
  * false`, in-thread training that yields to the event loop every ~10 ms. On
- * two or more cores a helper
- * thread ({@link workerBagHelper}) fits
- * bags beside it, or, for a large table fitted as one bag, builds half of
+ * two or more cores a helper thread ({@link workerBagHelper}) fits bags
+ * beside it, or, for a large table fitted as one bag, builds half of
  * every gradient histogram (see ./rows.ts). All run the same training code,
  * so they return the same model (a split histogram's sums can differ in the
  * last bits from one thread's, the same on every run).
