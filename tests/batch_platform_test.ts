@@ -246,6 +246,10 @@ STEPS.push(["bad input is a clear error and leaves no file", async () => {
     `${dir}/nocol.csv`,
     "id,tenure,contract\na,1,month\n",
   );
+  await Deno.writeTextFile(
+    `${dir}/semi.csv`,
+    "id;tenure;charges;contract\na;1;20;month\n",
+  );
   const empty = await runBatch({}, "empty.csv", "empty_out.csv");
   assertEquals(empty.status, "FAILED");
   assertMatch(String(empty.message), /is empty: a CSV file needs a header row/);
@@ -259,6 +263,10 @@ STEPS.push(["bad input is a clear error and leaves no file", async () => {
     String(missing.message),
     /no column for the model's feature "charges"/,
   );
+  // A file separated by semicolons reads as one column: said so.
+  const semi = await runBatch({}, "semi.csv", "semi_out.csv");
+  assertEquals(semi.status, "FAILED");
+  assertMatch(String(semi.message), /looks separated by semicolons/);
   const header = await runBatch(
     { keep_columns: ["id"] },
     "header.csv",
@@ -272,7 +280,10 @@ STEPS.push(["bad input is a clear error and leaves no file", async () => {
     batch.columns.join(","),
   );
   const left = await filesIn(dir);
-  assert(!left.includes("empty_out.csv") && !left.includes("nocol_out.csv"));
+  assert(
+    !left.includes("empty_out.csv") && !left.includes("nocol_out.csv") &&
+      !left.includes("semi_out.csv"),
+  );
   assert(!left.some((f) => f.includes(".part")), left.join());
 
   const c = await ml.viewsBatchConfigurations.create({ name: "plain" });

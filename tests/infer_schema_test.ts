@@ -67,6 +67,19 @@ Deno.test("infer: a target that is not a column is refused", async () => {
   );
 });
 
+Deno.test("infer: a file separated by semicolons or tabs is refused saying so, not only that the target is missing", async () => {
+  await assertRejects(
+    () => inferSchema({ csv: "a;b;y\n1;2;u\n" }, { target: "y" }),
+    ValidationError,
+    "looks separated by semicolons",
+  );
+  await assertRejects(
+    () => inferSchema({ csv: "a\tb\ty\n1\t2\tu\n" }, { target: "y" }),
+    ValidationError,
+    "looks separated by tabs",
+  );
+});
+
 Deno.test("infer: a CSV inferred from its distinct cells and their counts reports what its cells written out do", async () => {
   // Cells that exercise every branch: missing (empty, blank), numbers with
   // spaces and signs, fractions, 0/1 flags, mixed numbers and text, many

@@ -1,6 +1,9 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { CsvError, parseCsv } from "../src/csv.ts";
-import { columnsFromCsv } from "../src/local/model/datasource.ts";
+import {
+  columnsFromCsv,
+  datasourceFromCsv,
+} from "../src/local/model/datasource.ts";
 import type { SchemaField } from "../src/local/model/encoding.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
 
@@ -81,4 +84,30 @@ Deno.test("datasource: a bad number or a missing column names the column", () =>
     ModelDataError,
   );
   assertEquals(m.column, "n");
+});
+
+Deno.test("csv: a schema column missing from a header separated by semicolons says the file looks separated by semicolons", () => {
+  const fields: SchemaField[] = [
+    {
+      name: "a",
+      data_type: { data_type: "NUMBER" },
+      designation: "FEATURE",
+      semantic_type: "CONTINUOUS",
+    },
+  ];
+  for (
+    const read of [
+      () => columnsFromCsv(parseCsv("a;b\n1;2\n"), fields),
+      () => datasourceFromCsv("a;b\n1;2\n", fields),
+    ]
+  ) {
+    const e = assertThrows(read, ModelDataError);
+    assertEquals(e.code, "COLUMN_MISSING");
+    assertEquals(
+      e.message.includes("looks separated by semicolons") &&
+        e.message.includes("fix the schema or the file"),
+      true,
+      e.message,
+    );
+  }
 });

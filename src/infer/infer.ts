@@ -10,6 +10,7 @@
 import type { BuilderClient } from "../builders/builder_client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid } from "../builders/validate.ts";
+import { separatorHint } from "../csv_hint.ts";
 import {
   type ColumnReport,
   type InferColumnOptions,
@@ -140,11 +141,12 @@ export async function inferSchema<
         predictionType: options.predictionType,
       },
   );
+  const hint = separatorHint(names);
   const issues = targets.filter((t) => !names.includes(t)).map((t) => ({
     path: "target",
     message: `"${t}" is not a column of the data (columns: ${
       names.join(", ")
-    })`,
+    })${hint}`,
   }));
   // A name to leave out that is no column (a typo: "ID" for "id") left the
   // column in, as a feature, without a word.
@@ -154,7 +156,7 @@ export async function inferSchema<
         path: `exclude.${i}`,
         message: `"${n}" is not a column of the data (columns: ${
           names.join(", ")
-        })`,
+        })${hint}`,
       });
     }
   });

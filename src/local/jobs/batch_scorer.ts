@@ -32,6 +32,7 @@ import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
 import { ModelInputError } from "../model/errors.ts";
 import { csvField } from "./csv_stream.ts";
+import { separatorHint } from "../../csv_hint.ts";
 
 /** How a cell of an output column reads back: as text or as a number. */
 export type ColumnKind = "string" | "number";
@@ -124,8 +125,8 @@ export class ChunkScorer {
       throw new Error(
         `${input.display} has no column for ${
           parts.join(" and ")
-        }; its header has ${
-          header.map((n) => `"${n}"`).join(", ")
+        }; its header has ${header.map((n) => `"${n}"`).join(", ")}${
+          separatorHint(header)
         }. Add the column${
           missing.length + keepMissing.length > 1 ? "s" : ""
         } (empty cells are missing values) or fix the configuration.`,

@@ -34,6 +34,7 @@ import {
 } from "../../csv.ts";
 import type { RawColumns, RawValue, SchemaField } from "./columns.ts";
 import { ModelDataError } from "./errors.ts";
+import { separatorHint } from "../../csv_hint.ts";
 
 /** A typed datasource column (see `CsvColumn` of csv.ts: NaN / code 0 = missing). */
 export type DatasourceColumn = CsvColumn;
@@ -250,7 +251,9 @@ function missingColumn(name: string, header: string[]): ModelDataError {
     "COLUMN_MISSING",
     `column '${name}' of the data schema is not in the CSV header (${
       header.slice(0, 8).join(", ")
-    }${header.length > 8 ? ", ..." : ""}); fix the schema or the file.`,
+    }${header.length > 8 ? ", ..." : ""})${
+      separatorHint(header)
+    }; fix the schema or the file.`,
   );
 }
 
