@@ -1,5 +1,11 @@
 /** Schema inference from a CSV file, rows and columns. */
-import { assert, assertEquals, assertRejects } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+} from "@std/assert";
+import { inferColumn } from "../src/infer/columns.ts";
 import { inferSchema } from "../src/infer/infer.ts";
 import { flag } from "../src/builders/fields.ts";
 import { ValidationError } from "../src/http/errors.ts";
@@ -115,4 +121,31 @@ Deno.test("infer: a CSV inferred from its distinct cells and their counts report
     assertEquals(fromCsv.review, fromCells.review);
     assertEquals(fromCsv.predictionType, fromCells.predictionType);
   }
+});
+
+Deno.test("infer: numbers written for people (currency, thousands separators, percent) get a note that says so, in any order", () => {
+  const spend = ["$1,234", "$12", "-$3.50", "", "999"];
+  const report = inferColumn("spend", spend);
+  assertEquals(report.type, inferColumn("plain", ["a", "b"]).type);
+  assertEquals(
+    report.note?.reason,
+    'numbers written as text (such as "$1,234")',
+  );
+  assertStringIncludes(report.note!.suggestion, '.retype("spend", ml.float())');
+  assertEquals(
+    JSON.stringify(inferColumn("spend", [...spend].reverse())),
+    JSON.stringify(report),
+  );
+  assertEquals(
+    inferColumn("pct", ["5%", "12 %", "100%"]).note?.reason,
+    'numbers written as text (such as "100%")',
+  );
+  // Text that is not all numbers, or a target: no such note.
+  assert(
+    !inferColumn("mixed", ["$12", "abc"]).note?.reason.startsWith("numbers"),
+  );
+  assertEquals(
+    inferColumn("price", ["$12", "$13"], { target: true }).note,
+    undefined,
+  );
 });

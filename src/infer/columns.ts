@@ -59,6 +59,14 @@ export interface InferColumnOptions {
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/**
+ * A number written for people: a currency sign, thousands separators or a
+ * percent sign ("$1,234.50", "-€12", "45%"). Only texts reach this test, so
+ * a plain number never does.
+ */
+const FORMATTED_NUMBER =
+  /^[+-]?[$€£¥]?\s?[+-]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s?%?$/;
+
 /** An ISO 8601 date or date-time text (the model checks the calendar too). */
 const ISO_DATE =
   /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -158,6 +166,13 @@ export class ColumnTally {
   #texts = new Set<string>();
   /** Every distinct text so far is an ISO date. */
   #dates = true;
+  /**
+   * Every text so far is a number written for people (see
+   * `FORMATTED_NUMBER`), and the smallest of them, for the note: tested on
+   * every text cell, kept or not, so the answer is the same in any order.
+   */
+  #formatted = true;
+  #formattedExample: string | undefined;
   readonly #options: InferColumnOptions;
   /** How many distinct numbers and texts are kept (Infinity: all). */
   #keepNumbers = Infinity;
@@ -200,6 +215,13 @@ export class ColumnTally {
       : undefined;
     if (n === undefined) {
       this.#text += times;
+      if (this.#formatted) {
+        const t = trimmed ?? String(value).trim();
+        if (!FORMATTED_NUMBER.test(t)) this.#formatted = false;
+        else if (
+          this.#formattedExample === undefined || t < this.#formattedExample
+        ) this.#formattedExample = ownCopy(t);
+      }
       if (this.#texts.size < this.#keepTexts) {
         const t = trimmed ?? String(value).trim();
         if (!this.#texts.has(t)) {
@@ -246,6 +268,14 @@ export class ColumnTally {
       });
     }
     if (text > 0) {
+      if (this.#formatted && !options.target) {
+        return report(category(), {
+          reason:
+            `numbers written as text (such as "${this.#formattedExample}")`,
+          suggestion:
+            `kept as text, one category a value; to use it as a number, remove the currency signs, thousands separators and percent signs in the file, then .retype("${name}", ml.float())`,
+        });
+      }
       if (numeric > 0) {
         return report(category(), {
           reason: `${numeric} numbers and ${text} text values`,
