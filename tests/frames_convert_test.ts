@@ -261,7 +261,17 @@ Deno.test("toViewsQuery rejects ragged rows, uneven columns and unsendable value
   assertThrows(
     () => toViewsQuery({ a: [{ nested: 1 }] } as never),
     FrameError,
-    "not a query value",
+    "an Object is not a query value",
+  );
+  assertThrows(
+    () => toViewsQuery({ a: [[1]] } as never),
+    FrameError,
+    'column "a", row 0: an array is not a query value',
+  );
+  assertThrows(
+    () => toViewsQuery({ a: [new Map()] } as never),
+    FrameError,
+    "a Map is not a query value",
   );
   // The views endpoint refuses booleans: say so here, naming the cell.
   assertThrows(

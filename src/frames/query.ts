@@ -229,11 +229,11 @@ function toCell(value: unknown, column: string, row: number): Cell {
     }
     return value.toISOString();
   }
+  const kind = describe(value);
   throw new FrameError(
-    `column "${column}", row ${row}: a ${
-      describe(value)
-    } is not a query value; ` +
-      "use numbers, strings or null",
+    `column "${column}", row ${row}: ${
+      /^[aeiou]/i.test(kind) ? "an" : "a"
+    } ${kind} is not a query value; use numbers, strings or null`,
   );
 }
 
