@@ -608,6 +608,18 @@ Deno.test("sdk adversarial: an unknown builder option (a typo, __proto__, constr
     "learningrate",
     'did you mean "learningRate"',
   );
+  // A misspelling gets the nearest option, in the caller's style, and
+  // never itself (the typo was once suggested as its own correction).
+  refusedAt(
+    () => ml.trainingConfiguration("t", { maxRoundz: 9 } as never).body(),
+    "maxRoundz",
+    'did you mean "maxRounds"',
+  );
+  refusedAt(
+    () => ml.trainingConfiguration("t", { max_roundz: 9 } as never).body(),
+    "max_roundz",
+    'did you mean "max_rounds"',
+  );
   refusedAt(
     () =>
       ml.deploymentConfiguration("d", { maxConcurrency: 4 } as never).body(),

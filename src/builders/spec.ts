@@ -16,7 +16,7 @@ import { KINDS, type Routes, routes } from "../schemas/routes.ts";
 import { ClientBuilder, type CreateOptions, snakeCase } from "./base.ts";
 import type { BuilderClient, Creatable } from "./builder_client.ts";
 import { idOf, type RefLike } from "./types.ts";
-import { invalid } from "./validate.ts";
+import { invalid, nearestName } from "./validate.ts";
 
 /** The route families a builder creates in: a `create` route in the table, and on the client. */
 export type CreateKey = {
@@ -153,7 +153,11 @@ export abstract class SpecBuilder<
    */
   override body(): z.output<BodySchema<K>> {
     const fields = this.#fields();
-    const known = Object.values(this.optionNames());
+    const given = new Set(Object.keys(this.options));
+    // The body's options, not the unknown ones given (optionNames lists
+    // those too, so a typo was once suggested as itself).
+    const known = Object.entries(this.optionNames())
+      .filter(([wire, option]) => fields.has(wire) || !given.has(option));
     const issues = [];
     for (const option of Object.keys(this.options)) {
       const value = (this.options as Record<string, unknown>)[option];
@@ -162,7 +166,12 @@ export abstract class SpecBuilder<
         continue;
       }
       if (fields.has(wire)) continue;
-      const like = known.find((k) => k.toLowerCase() === option.toLowerCase());
+      // Suggested as the caller writes names: with underscores, the wire
+      // name (which the builder takes too).
+      const like = nearestName(
+        option,
+        known.map(([wire, name]) => option.includes("_") ? wire : name),
+      );
       issues.push({
         path: option,
         message: `unknown option "${option}"${

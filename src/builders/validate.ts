@@ -69,3 +69,58 @@ export function invalid(what: string, issues: FieldIssue[]): ValidationError {
     hint: "Nothing was sent: fix the field(s) named above and try again",
   });
 }
+
+/**
+ * The name among `candidates` that `name` most likely misspells: the same
+ * letters in another case or with other underscores (`learningRate` for
+ * `learning_rate`), else the one nearest by edit distance, at most 2 edits
+ * and a third of its length away; `undefined` when none is that close, or
+ * two are equally close.
+ *
+ * @param name The unknown name the caller gave.
+ * @param candidates The names it could have meant.
+ * @returns The suggestion, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { nearestName } from "./validate.ts";
+ * if (nearestName("max_roundz", ["max_rounds", "max_leaves"]) !== "max_rounds") throw new Error();
+ * if (nearestName("learningRate", ["learning_rate"]) !== "learning_rate") throw new Error();
+ * if (nearestName("colour", ["name", "bucket"]) !== undefined) throw new Error();
+ * ```
+ */
+export function nearestName(
+  name: string,
+  candidates: readonly string[],
+): string | undefined {
+  const plain = (s: string) => s.toLowerCase().replaceAll("_", "");
+  const given = plain(name);
+  const same = candidates.filter((c) => plain(c) === given);
+  if (same.length > 0) return same[0];
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.floor(given.length / 3)) + 1;
+  let tie = false;
+  for (const c of candidates) {
+    const d = editDistance(given, plain(c));
+    if (d < bestDistance) [best, bestDistance, tie] = [c, d, false];
+    else if (d === bestDistance && best !== undefined) tie = true;
+  }
+  return tie ? undefined : best;
+}
+
+/** Levenshtein distance: inserts, deletes and substitutions. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        row[j] + 1,
+        next[j - 1] + 1,
+        row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length];
+}
