@@ -238,6 +238,15 @@ Deno.test("views: ragged query, unknown feature, empty query", () => {
     "not a feature of the model",
   );
   refused(() => live.query({}).body(), "query", "at least one feature");
+  // A misspelt feature is told the feature it most likely means.
+  const churn = new Deployment(undefined, {
+    ...live.toJSON(),
+  }, { features: ["tenure", "monthly_charges"], targets: ["churn"] });
+  refused(
+    () => churn.query({ tenure: [1], montly_charges: [2] } as never).body(),
+    "query.montly_charges",
+    'did you mean "monthly_charges"?',
+  );
 });
 
 Deno.test("awaiting a one-step builder rejects without sending", async () => {

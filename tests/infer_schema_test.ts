@@ -73,6 +73,14 @@ Deno.test("infer: a target that is not a column is refused", async () => {
   );
 });
 
+Deno.test("infer: a misspelt target is told the column it most likely means", async () => {
+  await assertRejects(
+    () => inferSchema({ csv: "tenure,churn\n1,yes\n" }, { target: "chrun" }),
+    ValidationError,
+    'did you mean "churn"?',
+  );
+});
+
 Deno.test("infer: a file separated by semicolons or tabs is refused saying so, not only that the target is missing", async () => {
   await assertRejects(
     () => inferSchema({ csv: "a;b;y\n1;2;u\n" }, { target: "y" }),

@@ -73,9 +73,10 @@ export function invalid(what: string, issues: FieldIssue[]): ValidationError {
 /**
  * The name among `candidates` that `name` most likely misspells: the same
  * letters in another case or with other underscores (`learningRate` for
- * `learning_rate`), else the one nearest by edit distance, at most 2 edits
- * and a third of its length away; `undefined` when none is that close, or
- * two are equally close.
+ * `learning_rate`), else the one nearest by edit distance (a swap of two
+ * neighbouring letters is one edit), at most 2 edits and a third of its
+ * length away; `undefined` when none is that close, or two are equally
+ * close.
  *
  * @param name The unknown name the caller gave.
  * @param candidates The names it could have meant.
@@ -86,6 +87,7 @@ export function invalid(what: string, issues: FieldIssue[]): ValidationError {
  * import { nearestName } from "./validate.ts";
  * if (nearestName("max_roundz", ["max_rounds", "max_leaves"]) !== "max_rounds") throw new Error();
  * if (nearestName("learningRate", ["learning_rate"]) !== "learning_rate") throw new Error();
+ * if (nearestName("chrun", ["churn", "tenure"]) !== "churn") throw new Error("a swap is one edit");
  * if (nearestName("colour", ["name", "bucket"]) !== undefined) throw new Error();
  * ```
  */
@@ -108,8 +110,12 @@ export function nearestName(
   return tie ? undefined : best;
 }
 
-/** Levenshtein distance: inserts, deletes and substitutions. */
+/**
+ * Edit distance counting inserts, deletes, substitutions and swaps of two
+ * neighbouring letters ("chrun" for "churn" is one edit), each once.
+ */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
@@ -119,8 +125,11 @@ function editDistance(a: string, b: string): number {
         next[j - 1] + 1,
         row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        next[j] = Math.min(next[j], before[j - 2] + 1);
+      }
     }
-    row = next;
+    [before, row] = [row, next];
   }
   return row[b.length];
 }

@@ -23,7 +23,7 @@ import {
   type QueryRows,
   type RefLike,
 } from "./types.ts";
-import { invalid, validateBody } from "./validate.ts";
+import { invalid, nearestName, validateBody } from "./validate.ts";
 import { ViewsResult } from "./views_result.ts";
 
 /**
@@ -183,12 +183,15 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     if (features) {
       const issues = Object.keys(body.query).filter((k) =>
         !features.includes(k)
-      ).map((k) => ({
-        path: `query.${k}`,
-        message: `"${k}" is not a feature of the model (features: ${
-          features.join(", ")
-        }); rename or drop the column`,
-      }));
+      ).map((k) => {
+        const like = nearestName(k, features);
+        return {
+          path: `query.${k}`,
+          message: `"${k}" is not a feature of the model (${
+            like ? `did you mean "${like}"? ` : ""
+          }features: ${features.join(", ")}); rename or drop the column`,
+        };
+      });
       if (issues.length) throw invalid(this.what, issues);
     }
     return body;

@@ -9,7 +9,7 @@
 
 import type { BuilderClient } from "../builders/builder_client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
-import { invalid } from "../builders/validate.ts";
+import { invalid, nearestName } from "../builders/validate.ts";
 import { separatorHint } from "../csv_hint.ts";
 import {
   type ColumnReport,
@@ -142,11 +142,15 @@ export async function inferSchema<
       },
   );
   const hint = separatorHint(names);
+  const missing = (n: string) => {
+    const like = nearestName(n, names);
+    return `"${n}" is not a column of the data (${
+      like ? `did you mean "${like}"? ` : ""
+    }columns: ${names.join(", ")})${hint}`;
+  };
   const issues = targets.filter((t) => !names.includes(t)).map((t) => ({
     path: "target",
-    message: `"${t}" is not a column of the data (columns: ${
-      names.join(", ")
-    })${hint}`,
+    message: missing(t),
   }));
   // A name to leave out that is no column (a typo: "ID" for "id") left the
   // column in, as a feature, without a word.
@@ -154,9 +158,7 @@ export async function inferSchema<
     if (!names.includes(n)) {
       issues.push({
         path: `exclude.${i}`,
-        message: `"${n}" is not a column of the data (columns: ${
-          names.join(", ")
-        })${hint}`,
+        message: missing(n),
       });
     }
   });
