@@ -53,6 +53,12 @@ export interface BuilderSpec<K extends CreateKey, O> {
   readonly wire?: { readonly [P in keyof O]?: WireField<K> | null };
   /** Values for the options not given, which may follow from the given ones. */
   readonly defaults?: (options: Readonly<O>) => Partial<O>;
+  /**
+   * Other libraries' names for the body's fields (snake_case name -> wire
+   * field), suggested when one is given: `max_iter` is scikit-learn's
+   * `max_rounds`. They are not accepted.
+   */
+  readonly seenAs?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -168,14 +174,21 @@ export abstract class SpecBuilder<
       if (fields.has(wire)) continue;
       // Suggested as the caller writes names: with underscores, the wire
       // name (which the builder takes too).
-      const like = nearestName(
-        option,
-        known.map(([wire, name]) => option.includes("_") ? wire : name),
-      );
+      const styled = ([wire, name]: [string, string]) =>
+        option.includes("_") ? wire : name;
+      const alias = this.spec.seenAs?.[snakeCase(option)];
+      const aliased = alias && known.find(([wire]) => wire === alias);
+      const like = aliased
+        ? styled(aliased)
+        : nearestName(option, known.map(styled));
       issues.push({
         path: option,
         message: `unknown option "${option}"${
-          like ? ` (did you mean "${like}"?)` : ""
+          like
+            ? ` (did you mean "${like}"?${
+              aliased ? ` "${option}" is its name in other libraries` : ""
+            })`
+            : ""
         }`,
       });
     }

@@ -51,6 +51,7 @@ export class TrainingConfigurationBuilder extends ResourceBuilder<
   /** Its definition. */
   protected readonly spec = this.define({
     route: "trainingConfigurations",
+    seenAs: SEEN_AS,
   });
 
   /** The body as given; the capabilities' own fields in snake_case too. */
@@ -66,6 +67,33 @@ export class TrainingConfigurationBuilder extends ResourceBuilder<
     return body;
   }
 }
+
+/**
+ * Names scikit-learn, XGBoost, LightGBM and InterpretML give the same
+ * settings, suggested when a user brings them along (they are not
+ * accepted: one name for each setting).
+ */
+const SEEN_AS: Readonly<Record<string, string>> = {
+  max_iter: "max_rounds",
+  n_estimators: "max_rounds",
+  num_boost_round: "max_rounds",
+  num_iterations: "max_rounds",
+  outer_bags: "estimators",
+  max_bins: "bins",
+  max_bin: "bins",
+  random_state: "random_seed",
+  seed: "random_seed",
+  early_stopping_rounds: "early_stopping_patience",
+  n_iter_no_change: "early_stopping_patience",
+  interactions: "max_interactions",
+  min_samples_leaf: "partition_min_samples",
+  min_child_samples: "partition_min_samples",
+  min_data_in_leaf: "partition_min_samples",
+  validation_fraction: "validation_size",
+  l2_regularization: "alpha",
+  reg_lambda: "alpha",
+  eta: "learning_rate",
+};
 
 /** Options of a training job. */
 export interface TrainingJobOptions<C extends ColumnSet = ColumnSet>
