@@ -88,10 +88,11 @@ type WorkerMessage =
 let liveWorkers = 0;
 
 /**
- * How many training Workers are alive in this process (started, not yet
- * terminated): a cancelled or finished training leaves none behind. Each
- * counts once with its helper Worker (two cores), which is terminated with
- * it.
+ * How many trainings run on threads in this process (started by
+ * {@link trainInBackground}, not yet settled): a cancelled or finished
+ * training counts no more. Each counts once with its helper thread (two
+ * cores). Threads kept warm for the next training do not count: see
+ * `keptTrainingThreads` in ./threads.ts.
  *
  * @example
  * ```ts
