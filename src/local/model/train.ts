@@ -169,7 +169,7 @@ export function train(
 
 /**
  * Trains in the current thread but yields to the event loop every ~10 ms, so
- * a server stays responsive (the fallback where `Worker` does not exist).
+ * a server stays responsive (`trainInBackground` with `useWorker: false`).
  * Gives exactly the same model as {@link train}.
  *
  * @example
