@@ -215,15 +215,14 @@ export class ColumnTally {
       : undefined;
     if (n === undefined) {
       this.#text += times;
+      const t = trimmed ?? String(value).trim();
       if (this.#formatted) {
-        const t = trimmed ?? String(value).trim();
         if (!FORMATTED_NUMBER.test(t)) this.#formatted = false;
         else if (
           this.#formattedExample === undefined || t < this.#formattedExample
         ) this.#formattedExample = ownCopy(t);
       }
       if (this.#texts.size < this.#keepTexts) {
-        const t = trimmed ?? String(value).trim();
         if (!this.#texts.has(t)) {
           this.#texts.add(ownCopy(t));
           if (this.#dates && !ISO_DATE.test(t)) this.#dates = false;

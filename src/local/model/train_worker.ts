@@ -119,9 +119,10 @@ const collect: () => void = (() => {
 })();
 
 /**
- * How long the trainer waits idle before it collects: a collection costs
- * it a few hundred milliseconds of warmth (about 100 ms of pause, and code
- * V8 then recompiles), so trainings in a row skip it.
+ * How long the trainer waits idle before it collects: a collection hands
+ * the training's pages back, and the next training faults them in again
+ * (0.2-0.3 s on ad_data on these machines; BENCHMARKS.md section 7, "Warm
+ * training threads kept"), so trainings in a row skip it.
  */
 const IDLE_COLLECT_MS = 1_000;
 let idleCollect: ReturnType<typeof setTimeout> | undefined;

@@ -196,9 +196,9 @@ export function trainInBackground(
 /**
  * The largest table (rows x features) whose training keeps its threads
  * warm for the next one. A fresh thread costs about a second of CPU, which
- * matters to a fit of a few seconds, not to a large one; and an idle thread
- * collects little garbage, so it would hold a large training's memory
- * until the next training.
+ * matters to a fit of a few seconds, not to a large one; and a kept
+ * trainer collects only after a second idle, so a large training's garbage
+ * would add to the next one's peak when trainings follow each other.
  */
 export const KEEP_CELLS = 4_000_000;
 
