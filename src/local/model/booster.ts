@@ -14,6 +14,7 @@ import {
   pairPlan,
   type StepRegularisation,
 } from "./boost.ts";
+import { arena, copyAll, together } from "./arena.ts";
 import { newHistogram } from "./histogram.ts";
 import { levelNoises, levelStep } from "./levels.ts";
 import {
@@ -26,6 +27,7 @@ import {
 import { rankPairs } from "./interactions.ts";
 import { keptStart, linearStart } from "./linear.ts";
 import {
+  copyKept,
   type KeptBag,
   keptBagKey,
   type MainStage,
@@ -314,17 +316,22 @@ export function* fitBag(
   };
   // A categorical term's levels shrink toward the mean (levels.ts).
   const phi = levelNoises(prep, bag, start?.tables ?? null);
+  // Every main term's step, table and histogram from two buffers, the
+  // tables together (a table leaves the bag only as a copy: `mainScores`,
+  // `StageReuse`).
+  const take = arena(boostedBins.reduce((n, c) => n + c * (2 + 2 * K), 0));
+  const mainTables = together(boostedBins.map((c) => c * K));
   const mainTerms: StageTerm[] = features.map((f, j) => {
     const nBins = boostedBins[j];
-    const step = new Float64Array(nBins);
-    const table = new Float64Array(nBins * K);
+    const step = take(nBins);
+    const table = mainTables[j];
     const levels = f.kind === "categorical" &&
       levelStep(nBins, K, table, start?.tables[j] ?? null, phi[j], bag.nTrain);
     return {
       cellsTr: toBoosted(prep, j, bag.trBins[j]),
       cellsVa: toBoosted(prep, j, bag.vaBins[j]),
       table,
-      hist: newHistogram(nBins, K),
+      hist: newHistogram(nBins, K, take),
       fit: (hist, k, out, lr, round) => {
         fitOrderedBins(
           levels ? levels(hist, k) : hist,
@@ -370,7 +377,7 @@ export function* fitBag(
       if (!byBag) reuse.stages.set(prep.reuseKey, new Map());
       reuse.stages.get(prep.reuseKey)!.set(b, {
         start: start?.tables ?? null,
-        tables: mainTerms.map((t) => t.table.slice()),
+        tables: copyAll(mainTables),
         rounds: main.rounds,
         stop: main.stop,
         draws: stream.draws,
@@ -381,20 +388,22 @@ export function* fitBag(
   const mainRounds = main.rounds;
   // A main term's table: its boosted steps, on every (refined) bin, plus
   // the linear start.
-  const mainScores = (j: number): Float64Array => {
-    const t = mainTerms[j].table, map = coarseOf[j];
-    const out = map
-      ? Float64Array.from(
-        { length: map.length * K },
-        (_, i) => t[map[Math.floor(i / K)] * K + (i % K)],
-      )
-      : t.slice();
-    if (start) addInto(out, start.tables[j]);
-    return out;
-  };
-  const own: RawTerm[] = mainTerms.map((_, j) => ({
+  // Every main term's table (its boosted steps on every refined bin, plus
+  // the linear start), in one new buffer.
+  const mainScores = (): Float64Array[] =>
+    together(features.map((f) => f.nBins * K)).map((out, j) => {
+      const t = mainTerms[j].table, map = coarseOf[j];
+      if (map) {
+        for (let q = 0; q < map.length; q++) {
+          for (let k = 0; k < K; k++) out[q * K + k] = t[map[q] * K + k];
+        }
+      } else out.set(t);
+      if (start) addInto(out, start.tables[j]);
+      return out;
+    });
+  const own: RawTerm[] = mainScores().map((scores, j) => ({
     features: [j],
-    scores: mainScores(j),
+    scores,
   }));
   let doneKey: string | null = null;
   if (pairsWanted > 0 && !stop.deadline) {
@@ -442,7 +451,7 @@ export function* fitBag(
       ? keptBagKey(prep.reuseKey, b, stream.draws, pairs)
       : null;
     const done = doneKey === null ? undefined : reuse!.bags.get(doneKey);
-    if (done) return { bag: b, ...copyOf(done) };
+    if (done) return { bag: b, ...copyKept(done) };
     const baseTr = scoreTerms(
       own,
       cellsOf(features, own, bag.trBins),
@@ -457,10 +466,19 @@ export function* fitBag(
       K,
       new Float64Array(bag.objective.yVa.length * K),
     );
+    // The pairs' steps and histograms from one buffer; their tables are
+    // the bag's result, each its own.
+    const takePair = arena(
+      pairs.reduce(
+        (n, [a, c]) =>
+          n + features[a].pairBins * features[c].pairBins * (2 + 2 * K),
+        0,
+      ),
+    );
     const stage: StageTerm[] = pairs.map(([a, c]) => {
       const P0 = features[a].pairBins, P1 = features[c].pairBins;
       const cells = P0 * P1;
-      const step = new Float64Array(cells);
+      const step = takePair(cells);
       const perCell = nTrain >= PER_CELL_ROWS * cells;
       // What the counts allow (see PairPlan), built at a histogram's first
       // score column: a stage fits columns 0..K-1 of each histogram in turn.
@@ -469,7 +487,7 @@ export function* fitBag(
         cellsTr: pairCells(features, a, c, bag.trBins),
         cellsVa: pairCells(features, a, c, bag.vaBins),
         table: new Float64Array(cells * K),
-        hist: newHistogram(cells, K),
+        hist: newHistogram(cells, K, takePair),
         fit: (hist, k, out, lr) => {
           if (perCell) {
             fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
@@ -537,7 +555,7 @@ export function* fitBag(
             log: false,
           },
         );
-        mainTerms.forEach((_, j) => (own[j].scores = mainScores(j)));
+        mainScores().forEach((scores, j) => (own[j].scores = scores));
       }
     }
   }
@@ -570,16 +588,7 @@ export function* fitBag(
     pairStop,
   };
   if (doneKey !== null && !stop.deadline) {
-    reuse!.bags.set(doneKey, copyOf(result));
+    reuse!.bags.set(doneKey, copyKept(result));
   }
   return { bag: b, ...result };
-}
-
-/** A kept bag's fit with its own tables (a model's merge must not share them). */
-function copyOf(r: KeptBag): KeptBag {
-  return {
-    ...r,
-    terms: r.terms.map((t) => ({ ...t, scores: t.scores.slice() })),
-    pairs: r.pairs.map(([a, c]) => [a, c]),
-  };
 }

@@ -518,7 +518,8 @@ export interface Histogram {
 }
 
 /**
- * An all-zero {@link Histogram} of `cells` cells and `K` score columns.
+ * An all-zero {@link Histogram} of `cells` cells and `K` score columns, its
+ * arrays made by `take` (default: new ones; see arena.ts).
  *
  * @example
  * ```ts
@@ -528,12 +529,12 @@ export interface Histogram {
  * if (!(h.G.length === 12 && h.C.length === 4)) throw new Error("example failed");
  * ```
  */
-export function newHistogram(cells: number, K: number): Histogram {
-  return {
-    G: new Float64Array(cells * K),
-    H: new Float64Array(cells * K),
-    C: new Float64Array(cells),
-  };
+export function newHistogram(
+  cells: number,
+  K: number,
+  take: (n: number) => Float64Array = (n) => new Float64Array(n),
+): Histogram {
+  return { G: take(cells * K), H: take(cells * K), C: take(cells) };
 }
 
 /**

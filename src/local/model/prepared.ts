@@ -342,18 +342,16 @@ function bagOf(
     nTrain: tr.length,
     // A fit whose histograms a helper thread shares (see stageRows) reads
     // its training rows' bins on shared memory where they are, no copy.
-    trBins: binsAll.map((b) =>
-      prep.rows !== null && tr.length >= ROW_SPLIT_ROWS
-        ? gatherShared(b, tr)
-        : gather(b, tr)
-    ),
-    vaBins: binsAll.map((b) => gather(b, va)),
+    trBins: prep.rows !== null && tr.length >= ROW_SPLIT_ROWS
+      ? binsAll.map((b) => gatherShared(b, tr))
+      : gatherBins(binsAll, tr),
+    vaBins: gatherBins(binsAll, va),
     yTr,
     // What the rounds fit: the target, or with the log link its log.
     vTr: objective.vTr,
     objective,
     judge: judge && {
-      bins: binsAll.map((b) => gather(b, judge)),
+      bins: gatherBins(binsAll, judge),
       objective: makeObjective(
         regression,
         K,
@@ -365,6 +363,26 @@ function bagOf(
       ),
     },
   };
+}
+
+/**
+ * {@link gather} of every feature's bins at `rows`, the features' arrays cut
+ * from one buffer of each width: a wide table's bag makes two arrays, not
+ * one a feature (pd_speech: 751 a bag, each a buffer to make and collect).
+ */
+function gatherBins(binsAll: Bins[], rows: Uint32Array): Bins[] {
+  const n = rows.length;
+  const wide = binsAll.filter((b) => b instanceof Uint16Array).length;
+  const narrow = new Uint8Array(n * (binsAll.length - wide));
+  const broad = new Uint16Array(n * wide);
+  let a = 0, w = 0;
+  return binsAll.map((col) => {
+    const out = col instanceof Uint16Array
+      ? broad.subarray(w * n, ++w * n)
+      : narrow.subarray(a * n, ++a * n);
+    for (let i = 0; i < n; i++) out[i] = col[rows[i]];
+    return out;
+  });
 }
 
 /** {@link gather} of bins into an array on a SharedArrayBuffer. */

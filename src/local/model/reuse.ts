@@ -6,6 +6,7 @@
  * @module
  */
 
+import { copyAll } from "./arena.ts";
 import type { Binned, RawTerm } from "./prepared.ts";
 
 /**
@@ -179,4 +180,27 @@ export function shareEstimators(
     const t = twin(key);
     if (t !== null && !reuse.bins.has(t)) reuse.bins.set(t, binned);
   }
+}
+
+/**
+ * A kept bag's fit with its own tables, in one new buffer (a model's merge
+ * must not share them).
+ *
+ * @example
+ * ```ts
+ * import { copyKept, type KeptBag } from "./reuse.ts";
+ *
+ * const bag = { terms: [{ features: [0], scores: Float64Array.of(1, 2) }], pairs: [[0, 1]] } as unknown as KeptBag;
+ * const copy = copyKept(bag);
+ * bag.terms[0].scores[0] = 9;
+ * if (copy.terms[0].scores[0] !== 1 || copy.pairs[0] === bag.pairs[0]) throw new Error("example failed");
+ * ```
+ */
+export function copyKept(r: KeptBag): KeptBag {
+  const scores = copyAll(r.terms.map((t) => t.scores));
+  return {
+    ...r,
+    terms: r.terms.map((t, i) => ({ ...t, scores: scores[i] })),
+    pairs: r.pairs.map(([a, c]) => [a, c]),
+  };
 }
