@@ -170,8 +170,9 @@ Deno.test("selection: deterministic for a seed, and the search is recorded", () 
   const b = train(data, { estimators: 3, max_rounds: 200 });
   assertEquals(JSON.stringify(a), JSON.stringify(b));
   // The linear start, the bins, no pairs (three features: every pair either
-  // way) and, the linear start kept, the linear fit alone.
-  assertEquals(a.metrics.candidates, 5);
+  // way) and, the linear start kept, the linear fit alone on the
+  // candidate's bins and on LINEAR_BINS.
+  assertEquals(a.metrics.candidates, 6);
   // The kept configuration is in the model's parameters.
   assert([16, 64].includes(a.params.bins));
   const one = train(data, { estimators: 3, max_rounds: 200 }, {
@@ -524,6 +525,32 @@ Deno.test("selection: on a linear logit the linear fit alone can win the judged 
   // Steps a line cannot follow still get their rounds.
   const steps = train(binary(1_500, "steps").data);
   assert(steps.metrics.mainRounds > 0);
+});
+
+Deno.test("selection: a regression target linear in its values is served as the linear fit alone drawn on LINEAR_BINS bins, predictions exact, closer to the line than the steps of its boosted bins", () => {
+  const { data, columns } = linearRegression(1_500, 7);
+  const m = train(data);
+  assertEquals([m.metrics.mainRounds, m.metrics.pairRounds], [0, 0]);
+  assertEquals(m.metrics.linearBins, LINEAR_BINS);
+  assert(m.features[0].nBins > m.params.bins + 2, `${m.features[0].nBins}`);
+  const q = features(columns);
+  const e = explain(m, q), p = predict(m, q);
+  e.values!.forEach((v, i) => {
+    const sum = e.bias[i] + e.contributions[i].reduce((x, y) => x + y, 0);
+    assertAlmostEquals(sum, v, 1e-9);
+    assertEquals(v, p.values![i]);
+  });
+  // The same training with its bins given keeps the coarse steps (the line
+  // alone is not drawn finer than given bins); the fine line fits the rows
+  // better: the truth is a line plus noise of variance 1/3.
+  const coarse = train(data, { bins: m.params.bins });
+  assertEquals(coarse.metrics.linearBins, undefined);
+  const y = columns.y as number[];
+  const mse = (values: number[]) =>
+    values.reduce((s, v, i) => s + (v - y[i]) ** 2, 0) / y.length;
+  const fine = mse(p.values!), steps = mse(predict(coarse, q).values!);
+  assert(fine < steps, `fine ${fine} against steps ${steps}`);
+  assert(fine < 0.4, `fine ${fine}`);
 });
 
 Deno.test("selection: the model worker with its helper thread trains the same model as one thread, refined start and linear fit alone included", async () => {

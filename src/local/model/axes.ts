@@ -87,7 +87,8 @@ export const SELECTION_CELLS = 2_000_000;
  * model at the mean over the bags of each bag's best weight on its judged
  * rows, see `mixWeight` and `mixModels` in mix.ts, no pairs at weight 0;
  * with the linear start kept, the linear fit alone, no rounds and no
- * pairs, is judged there too and wins by any margin). On a wide table
+ * pairs, is judged there too and wins by any margin, and so is the same
+ * line drawn on {@link LINEAR_BINS} bins where the start is not already). On a wide table
  * (at most {@link WIDE_RATIO} training rows a feature) greedy rounds are
  * tried first ({@link GREEDY_TERMS} main terms a round by gain), judged as
  * the linear start is, by any margin. A parameter given in
@@ -212,9 +213,11 @@ export function selectionAxes(
  * only (binary, and since issue 22 multi-class: a softmax saturates in the
  * tails as the logistic does): for a squared error the few rows in the
  * tails rule, and there the coarse tail bins, which cap the line at their
- * mean, do better than the refined line. Figures: BENCHMARKS.md, "Figures
- * behind the model's constants" and "The refined linear start for
- * multi-class targets".
+ * mean, do better than the refined line. The linear fit alone (no boosted
+ * steps, see search.ts) is judged at these bins too, for every target: the
+ * search keeps whichever its judged rows prefer. Figures: BENCHMARKS.md,
+ * "Figures behind the model's constants", "The refined linear start for
+ * multi-class targets" and "The linear fit alone drawn on fine bins".
  */
 export const LINEAR_BINS = 254;
 

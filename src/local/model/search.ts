@@ -144,9 +144,10 @@ export function* searchSteps(
     Number(axes[pairsAt].values[0]) > 0 &&
     axes.slice(0, pairsAt).some((x) => x.values.length > 1);
   // The no-pairs candidate costs two fits, and with a linear start the
-  // linear fit alone one more (see below); a screen one more.
+  // linear fit alone two more (coarse and fine, see below); a screen one
+  // more.
   const fits = 1 + axes.reduce((n, x) => n + x.values.length - 1, 0) +
-    (noPairs ? 3 : 0) + (screen ? 1 : 0);
+    (noPairs ? 4 : 0) + (screen ? 1 : 0);
   let chosen: Candidate = {
     bins: p.bins,
     max_interactions: p.max_interactions,
@@ -323,6 +324,25 @@ export function* searchSteps(
           best = { model: null, heldOut: l.heldOut, heldOutRaw: l.heldOutRaw };
           chosen = alone;
           mix = null;
+          judged = l.heldOut;
+        }
+        // The line alone drawn on LINEAR_BINS bins, judged the same way:
+        // without boosted steps the finer bins only follow the fitted line
+        // more closely, where the coarse ones flatten it into steps (ridge
+        // and logistic regression's lead on linear tables); a target whose
+        // tails the coarse bins cap better keeps them.
+        if (!alone.refined && input.bins === undefined && !stopped) {
+          const fine = { ...alone, refined: true };
+          const f = yield* fit(fine, false, true);
+          if (!stopped && improves(judged, f.heldOut, false)) {
+            best = {
+              model: null,
+              heldOut: f.heldOut,
+              heldOutRaw: f.heldOutRaw,
+            };
+            chosen = fine;
+            mix = null;
+          }
         }
       }
       continue;
