@@ -217,7 +217,7 @@ export function selectionAxes(
  * steps, see search.ts) is judged at these bins too, for every target: the
  * search keeps whichever its judged rows prefer. Figures: BENCHMARKS.md,
  * "Figures behind the model's constants", "The refined linear start for
- * multi-class targets" and "The linear fit alone drawn on fine bins".
+ * multi-class targets" and "A bag's arrays from a few buffers; the line alone drawn on fine bins".
  */
 export const LINEAR_BINS = 254;
 
