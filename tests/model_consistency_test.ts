@@ -380,6 +380,30 @@ Deno.test("one truth: a category with more levels than a byte's bins keeps every
   }
 });
 
+Deno.test("one truth: a regression target linear in its values is served as the line alone drawn on fine bins, and serves what it reports", async () => {
+  const rng = createRng(5);
+  const x: Cell[] = [], z: Cell[] = [], y: Cell[] = [];
+  for (let i = 0; i < 1_200; i++) {
+    const a = normal(rng), b = rng() * 10;
+    x.push(Math.round(a * 1000) / 1000);
+    z.push(Math.round(b * 1000) / 1000);
+    y.push(Math.round((3 * a - 0.8 * b + 0.3 * normal(rng)) * 1000) / 1000);
+  }
+  const { model } = await checkOneTruth({
+    name: "linear_regression",
+    kind: "regression",
+    columns: { x, z, y },
+    types: { x: "float", z: "float", y: "float" },
+    target: "y",
+    unseen: { x: [0, null], z: [0, null] },
+  });
+  // The line alone on LINEAR_BINS bins: x's shape has more bins than the
+  // search's 16 or 64 (and its missing bin).
+  const shapes = await ml.models.explanation(model.id);
+  const bins = shapes.terms.find((t) => t.name === "x")!.labels[0].length;
+  assert(bins > 66, `${bins} bins`);
+});
+
 /** The arbitrary tables of the property, of one kind: every awkward column. */
 const tablesOf = (kind: Kind) =>
   fc.record({
