@@ -88,8 +88,8 @@ export const SELECTION_CELLS = 2_000_000;
  * rows, see `mixWeight` and `mixModels` in mix.ts, no pairs at weight 0;
  * with the linear start kept, the linear fit alone, no rounds and no
  * pairs, is judged there too and wins by any margin, and so is the same
- * line drawn on {@link LINEAR_BINS} bins where the start is not already). On a wide table
- * (at most {@link WIDE_RATIO} training rows a feature) greedy rounds are
+ * line drawn on {@link LINEAR_BINS} bins where the start is not already).
+ * On a wide table (at most {@link WIDE_RATIO} training rows a feature) greedy rounds are
  * tried first ({@link GREEDY_TERMS} main terms a round by gain), judged as
  * the linear start is, by any margin. A parameter given in
  * `input` is not varied. Beyond {@link SELECTION_ROWS} training rows or
@@ -217,7 +217,8 @@ export function selectionAxes(
  * steps, see search.ts) is judged at these bins too, for every target: the
  * search keeps whichever its judged rows prefer. Figures: BENCHMARKS.md,
  * "Figures behind the model's constants", "The refined linear start for
- * multi-class targets" and "A bag's arrays from a few buffers; the line alone drawn on fine bins".
+ * multi-class targets" and "A bag's arrays from a few buffers; the line
+ * alone drawn on fine bins".
  */
 export const LINEAR_BINS = 254;
 

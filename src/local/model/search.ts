@@ -319,13 +319,16 @@ export function* searchSteps(
       // on small linear tables. The simpler model, it wins by any margin.
       if (chosen.linear && !stopped) {
         const alone = { ...chosen, max_interactions: 0, boosted: false };
-        const l = yield* fit(alone, false, true);
-        if (!stopped && improves(judged, l.heldOut, false)) {
-          best = { model: null, heldOut: l.heldOut, heldOutRaw: l.heldOutRaw };
-          chosen = alone;
+        // A line alone that wins serves, refitted below on all the
+        // validation rows.
+        const win = (line: Candidate, r: Fitted) => {
+          best = { model: null, heldOut: r.heldOut, heldOutRaw: r.heldOutRaw };
+          chosen = line;
           mix = null;
-          judged = l.heldOut;
-        }
+          judged = r.heldOut;
+        };
+        const l = yield* fit(alone, false, true);
+        if (!stopped && improves(judged, l.heldOut, false)) win(alone, l);
         // The line alone drawn on LINEAR_BINS bins, judged the same way:
         // without boosted steps the finer bins only follow the fitted line
         // more closely, where the coarse ones flatten it into steps (ridge
@@ -334,15 +337,7 @@ export function* searchSteps(
         if (!alone.refined && input.bins === undefined && !stopped) {
           const fine = { ...alone, refined: true };
           const f = yield* fit(fine, false, true);
-          if (!stopped && improves(judged, f.heldOut, false)) {
-            best = {
-              model: null,
-              heldOut: f.heldOut,
-              heldOutRaw: f.heldOutRaw,
-            };
-            chosen = fine;
-            mix = null;
-          }
+          if (!stopped && improves(judged, f.heldOut, false)) win(fine, f);
         }
       }
       continue;

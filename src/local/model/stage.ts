@@ -7,7 +7,7 @@
  * @module
  */
 
-import { arena } from "./arena.ts";
+import { copyAll, together } from "./arena.ts";
 import type { Histogram } from "./histogram.ts";
 import { importanceOf } from "./metrics.ts";
 import type { Bag } from "./prepared.ts";
@@ -107,8 +107,7 @@ export function* boostStage(
   );
   early.observe(hasValidation ? objective.scaled(sVa) : 0, tables);
   const maxCells = Math.max(1, ...tables.map((t) => t.length));
-  const takeUpdate = arena(terms.length * maxCells);
-  const updates = terms.map(() => takeUpdate(maxCells));
+  const updates = together(terms.map(() => maxCells));
   // Each term's update cut to its table's cells (what the rows' cells index).
   const pendingUpdates = updates.map((u, j) => u.subarray(0, tables[j].length));
   const source = stageRows({
@@ -356,12 +355,7 @@ function earlyStopper(patience: number, enabled: boolean, floor: number) {
         best = loss;
         this.since = 0;
         if (snapshot === null) {
-          const take = arena(tables.reduce((n, t) => n + t.length, 0));
-          snapshot = tables.map((t) => {
-            const copy = take(t.length);
-            copy.set(t);
-            return copy;
-          });
+          snapshot = copyAll(tables);
           isDirty = new Uint8Array(tables.length);
         } else {
           for (const j of dirty) {
