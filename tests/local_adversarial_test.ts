@@ -1377,10 +1377,23 @@ STEPS.push([
       }),
     });
     assertEquals(created.status, 201, JSON.stringify(created.body));
+    // Removed once the job writes its temporary file there (removed before
+    // the job starts, the job makes it again, as it makes any missing
+    // folder of its output).
+    const writing = async () => {
+      for (const e of await Array.fromAsync(Deno.readDir(`${dir}/vanish`))) {
+        if (e.name.endsWith(".part")) return true;
+        // 40,000 rows take far longer than a poll: a wrong premise, not a pass.
+        if (e.name === "out.csv") throw new Error("the job ended unseen");
+      }
+      return false;
+    };
+    while (!(await writing())) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
     await Deno.remove(`${dir}/vanish`, { recursive: true });
     const ended = await jobEnded(s, String(created.body.id));
-    // Removed before the temporary file was opened, or after (the rename
-    // then finds no file): either way the job cannot publish its output.
+    // The rename then finds no file or no folder: the job cannot publish.
     assertEquals(ended.body.status, "FAILED");
     // A message in the bucket's terms, not the machine's folders.
     assertMatch(

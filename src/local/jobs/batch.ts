@@ -16,7 +16,7 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { realpathSync, rmSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { inputColumns } from "../model/encoder.ts";
 import type { EbmModel } from "../model/types.ts";
 import { contributionTable } from "../model/explain.ts";
@@ -25,6 +25,7 @@ import { gunzipChunks, InflateError } from "../../gzip.ts";
 import { messageOf } from "../error_message.ts";
 import type { JobWork, WorkControl } from "./runner.ts";
 import { macrotask } from "./yield.ts";
+import { makeFolder, stillInPlace } from "./batch_output.ts";
 import { csvField, CsvRecordParser } from "./csv_stream.ts";
 import { type ScoredChunk, ScoringWorker } from "./batch_worker.ts";
 import {
@@ -254,7 +255,9 @@ export function batchWork(
   onDone: (outcome: BatchOutcome) => void,
 ): JobWork {
   return async (job) => {
-    const { open, rename, rm, stat } = await import("node:fs/promises");
+    const { lstat, open, rename, rm, stat } = await import(
+      "node:fs/promises"
+    );
     // Stopped (cancel, runtime cap, platform closing): the temporary file
     // goes at once, before the job is reported ended, not when the work
     // next looks at its signal.
@@ -269,8 +272,17 @@ export function batchWork(
     job.report("reading", 0, 0.01);
     let out: FileHandle | undefined;
     let renamed = false;
+    // The output's folder is made here, not when the job was created (a
+    // refused create leaves none), and it must still be the real folder
+    // inside the bucket that the create resolved: a folder swapped for a
+    // link out of the bucket since then is written through by nothing but
+    // this job's own temporary file, which goes (see `stillInPlace`).
+    const folder = dirname(input.outputFile);
     try {
+      await makeFolder(folder, input.outputDisplay);
       out = await open(input.tempFile, "wx");
+      const own = await out.stat();
+      await stillInPlace(folder, input.tempFile, own, input.outputDisplay);
       if (job.signal.aborted) removeTemp();
       const outcome = await input.openInput(async (handle) => {
         const size = (await handle.stat()).size;
@@ -279,8 +291,20 @@ export function batchWork(
       await out.close();
       out = undefined;
       if (job.signal.aborted) throw job.signal.reason;
+      await stillInPlace(folder, input.tempFile, own, input.outputDisplay);
       await rename(input.tempFile, input.outputFile);
       renamed = true;
+      try {
+        await stillInPlace(folder, input.outputFile, own, input.outputDisplay);
+      } catch (error) {
+        // Swapped between the check and the rename: this job's file is
+        // taken back from wherever the link led (the very file it wrote).
+        const there = await lstat(input.outputFile).catch(() => null);
+        if (there && there.ino === own.ino && there.dev === own.dev) {
+          await rm(input.outputFile, { force: true }).catch(() => {});
+        }
+        throw error;
+      }
       outcome.modified = (await stat(input.outputFile)).mtimeMs;
       if (job.signal.aborted) {
         // Cancelled while renaming: the job says CANCELLED, so no file either.

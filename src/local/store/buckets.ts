@@ -336,14 +336,19 @@ function nameProblem(path: string): string | undefined {
 export interface OutputPath {
   /** The bucket's real root folder. */
   root: string;
-  /** The file's path: its folder's real path and its own name. */
+  /**
+   * The file's path: its folder's real path (the part that exists resolved,
+   * the folders still to make below it) and its own name.
+   */
   file: string;
 }
 
 /**
  * Resolves `outputPath` of `bucket` for writing, with ingestion's rules: not
- * absolute, no `..` that climbs out, and its folder (made when missing) must
- * really be inside the bucket (no link out). An existing folder or link at
+ * absolute, no `..` that climbs out, and its folder must really be inside
+ * the bucket (no link out). Nothing is made here: the folders still missing
+ * are made by the job that writes (`batchWork`), which checks the folder
+ * again as it writes. An existing folder or link at
  * the path itself is refused; an existing file will be replaced. `field`
  * names the request field in the 400.
  *
@@ -352,7 +357,9 @@ export interface OutputPath {
  * import { resolveOutputPath } from "./buckets.ts";
  * const dir = await Deno.makeTempDir();
  * const out = await resolveOutputPath({ demo: dir }, "demo", "out/scored.csv");
- * if (!out.file.endsWith("scored.csv")) throw new Error(out.file);
+ * if (!out.file.endsWith("out/scored.csv")) throw new Error(out.file);
+ * // A refused path or a path merely resolved makes no folder.
+ * if ((await Array.fromAsync(Deno.readDir(dir))).length !== 0) throw new Error("a folder was made");
  * const status = await resolveOutputPath({ demo: dir }, "demo", "../x.csv").catch((e) => e.status);
  * if (status !== 400) throw new Error("escape not refused");
  * await Deno.remove(dir, { recursive: true });
@@ -365,10 +372,9 @@ export async function resolveOutputPath(
   field = "output_path",
 ): Promise<OutputPath> {
   const folder = checkBucket(buckets, bucket, "storage_connector_id");
-  const { basename, dirname, isAbsolute, join, resolve } = await import(
-    "node:path"
-  );
-  const { lstat, mkdir, realpath, stat } = await import("node:fs/promises");
+  const { basename, dirname, isAbsolute, join, relative, resolve } =
+    await import("node:path");
+  const { lstat, realpath, stat } = await import("node:fs/promises");
   if (
     isAbsolute(outputPath) || /^[a-zA-Z]:[\\/]/.test(outputPath) ||
     outputPath.startsWith("\\")
@@ -413,31 +419,30 @@ export async function resolveOutputPath(
   const parent = dirname(candidate);
   // Folders are made as object stores make them (by writing under them),
   // but only below an existing folder that is really inside the bucket: a
-  // link out of it must not get folders made at its far end.
+  // link out of it must not get folders made at its far end. They are made
+  // by the job (see `batchWork`), not here: a create refused after this
+  // check (a name taken) must leave no folder behind.
   let existingAncestor = parent;
   while (!(await lstat(existingAncestor).catch(() => undefined))) {
     existingAncestor = dirname(existingAncestor);
   }
-  const realAncestor = await realpath(existingAncestor).catch(() => root);
-  if (await leaves(root, realAncestor)) {
-    throw outsideLink(bucket, outputPath, field);
-  }
-  await mkdir(parent, { recursive: true }).catch(() => {});
-  let realParent: string;
+  let realAncestor: string;
   try {
-    realParent = await realpath(parent);
+    realAncestor = await realpath(existingAncestor);
     // realpath also resolves a file: an output under an existing file's
     // name ("in.csv/x.csv") passed here and failed only in the job.
-    if (!(await stat(realParent)).isDirectory()) throw new Error("a file");
+    if (!(await stat(realAncestor)).isDirectory()) throw new Error("a file");
   } catch {
     throw invalidField(
       field,
       `the folder of "${outputPath}" cannot be made in bucket "${bucket}": a file stands in its way`,
     );
   }
-  if (await leaves(root, realParent)) {
+  if (await leaves(root, realAncestor)) {
     throw outsideLink(bucket, outputPath, field);
   }
+  // The folder's real path: the existing part resolved, the rest to make.
+  const realParent = join(realAncestor, relative(existingAncestor, parent));
   const file = join(realParent, basename(candidate));
   // Only "no such file" means the name is free: a NUL byte or a name too
   // long for the file system was taken as free and failed only in the job.
