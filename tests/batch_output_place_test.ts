@@ -6,14 +6,11 @@
  * (docs/contract.md, "Buckets (local platform)" and "Batch views").
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { open } from "node:fs/promises";
 import { encodeDataset } from "../src/local/model/encoding.ts";
 import { train } from "../src/local/model/ebm.ts";
-import { MemoryStore } from "../src/local/store/store.ts";
-import { JobRunner } from "../src/local/jobs/runner.ts";
-import { batchWork, tempName } from "../src/local/jobs/batch.ts";
+import { tempName } from "../src/local/jobs/batch.ts";
 import { resolveOutputPath } from "../src/local/store/buckets.ts";
-import { uncheckedRecord } from "./_helpers/records.ts";
+import { runBatchWork } from "./_helpers/batch.ts";
 
 const model = train(
   encodeDataset({
@@ -38,46 +35,20 @@ const model = train(
 
 /** Runs a batch of `bucket/in.csv` to `outputFile`; the job's record body. */
 async function runJob(bucket: string, outputFile: string) {
-  const store = new MemoryStore();
-  store.put(
-    uncheckedRecord({
-      kind: "viewsBatchJobs",
-      id: "j",
-      account: "a",
-      body: {},
-    }),
-  );
-  await new JobRunner(store, () => {}).start(
-    "viewsBatchJobs",
-    "j",
-    60,
-    batchWork({
-      model: () => model,
-      shape: {
-        viewType: "PREDICTIONS",
-        keep: [],
-        onError: "FAIL",
-        errorColumn: "error",
-      },
-      format: "CSV",
-      openInput: async (use) => {
-        const handle = await open(`${bucket}/in.csv`);
-        try {
-          return await use(handle);
-        } finally {
-          await handle.close();
-        }
-      },
-      display: "in.csv",
-      outputFile,
-      outputDisplay: "the output",
-      tempFile: tempName(outputFile, "vb_1"),
-    }, () => {}),
-  );
-  return store.get("viewsBatchJobs", "j")!.body as {
-    status: string;
-    message?: string;
-  };
+  const { job } = await runBatchWork(`${bucket}/in.csv`, {
+    model: () => model,
+    shape: {
+      viewType: "PREDICTIONS",
+      keep: [],
+      onError: "FAIL",
+      errorColumn: "error",
+    },
+    format: "CSV",
+    outputFile,
+    outputDisplay: "the output",
+    tempFile: tempName(outputFile, "vb_1"),
+  });
+  return job;
 }
 
 const tree = (dir: string): string[] =>

@@ -141,11 +141,8 @@ Deno.test("batch layout: kept columns first, the error column last, clashes name
 Deno.test("batch work: two threads write exactly what one thread writes, and name the first bad row", async () => {
   const { encodeDataset } = await import("../src/local/model/encoding.ts");
   const { train } = await import("../src/local/model/ebm.ts");
-  const { MemoryStore } = await import("../src/local/store/store.ts");
-  const { JobRunner } = await import("../src/local/jobs/runner.ts");
-  const { batchWork, tempName } = await import("../src/local/jobs/batch.ts");
-  const { uncheckedRecord } = await import("./_helpers/records.ts");
-  const { open } = await import("node:fs/promises");
+  const { tempName } = await import("../src/local/jobs/batch.ts");
+  const { runBatchWork } = await import("./_helpers/batch.ts");
   const { ScoringWorker } = await import("../src/local/jobs/batch_worker.ts");
   // Counts the second threads started (the parallel runs must start one).
   const start = ScoringWorker.start;
@@ -191,43 +188,16 @@ Deno.test("batch work: two threads write exactly what one thread writes, and nam
     format: string,
     name: string,
   ) => {
-    const store = new MemoryStore();
-    store.put(
-      uncheckedRecord({
-        kind: "viewsBatchJobs",
-        id: "j",
-        account: "a",
-        body: {},
-      }),
-    );
-    let rows = -1;
-    let errors = -1;
-    await new JobRunner(store, () => {}).start(
-      "viewsBatchJobs",
-      "j",
-      60,
-      batchWork({
-        model: () => model,
-        shape: { viewType: "RESULTS", keep: ["id"], onError, errorColumn: "e" },
-        format,
-        openInput: async (use) => {
-          const handle = await open(`${dir}/in.csv`);
-          try {
-            return await use(handle);
-          } finally {
-            await handle.close();
-          }
-        },
-        display: "in.csv",
-        outputFile: `${dir}/${name}`,
-        tempFile: tempName(`${dir}/${name}`, "vb"),
-        parallel,
-      }, (o) => {
-        rows = o.rowsOut;
-        errors = o.rowsWithErrors;
-      }),
-    );
-    const job = store.get("viewsBatchJobs", "j")!.body;
+    const { job, outcome } = await runBatchWork(`${dir}/in.csv`, {
+      model: () => model,
+      shape: { viewType: "RESULTS", keep: ["id"], onError, errorColumn: "e" },
+      format,
+      outputFile: `${dir}/${name}`,
+      tempFile: tempName(`${dir}/${name}`, "vb"),
+      parallel,
+    });
+    const rows = outcome?.rowsOut ?? -1;
+    const errors = outcome?.rowsWithErrors ?? -1;
     const text = await Deno.readTextFile(`${dir}/${name}`).catch(() => null);
     return { job, text, rows, errors };
   };

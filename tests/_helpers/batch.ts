@@ -2,12 +2,20 @@
  * Helpers of the batch views tests: a small generated churn-like table (an
  * id, two numbers, a category, the target), a bucket folder holding it, and
  * a local platform with a model trained on it and deployed, made once per
- * test file.
+ * test file; and a views batch job's work run alone (`runBatchWork`).
  *
  * @module
  */
 import { local, type LocalMLPlatform } from "../../local.ts";
 import type { Deployment } from "../../src/builders/deployment.ts";
+import {
+  type BatchInput,
+  type BatchOutcome,
+  batchWork,
+} from "../../src/local/jobs/batch.ts";
+import { JobRunner } from "../../src/local/jobs/runner.ts";
+import { MemoryStore } from "../../src/local/store/store.ts";
+import { uncheckedRecord } from "./records.ts";
 
 /** The table's columns, in file order. */
 export const CHURN_COLUMNS = [
@@ -101,4 +109,51 @@ export async function batchFixture(
       await Deno.remove(dir, { recursive: true });
     },
   };
+}
+
+/**
+ * Runs {@linkcode batchWork} once as a job of its own (a fresh store and
+ * runner), reading `inputFile`: the job's record body when it ended, and
+ * what the batch reported on completing (null otherwise).
+ */
+export async function runBatchWork(
+  inputFile: string,
+  input: Omit<BatchInput, "openInput" | "display">,
+): Promise<{
+  job: { status: string; message?: string };
+  outcome: BatchOutcome | null;
+}> {
+  const { open } = await import("node:fs/promises");
+  const store = new MemoryStore();
+  store.put(
+    uncheckedRecord({
+      kind: "viewsBatchJobs",
+      id: "j",
+      account: "a",
+      body: {},
+    }),
+  );
+  let outcome: BatchOutcome | null = null;
+  await new JobRunner(store, () => {}).start(
+    "viewsBatchJobs",
+    "j",
+    60,
+    batchWork({
+      ...input,
+      openInput: async (use) => {
+        const handle = await open(inputFile);
+        try {
+          return await use(handle);
+        } finally {
+          await handle.close();
+        }
+      },
+      display: inputFile.slice(inputFile.lastIndexOf("/") + 1),
+    }, (o) => (outcome = o)),
+  );
+  const job = store.get("viewsBatchJobs", "j")!.body as {
+    status: string;
+    message?: string;
+  };
+  return { job, outcome };
 }

@@ -26,6 +26,7 @@ import { messageOf } from "../error_message.ts";
 import type { JobWork, WorkControl } from "./runner.ts";
 import { macrotask } from "./yield.ts";
 import { makeFolder, stillInPlace } from "./batch_output.ts";
+import { sameFile } from "../store/buckets.ts";
 import { csvField, CsvRecordParser } from "./csv_stream.ts";
 import { type ScoredChunk, ScoringWorker } from "./batch_worker.ts";
 import {
@@ -300,7 +301,7 @@ export function batchWork(
         // Swapped between the check and the rename: this job's file is
         // taken back from wherever the link led (the very file it wrote).
         const there = await lstat(input.outputFile).catch(() => null);
-        if (there && there.ino === own.ino && there.dev === own.dev) {
+        if (there && sameFile(there, own)) {
           await rm(input.outputFile, { force: true }).catch(() => {});
         }
         throw error;

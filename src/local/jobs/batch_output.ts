@@ -3,14 +3,13 @@
  * checks that the output's folder is still the real folder inside the bucket
  * that the job's create resolved (`resolveOutputPath` in
  * ../store/buckets.ts), so a folder swapped for a link that leads out of the
- * bucket is never written through
- * (docs/contract.md#buckets-local-platform). `display` names the output to the user (`"x.csv" in bucket
- * "b"`).
+ * bucket is never written through (docs/contract.md#buckets-local-platform).
+ * `display` names the output to the user (`"x.csv" in bucket "b"`).
  *
  * @module
  */
 
-import { dirname } from "node:path";
+import { nearestExisting, sameFile } from "../store/buckets.ts";
 
 /**
  * Thrown when the output's folder is no longer the real folder the create
@@ -41,13 +40,8 @@ export async function makeFolder(
   folder: string,
   display?: string,
 ): Promise<void> {
-  const { lstat, mkdir, realpath } = await import("node:fs/promises");
-  let existing = folder;
-  while (!(await lstat(existing).catch(() => undefined))) {
-    const up = dirname(existing);
-    if (up === existing) break;
-    existing = up;
-  }
+  const { mkdir, realpath } = await import("node:fs/promises");
+  const existing = await nearestExisting(folder);
   if ((await realpath(existing).catch(() => "")) !== existing) {
     throw movedFolder(display);
   }
@@ -95,10 +89,7 @@ export async function stillInPlace(
   };
   const real = await realpath(folder).catch(gone);
   const named = await lstat(file).catch(gone);
-  if (
-    real !== folder || !named || named.ino !== own.ino ||
-    named.dev !== own.dev
-  ) {
+  if (real !== folder || !named || !sameFile(named, own)) {
     throw movedFolder(display);
   }
 }

@@ -133,6 +133,49 @@ async function resolveInside(
   return { root, real };
 }
 
+/**
+ * Whether two stats name the very same file (device and inode): what a
+ * handle opened by name is checked against once the name is resolved again.
+ *
+ * @example
+ * ```ts
+ * import { sameFile } from "./buckets.ts";
+ *
+ * if (!sameFile({ dev: 1, ino: 2 }, { dev: 1, ino: 2 }) || sameFile({ dev: 1, ino: 2 }, { dev: 1, ino: 3 })) throw new Error("example failed");
+ * ```
+ */
+export function sameFile(
+  a: { dev: number; ino: number },
+  b: { dev: number; ino: number },
+): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/**
+ * The nearest of `path` and its parent folders that exists (not followed:
+ * a link counts as existing), or the file system's root.
+ *
+ * @example
+ * ```ts
+ * import { nearestExisting } from "./buckets.ts";
+ *
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * if ((await nearestExisting(`${dir}/a/b/c.csv`)) !== dir) throw new Error("example failed");
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function nearestExisting(path: string): Promise<string> {
+  const { dirname } = await import("node:path");
+  const { lstat } = await import("node:fs/promises");
+  let at = path;
+  while (!(await lstat(at).catch(() => undefined))) {
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  return at;
+}
+
 /** Whether the absolute path `p` is outside the folder `root`. */
 async function leaves(root: string, p: string): Promise<boolean> {
   const { isAbsolute, relative, sep } = await import("node:path");
@@ -277,7 +320,7 @@ async function readChecked<T>(
     }
     if (await leaves(root, again)) throw outsideLink(bucket, dataPath);
     const named = await stat(again).catch(() => undefined);
-    if (!named || named.dev !== opened.dev || named.ino !== opened.ino) {
+    if (!named || !sameFile(named, opened)) {
       throw changed(bucket, dataPath);
     }
     return await read(handle);
@@ -422,10 +465,7 @@ export async function resolveOutputPath(
   // link out of it must not get folders made at its far end. They are made
   // by the job (see `batchWork`), not here: a create refused after this
   // check (a name taken) must leave no folder behind.
-  let existingAncestor = parent;
-  while (!(await lstat(existingAncestor).catch(() => undefined))) {
-    existingAncestor = dirname(existingAncestor);
-  }
+  const existingAncestor = await nearestExisting(parent);
   let realAncestor: string;
   try {
     realAncestor = await realpath(existingAncestor);
