@@ -1431,10 +1431,15 @@ STEPS.push([
       [{ keep_columns: [7] }, "keep_columns.0"],
       [{ keep_columns: [""] }, "keep_columns.0"],
       [{ keep_columns: ["id", "id"] }, "keep_columns.1"],
+      // Names are trimmed, as the input's header names are: one that is
+      // only spaces, or the same name twice once trimmed, matches nothing.
+      [{ keep_columns: ["  "] }, "keep_columns.0"],
+      [{ keep_columns: ["id", " id "] }, "keep_columns.1"],
       [{ error_column: "" }, "error_column"],
+      [{ error_column: "  " }, "error_column"],
       [
         { on_error: "NULL_PREDICTION", keep_columns: ["error"] },
-        "keep_columns",
+        "keep_columns.0",
       ],
     ];
     for (const [patch, field] of cases) {

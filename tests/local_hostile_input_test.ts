@@ -9,7 +9,13 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { createLocalPlatform } from "../src/local/local_platform.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
 import { readDataFile, resolveDataPath } from "../src/local/store/buckets.ts";
-import { raw, setup, tokenFor, until } from "./_helpers/local_setup.ts";
+import {
+  clientFor,
+  raw,
+  setup,
+  tokenFor,
+  until,
+} from "./_helpers/local_setup.ts";
 import { uncheckedRecord } from "./_helpers/records.ts";
 
 /** `levels` arrays nested in one another. */
@@ -233,6 +239,86 @@ Deno.test("local hostile input: a body without a JSON Content-Type is a 415; JSO
     assertEquals(ok.status, 201);
     const list = await raw(platform, "GET", "/workspaces", { token });
     assertEquals((list.body.data as unknown[]).length, 1);
+  } finally {
+    await platform.close();
+  }
+});
+
+Deno.test("local hostile input: the token call answers 415 for a body neither form-encoded nor JSON, and takes both with any case or charset", async () => {
+  const { platform } = await setup();
+  try {
+    const { clientId, clientSecret } = platform.credentials;
+    const fields = {
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+    };
+    const form = new URLSearchParams(fields).toString();
+    const call = async (type: string | undefined, body: string) => {
+      const res = await platform.fetch(
+        new Request(`${platform.baseUrl}/oauth/token`, {
+          method: "POST",
+          headers: type === undefined ? {} : { "Content-Type": type },
+          // Bytes, so that no Content-Type is added for the body.
+          body: new TextEncoder().encode(body),
+        }),
+      );
+      return {
+        status: res.status,
+        type: res.headers.get("content-type"),
+        body: await res.json() as Record<string, unknown>,
+      };
+    };
+    // A form (or JSON) body under another media type, or none, is a 415
+    // with the JSON error body every other operation answers, naming what
+    // to send; no token is issued.
+    for (
+      const type of [
+        "text/plain",
+        "text/plain;charset=UTF-8",
+        "application/xml",
+        "multipart/form-data; boundary=x",
+        "application/x-www-form-urlencoded; charset=iso-8859-1",
+        undefined,
+      ]
+    ) {
+      const res = await call(type, form);
+      assertEquals(res.status, 415, String(type));
+      assertMatch(String(res.type), /^application\/json/);
+      assertEquals(res.body.error_code, "UNSUPPORTED_MEDIA_TYPE", String(type));
+      assertMatch(
+        String(res.body.message),
+        /application\/x-www-form-urlencoded/,
+      );
+      assertEquals("access_token" in res.body, false);
+    }
+    const json = await call("text/plain", JSON.stringify(fields));
+    assertEquals(json.status, 415);
+    // What the specification (form-encoded) and the SDK send, and JSON:
+    // media type names are case-insensitive, a UTF-8 charset is fine.
+    for (
+      const [type, body] of [
+        ["application/x-www-form-urlencoded", form],
+        ["application/x-www-form-urlencoded;charset=UTF-8", form],
+        ['Application/X-WWW-Form-URLEncoded; Charset="utf-8"', form],
+        ["application/json", JSON.stringify(fields)],
+        ["Application/JSON; charset=utf-8", JSON.stringify(fields)],
+      ]
+    ) {
+      const res = await call(type, body);
+      assertEquals(res.status, 200, `${type}: ${JSON.stringify(res.body)}`);
+      assert(typeof res.body.access_token === "string", type);
+    }
+    // A form body the schema refuses is still a 400 naming the field.
+    const bad = await call(
+      "application/x-www-form-urlencoded",
+      "grant_type=password",
+    );
+    assertEquals(bad.status, 400);
+    assertEquals(bad.body.error_code, "VALIDATION_ERROR");
+    // The SDK's own exchange still gets its token.
+    const client = clientFor(platform, platform.credentials);
+    assertEquals((await client.accounts.list()).data.length, 1);
   } finally {
     await platform.close();
   }

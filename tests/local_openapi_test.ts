@@ -112,6 +112,19 @@ Deno.test("local openapi: a valid OpenAPI 3.1 document covering docs/api.md#endp
       "/oauth/token",
     );
     assertEquals(paths["/oauth/token"].post.security, []);
+    // The token call takes a form (the specification's) or JSON, and lists
+    // the 415 it answers for anything else, as every operation with a body.
+    const token = paths["/oauth/token"].post as {
+      requestBody: { content: Record<string, unknown> };
+      responses: Record<string, unknown>;
+    };
+    assertEquals(Object.keys(token.requestBody.content).sort(), [
+      "application/json",
+      "application/x-www-form-urlencoded",
+    ]);
+    for (const status of ["400", "401", "413", "415", "429", "500"]) {
+      assert(status in token.responses, `POST /oauth/token lists no ${status}`);
+    }
     assertEquals(paths["/accounts"].get.security, [{ oauth2: [] }]);
 
     // Every operation is described and tagged with a declared tag; the

@@ -620,6 +620,24 @@ async function walk(log: Recorded[]): Promise<void> {
       }),
     });
     assertEquals(wrongSecret.status, 401);
+    // A form under another media type: the documented 415 body.
+    const plainToken = await call("token 415", "POST", "/oauth/token", {
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: MAIN.clientId,
+        client_secret: MAIN.clientSecret,
+      }).toString(),
+      headers: { "content-type": "text/plain" },
+    });
+    assertEquals(plainToken.status, 415);
+    const jsonToken = await call("token json", "POST", "/oauth/token", {
+      json: {
+        grant_type: "client_credentials",
+        client_id: MAIN.clientId,
+        client_secret: MAIN.clientSecret,
+      },
+    });
+    assertEquals(jsonToken.status, 200);
 
     // Deletes: an integrity 409 first (the schema has dependants), then
     // everything, newest first.

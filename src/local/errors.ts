@@ -210,7 +210,7 @@ export function rateLimited(
 
 /** `error_code` of a 413: the request body is larger than the platform accepts. */
 export const PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE";
-/** `error_code` of a 415: the request body is not JSON (by its `Content-Type`). */
+/** `error_code` of a 415: the request body is not of the media type the operation takes. */
 export const UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE";
 
 /**
@@ -232,20 +232,27 @@ export function payloadTooLarge(limit: number): HttpError {
 }
 
 /**
- * 415: a JSON body was sent with another (or no) `Content-Type`.
+ * 415: a body was sent with another (or no) `Content-Type` than the
+ * operation takes: JSON (`takes` `"json"`, every operation with a body), or
+ * a form-encoded body (`"form"`, the token call, which takes JSON too).
  *
  * @example
  * ```ts
  * import { unsupportedMediaType } from "./errors.ts";
  * if (unsupportedMediaType("text/plain").status !== 415) throw new Error();
+ * const form = unsupportedMediaType("application/xml", "form");
+ * if (!form.message.includes("application/x-www-form-urlencoded")) throw new Error(form.message);
  * ```
  */
-export function unsupportedMediaType(got: string | null): HttpError {
+export function unsupportedMediaType(
+  got: string | null,
+  takes: "json" | "form" = "json",
+): HttpError {
+  const given = got ? `"${got.slice(0, 100)}"` : "missing";
   return new HttpError(415, {
-    message:
-      `This operation takes a JSON body, but the request's Content-Type is ${
-        got ? `"${got.slice(0, 100)}"` : "missing"
-      }; send the body as JSON with Content-Type: application/json.`,
+    message: takes === "form"
+      ? `This operation takes a form-encoded body, but the request's Content-Type is ${given}; send the body form-encoded with Content-Type: application/x-www-form-urlencoded (or as JSON with Content-Type: application/json).`
+      : `This operation takes a JSON body, but the request's Content-Type is ${given}; send the body as JSON with Content-Type: application/json.`,
     error_code: UNSUPPORTED_MEDIA_TYPE,
   });
 }

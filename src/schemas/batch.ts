@@ -11,6 +11,8 @@
  */
 import { z } from "zod";
 import {
+  ColumnNameSchema,
+  columnNamesSchema,
   configurationFields,
   IdSchema,
   NameSchema,
@@ -39,22 +41,19 @@ export const BATCH_OUTPUT_FORMATS = ["CSV", "JSON_LINES"] as const;
  */
 export const BATCH_ON_ERROR = ["FAIL", "NULL_PREDICTION"] as const;
 
-/** Column names: non-empty, unique, at most 200 characters. */
-const ColumnListSchema = z.array(
-  z.string().min(1, "must not be empty").max(200),
-).max(1000).superRefine((names, ctx) => {
-  const seen = new Set<string>();
-  names.forEach((name, i) => {
-    if (seen.has(name)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [i],
-        message: `"${name}" is listed twice: name each column once`,
-      });
-    }
-    seen.add(name);
-  });
-});
+/** A column name of a batch's output: trimmed, 1 to 200 characters. */
+const BatchColumnSchema = ColumnNameSchema.max(
+  200,
+  "must be at most 200 characters",
+);
+
+/**
+ * Kept column names: each trimmed (as the input's header names are) and
+ * non-empty, none twice, at most 1000.
+ */
+const ColumnListSchema = columnNamesSchema("column", BatchColumnSchema).max(
+  1000,
+);
 
 /** A views batch configuration. */
 export const ViewsBatchConfigurationSchema = z.looseObject({
@@ -84,8 +83,20 @@ export const ViewsBatchConfigurationCreateSchema = z.object({
   keep_columns: ColumnListSchema.default([]),
   /** `FAIL` (default) or `NULL_PREDICTION`. */
   on_error: z.enum(BATCH_ON_ERROR).default("FAIL"),
-  /** Name of the error column written with `NULL_PREDICTION` (default `error`). */
-  error_column: z.string().min(1).max(200).default("error"),
+  /** Name of the error column written with `NULL_PREDICTION` (default `error`), trimmed. */
+  error_column: BatchColumnSchema.default("error"),
+}).superRefine((body, ctx) => {
+  // The error column follows the kept ones: one name for both would give
+  // the output two columns of that name, and every job would be refused.
+  const at = body.keep_columns.indexOf(body.error_column);
+  if (body.on_error === "NULL_PREDICTION" && at >= 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["keep_columns", at],
+      message:
+        `"${body.error_column}" is also the error_column: the output would have two columns of that name; keep another column or set another error_column`,
+    });
+  }
 }).meta({ id: "ViewsBatchConfigurationCreate" });
 /** Body of `POST /views-batch-configurations`. */
 export type ViewsBatchConfigurationCreate = z.input<

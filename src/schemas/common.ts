@@ -189,3 +189,49 @@ export const NameSchema = z.string().trim().min(1, "must not be empty").max(
   200,
   "must be at most 200 characters",
 );
+
+/**
+ * A column's name in a request body: trimmed, as a CSV header's names and a
+ * data schema's field names are (docs/contract.md#buckets-local-platform),
+ * so `" id "` names the column `id`; a name that is empty or only white
+ * space could match no column, and is refused.
+ */
+export const ColumnNameSchema = z.string().trim().min(
+  1,
+  "must name a column: it is empty (or only spaces)",
+);
+
+/**
+ * A list of column names (`what`: "column", "target", ...), each a
+ * {@linkcode ColumnNameSchema} (or `name`, one built on it), none listed
+ * twice once trimmed; the issue names the repeat's index.
+ *
+ * @example
+ * ```ts
+ * import { columnNamesSchema } from "./common.ts";
+ * const Keep = columnNamesSchema("column");
+ * if (Keep.parse([" id ", "region"]).join() !== "id,region") throw new Error();
+ * const twice = Keep.safeParse(["id", " id"]);
+ * if (twice.success || twice.error.issues[0].path.join(".") !== "1") throw new Error();
+ * if (Keep.safeParse(["  "]).success) throw new Error("a blank name is refused");
+ * ```
+ */
+export function columnNamesSchema(
+  what: string,
+  name: z.ZodType<string, string> = ColumnNameSchema,
+) {
+  return z.array(name).superRefine((names, ctx) => {
+    const seen = new Set<string>();
+    names.forEach((name, i) => {
+      if (seen.has(name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message:
+            `"${name}" is listed twice (names are trimmed): name each ${what} once`,
+        });
+      }
+      seen.add(name);
+    });
+  });
+}

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import {
+  columnNamesSchema,
   configurationFields,
   IdSchema,
   NameSchema,
@@ -83,8 +84,8 @@ export const OnboardingConfigurationCreateSchema = z.object({
   one_hot_encoding_max_categories: z.number().int().min(1).default(4096),
   /** Trim white space around category values. */
   strip_categories: z.boolean().default(true),
-  /** Target column names (at least one). */
-  targets: z.array(z.string().min(1)).min(
+  /** Target column names (at least one), trimmed as a schema's field names are. */
+  targets: columnNamesSchema("target").min(
     1,
     "name at least one target column",
   ),

@@ -102,11 +102,13 @@ export const createViewsBatchJob: Op<"viewsBatchJobs", "create"> = async (
     );
   }
   const c = first.config.body;
+  // Names trimmed as the input's header names are: the create trims them
+  // now, but a configuration stored before it did may hold " id ".
   const shape = {
     viewType: String(c.view_types[0] ?? "RESULTS"),
-    keep: c.keep_columns,
+    keep: c.keep_columns.map((name) => name.trim()),
     onError: String(c.on_error),
-    errorColumn: c.error_column,
+    errorColumn: c.error_column.trim(),
   };
   const layout = batchLayout(first.model, viewColumnsOf(first.model), shape);
   if (typeof layout === "string") {

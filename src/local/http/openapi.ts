@@ -363,12 +363,14 @@ export function openApiDocument(
         },
       };
       if (route.public) {
+        // Form-encoded, as docs/api.md#endpoints has it; JSON is taken too
+        // (docs/contract.md#errors), and any other media type is a 415.
+        const schema = schemaOf(TokenRequestSchema, "input");
         operation.requestBody = {
           required: true,
           content: {
-            "application/x-www-form-urlencoded": {
-              schema: schemaOf(TokenRequestSchema, "input"),
-            },
+            "application/x-www-form-urlencoded": { schema },
+            "application/json": { schema },
           },
         };
       } else if (route.body) {

@@ -2,8 +2,8 @@
  * Reading a request body within the platform's limits: JSON bodies need a
  * JSON `Content-Type` (415), are held to a size (413) and a nesting depth
  * (400) before they are parsed, and are then parsed by their route's schema
- * (400 naming each offending path). The token call's form body is read
- * here too.
+ * (400 naming each offending path). The token call's body is read here
+ * too: form-encoded or JSON, any other media type a 415 likewise.
  *
  * @module
  */
@@ -53,20 +53,36 @@ export function parseOr400<S extends z.ZodType>(
 }
 
 /**
+ * A `Content-Type`'s media type, lower case (names are case-insensitive),
+ * and whether its charset, if it names one, is UTF-8 (the only one bodies
+ * are read in).
+ */
+function mediaType(type: string): { mime: string; utf8: boolean } {
+  const [mime, ...params] = type.split(";").map((p) => p.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith("charset="));
+  return { mime, utf8: !charset || /^charset="?utf-8"?$/.test(charset) };
+}
+
+/**
  * Whether a `Content-Type` names JSON: `application/json` (or a `+json`
  * type), with no charset or UTF-8.
  */
 function isJsonType(type: string | null): boolean {
   if (!type) return false;
   if (type === "application/json") return true; // the common case, at once
-  const [mime, ...params] = type.split(";").map((p) => p.trim().toLowerCase());
-  if (
-    mime !== "application/json" && !/^application\/[\w.-]+\+json$/.test(mime)
-  ) {
-    return false;
-  }
-  const charset = params.find((p) => p.startsWith("charset="));
-  return !charset || /^charset="?utf-8"?$/.test(charset);
+  const { mime, utf8 } = mediaType(type);
+  return utf8 && (mime === "application/json" ||
+    /^application\/[\w.-]+\+json$/.test(mime));
+}
+
+/**
+ * Whether a `Content-Type` names a form: `application/x-www-form-urlencoded`,
+ * with no charset or UTF-8 (its percent-escapes are read as UTF-8).
+ */
+function isFormType(type: string | null): boolean {
+  if (!type) return false;
+  const { mime, utf8 } = mediaType(type);
+  return utf8 && mime === "application/x-www-form-urlencoded";
 }
 
 /**
@@ -217,27 +233,46 @@ export async function jsonBody<S extends z.ZodType>(
 const SHALLOW = 3;
 
 /**
- * Reads the token call's form (or JSON) body, within the limits.
+ * Reads the token call's body, within the limits: form-encoded, as
+ * docs/api.md#endpoints has it and the SDK sends it, or JSON; any other (or
+ * no) `Content-Type` is a 415 before the body is read, as for every other
+ * operation (docs/contract.md#errors).
  *
  * @example
  * ```ts
  * import { tokenBody } from "./request_body.ts";
+ * const limits = { maxBodyBytes: 1024, maxJsonDepth: 8 };
+ * const fields = { grant_type: "client_credentials", client_id: "a", client_secret: "b" };
  * const request = new Request("http://x/oauth/token", {
  *   method: "POST",
- *   body: new URLSearchParams({ grant_type: "client_credentials", client_id: "a", client_secret: "b" }),
+ *   body: new URLSearchParams(fields),
  * });
- * const body = await tokenBody(request, { maxBodyBytes: 1024, maxJsonDepth: 8 });
+ * const body = await tokenBody(request, limits);
  * if (body.client_id !== "a") throw new Error();
+ * let status = 0;
+ * try {
+ *   await tokenBody(new Request("http://x/oauth/token", {
+ *     method: "POST",
+ *     headers: { "Content-Type": "text/plain" },
+ *     body: new URLSearchParams(fields).toString(),
+ *   }), limits);
+ * } catch (e) {
+ *   status = (e as { status: number }).status;
+ * }
+ * if (status !== 415) throw new Error(String(status));
  * ```
  */
 export async function tokenBody(
   request: Request,
   limits: PlatformSettings["limits"],
 ) {
-  const type = request.headers.get("Content-Type");
+  // Lower case: Deno reads these names without checking them first.
+  const type = request.headers.get("content-type");
+  const json = isJsonType(type);
+  if (!json && !isFormType(type)) throw unsupportedMediaType(type, "form");
   const text = await bodyText(request, limits);
   let raw: Record<string, unknown>;
-  if (isJsonType(type)) {
+  if (json) {
     checkDepth(text, limits.maxJsonDepth);
     try {
       raw = JSON.parse(text);
