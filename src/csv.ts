@@ -60,6 +60,47 @@ const LF = 10;
 const CR = 13;
 
 /**
+ * The longest record (row) the parsers read, in characters: 16 Mi. A table's
+ * rows are far shorter (1,500 columns of short cells is a few KB); a record
+ * this long is a file with no line breaks or a quote never closed, and
+ * reading on would hold all of it (and its copies) in memory.
+ *
+ * @example
+ * ```ts
+ * import { CsvError, MAX_RECORD_CHARS, parseCsv } from "./csv.ts";
+ * try {
+ *   parseCsv("a\n" + "x".repeat(MAX_RECORD_CHARS + 1) + "\n");
+ *   throw new Error("read");
+ * } catch (e) {
+ *   if (!(e instanceof CsvError && e.line === 2 && e.message.includes("more than"))) throw e;
+ * }
+ * ```
+ */
+export const MAX_RECORD_CHARS = 16 * 1024 * 1024;
+
+/**
+ * A record longer than {@linkcode MAX_RECORD_CHARS}, starting on `line`:
+ * the error every parser throws for it.
+ *
+ * @example
+ * ```ts
+ * import { recordTooLong } from "./csv.ts";
+ * const e = recordTooLong(7, 20_000_000);
+ * if (!(e.line === 7 && e.message.includes("line 7"))) throw new Error(e.message);
+ * ```
+ */
+export function recordTooLong(line: number, chars: number): CsvError {
+  return new CsvError(
+    `CSV line ${line}: a record (row) of more than ${
+      MAX_RECORD_CHARS.toLocaleString("en-US")
+    } characters (${
+      chars.toLocaleString("en-US")
+    } read); rows are not this long in a table: check that the file is CSV with a line break after each row, and that no quoted field is left open (everything after an open quote reads as one field).`,
+    line,
+  );
+}
+
+/**
  * Parses RFC 4180 CSV text into a header and string rows.
  *
  * Row orientation is kept (rather than columns) because ingestion converts
@@ -191,14 +232,16 @@ export function decimalNumber(cell: string): number {
   return Number.isFinite(x) ? x : NaN;
 }
 
-function emptyError(): CsvError {
+/** The error of a text with no header. */
+export function emptyError(): CsvError {
   return new CsvError(
     "CSV is empty: expected a header line with column names.",
     1,
   );
 }
 
-function fieldCountError(
+/** The error of a record not as wide as the header. */
+export function fieldCountError(
   width: number,
   record: string[],
   line: number,
@@ -268,13 +311,13 @@ export function scanCsvRows(
 }
 
 /**
- * The scanner behind {@link parseCsv} and {@link parseCsvColumns}: calls
+ * The scanner behind {@link parseCsv} and `parseCsvColumns` (./csv_columns.ts): calls
  * `visit` with every record (the same array, refilled: copy it to keep it)
  * and the line it starts on. Blank lines are skipped when the first record
  * has more than one field. With `scan`, the text is one piece of a longer
  * text (see {@link CsvScan}).
  */
-function forEachRecord(
+export function forEachRecord(
   text: string,
   visit: (record: string[], line: number) => void,
   scan?: CsvScan,
@@ -374,10 +417,17 @@ function forEachRecord(
       }
       break;
     }
+    if (i - recordStart > MAX_RECORD_CHARS) {
+      throw recordTooLong(recordLine, i - recordStart);
+    }
     const blank = record.length === 1 && record[0] === "";
     if (blank && (first < 0 || first > 1)) continue;
     if (first < 0) first = record.length;
     visit(record, recordLine);
+  }
+  // The record under way goes on with the next piece: not past the cap.
+  if (incomplete && n - recordStart > MAX_RECORD_CHARS) {
+    throw recordTooLong(recordLine, n - recordStart);
   }
   if (scan) {
     // Stopped inside a record: it starts again, whole, with the next piece.
@@ -386,199 +436,4 @@ function forEachRecord(
     scan.first = first;
     if (scan.stop > 0) scan.start = false;
   }
-}
-
-/** A column of numbers: `values[row]`, NaN for an empty cell. */
-export interface CsvNumberColumn {
-  kind: "number";
-  values: Float64Array;
-}
-
-/**
- * A column of strings, dictionary-coded: `codes[row]` is 0 for an empty
- * cell, else `k` for the string `dictionary[k - 1]` (each distinct string
- * once, in order of first appearance).
- */
-export interface CsvStringColumn {
-  kind: "string";
-  codes: Uint32Array;
-  dictionary: string[];
-}
-
-/** A typed column of {@link parseCsvColumns}. */
-export type CsvColumn = CsvNumberColumn | CsvStringColumn;
-
-/** The columns {@link parseCsvColumns} read. */
-export interface CsvColumns {
-  header: string[];
-  /** Data rows. */
-  rows: number;
-  /** The wanted columns by name. */
-  columns: Map<string, CsvColumn>;
-}
-
-/**
- * A cell of a number column that is not a number: names the column, the
- * line and the cell.
- *
- * @example
- * ```ts
- * import { CsvValueError, parseCsvColumns } from "./csv.ts";
- *
- * try {
- *   parseCsvColumns("a\n1\nx\n", new Map([["a", "number"]]));
- * } catch (e) {
- *   if (!(e instanceof CsvValueError && e.column === "a" && e.line === 3 && e.cell === "x")) throw new Error("example failed");
- * }
- * ```
- */
-export class CsvValueError extends CsvError {
-  /** The column's name. */
-  readonly column: string;
-  /** The cell's text. */
-  readonly cell: string;
-  /** Creates the error for `cell` of `column` on `line`. */
-  constructor(column: string, cell: string, line: number) {
-    super(
-      `CSV line ${line}: column '${column}' holds '${cell}', which is not a number.`,
-      line,
-    );
-    this.name = "CsvValueError";
-    this.column = column;
-    this.cell = cell;
-  }
-}
-
-/**
- * Parses CSV text (same rules as {@link parseCsv}) straight into typed
- * columns, without keeping a string per cell: `number` columns become a
- * `Float64Array` (an empty cell is NaN; anything but a finite number after
- * trimming is a {@link CsvValueError}), `string` columns dictionary codes.
- * Only the columns named in `kinds` are kept; the header must hold them
- * (the caller checks, with `header`).
- *
- * @param text The whole file as a string (a leading BOM is ignored).
- * @param kinds The wanted columns and their kind.
- * @throws {CsvError} As {@link parseCsv}; {@link CsvValueError} for a cell
- *   of a number column that is not a number.
- *
- * @example
- * ```ts
- * import { parseCsvColumns } from "./csv.ts";
- *
- * const t = parseCsvColumns("x,c,skip\n1.5,a,z\n,b,z\n2,a,z\n", new Map([["x", "number"], ["c", "string"]]));
- * const x = t.columns.get("x")!, c = t.columns.get("c")!;
- * if (!(t.rows === 3 && x.kind === "number" && Number.isNaN(x.values[1]) && x.values[2] === 2)) throw new Error("example failed");
- * if (!(c.kind === "string" && c.dictionary.join() === "a,b" && Array.from(c.codes).join() === "1,2,1")) throw new Error("example failed");
- * ```
- */
-export function parseCsvColumns(
-  text: string,
-  kinds: ReadonlyMap<string, "number" | "string">,
-): CsvColumns {
-  let header: string[] | null = null;
-  let rows = 0;
-  // Sized once from the line breaks (records <= lines), so the columns are
-  // not regrown (and copied) while parsing a large file.
-  const breaks = (c: string) => {
-    let k = 1;
-    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) k++;
-    return k;
-  };
-  let capacity = breaks("\n");
-  if (capacity === 1) capacity = breaks("\r"); // lone CR line ends
-  // Per header position: the builder of a wanted column, or null.
-  let builders: (ColumnBuilder | null)[] = [];
-  forEachRecord(text, (record, line) => {
-    if (header === null) {
-      header = columnNames(record);
-      assertUniqueHeader(header, line);
-      builders = header.map((name) => {
-        const kind = kinds.get(name);
-        return kind === undefined ? null : newBuilder(name, kind, capacity);
-      });
-      return;
-    }
-    if (record.length !== header.length) {
-      throw fieldCountError(header.length, record, line);
-    }
-    if (rows === capacity) {
-      capacity *= 2;
-      for (const b of builders) b?.grow(capacity);
-    }
-    for (let j = 0; j < builders.length; j++) {
-      const b = builders[j];
-      if (b !== null) b.add(rows, record[j], line);
-    }
-    rows++;
-  });
-  if (header === null) throw emptyError();
-  const columns = new Map<string, CsvColumn>();
-  for (const b of builders) if (b) columns.set(b.name, b.finish(rows));
-  return { header, rows, columns };
-}
-
-interface ColumnBuilder {
-  name: string;
-  add(row: number, cell: string, line: number): void;
-  grow(capacity: number): void;
-  finish(rows: number): CsvColumn;
-}
-
-function newBuilder(
-  name: string,
-  kind: "number" | "string",
-  capacity: number,
-): ColumnBuilder {
-  if (kind === "number") {
-    let values = new Float64Array(capacity);
-    return {
-      name,
-      add(row, cell, line) {
-        if (cell === "") {
-          values[row] = NaN;
-          return;
-        }
-        const x = decimalNumber(cell);
-        if (Number.isNaN(x)) throw new CsvValueError(name, cell, line);
-        values[row] = x;
-      },
-      grow(c) {
-        values = grown(values, new Float64Array(c));
-      },
-      finish: (rows) => ({ kind: "number", values: values.subarray(0, rows) }),
-    };
-  }
-  let codes = new Uint32Array(capacity);
-  const index = new Map<string, number>();
-  const dictionary: string[] = [];
-  return {
-    name,
-    add(row, cell) {
-      if (cell === "") {
-        codes[row] = 0;
-        return;
-      }
-      let k = index.get(cell);
-      if (k === undefined) {
-        dictionary.push(cell);
-        index.set(cell, k = dictionary.length);
-      }
-      codes[row] = k;
-    },
-    grow(c) {
-      codes = grown(codes, new Uint32Array(c));
-    },
-    finish: (rows) => ({
-      kind: "string",
-      codes: codes.subarray(0, rows),
-      dictionary,
-    }),
-  };
-}
-
-/** `next` (a larger typed array) holding a copy of `values` at its start. */
-function grown<A extends Float64Array | Uint32Array>(values: A, next: A): A {
-  next.set(values);
-  return next;
 }

@@ -7,7 +7,8 @@
  * tests/sdk_adversarial_test.ts (the client) hold is not repeated here.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
-import { CsvError, parseCsv, parseCsvColumns } from "../src/csv.ts";
+import { CsvError, parseCsv } from "../src/csv.ts";
+import { parseCsvColumns } from "../src/csv_columns.ts";
 import { datasourceFromCsv } from "../src/local/model/datasource.ts";
 import { ModelDataError } from "../src/local/model/errors.ts";
 import { inferSchema } from "../src/infer/infer.ts";

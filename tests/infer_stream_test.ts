@@ -7,8 +7,8 @@
  * the text into dictionary codes, counted per distinct cell.
  */
 import { assert, assertEquals, assertRejects } from "@std/assert";
-import { CsvError, parseCsv, parseCsvColumns } from "../src/csv.ts";
-import type { CsvStringColumn } from "../src/csv.ts";
+import { CsvError, parseCsv } from "../src/csv.ts";
+import { type CsvStringColumn, parseCsvColumns } from "../src/csv_columns.ts";
 import {
   type ColumnReport,
   type InferColumnOptions,

@@ -5,7 +5,8 @@
  * ingestion parses a whole file with `src/csv.ts`). Quoted fields may hold
  * commas, doubled quotes and newlines, and may be split across pieces;
  * records end with LF, CRLF or a lone CR; a leading BOM is dropped; blank
- * lines are skipped.
+ * lines are skipped. A record longer than `MAX_RECORD_CHARS` (src/csv.ts)
+ * is an error, so one endless line cannot take the memory.
  *
  * @example
  * ```ts
@@ -23,7 +24,7 @@
  *
  * @module
  */
-import { CsvError } from "../../csv.ts";
+import { CsvError, MAX_RECORD_CHARS, recordTooLong } from "../../csv.ts";
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -56,6 +57,8 @@ export class CsvRecordParser {
   #line = 1;
   #recordLine = 1;
   #started = false;
+  /** Characters of the record under way, in fields already ended. */
+  #recordChars = 0;
 
   /**
    * Parses one more piece of text, calling `sink` for every record it
@@ -102,6 +105,7 @@ export class CsvRecordParser {
             i++;
           } else if (c === COMMA) {
             this.#record.push("");
+            if (++this.#recordChars > MAX_RECORD_CHARS) this.#checkLength();
             i++;
           } else {
             this.#state = State.Unquoted;
@@ -123,7 +127,7 @@ export class CsvRecordParser {
             i++;
           }
           this.#field += text.slice(start, i);
-          if (i === n) return; // the field goes on in the next piece
+          if (i === n) return this.#checkLength(); // goes on in the next piece
           this.#endDelimiter(c, sink);
           i++;
           break;
@@ -140,7 +144,7 @@ export class CsvRecordParser {
             this.#line++;
           }
           this.#field += piece;
-          if (j < 0) return;
+          if (j < 0) return this.#checkLength();
           i = j + 1;
           this.#state = State.QuoteSeen;
           break;
@@ -199,8 +203,17 @@ export class CsvRecordParser {
     this.#state = State.FieldStart;
   }
 
+  /** The record under way is not past {@linkcode MAX_RECORD_CHARS}. */
+  #checkLength(): void {
+    // A field counts its comma: a record of commas alone is as long.
+    const chars = this.#recordChars + this.#field.length;
+    if (chars > MAX_RECORD_CHARS) throw recordTooLong(this.#recordLine, chars);
+  }
+
   /** The field ends at `c` (a comma or a record end). */
   #endDelimiter(c: number, sink: RecordSink): void {
+    this.#recordChars += this.#field.length + 1;
+    this.#checkLength();
     this.#record.push(this.#field);
     this.#field = "";
     if (c === COMMA) {
@@ -216,6 +229,7 @@ export class CsvRecordParser {
   #emit(sink: RecordSink): void {
     const record = this.#record;
     this.#record = [];
+    this.#recordChars = 0;
     sink(record, this.#recordLine);
   }
 }

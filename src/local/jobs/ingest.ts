@@ -18,7 +18,6 @@ import type { Store } from "../store/store.ts";
 import type { JobWork } from "./runner.ts";
 import { macrotask } from "./yield.ts";
 import { messageOf } from "../error_message.ts";
-import { gunzipIfGzip } from "../../gzip.ts";
 
 /** Blob key of a datasource's columns. */
 export const datasourceBlobKey = (id: string): string => `datasource:${id}`;
@@ -79,8 +78,6 @@ export function ingestWork(
       bytes = input.read
         ? await input.read(job.signal)
         : await readFile(input.file, { signal: job.signal });
-      // A .csv.gz file is read as the CSV it holds.
-      bytes = await gunzipIfGzip(bytes);
     } catch (error) {
       if (job.signal.aborted) throw job.signal.reason;
       throw new Error(
