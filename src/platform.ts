@@ -44,7 +44,11 @@ import { constraintsOf } from "./builders/training.ts";
 import { checkQuickstartTraining } from "./platform_quickstart.ts";
 import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
-import { inferredClasses, type InferSource } from "./infer/infer.ts";
+import {
+  inferredClasses,
+  type InferSource,
+  unreadableCsv,
+} from "./infer/infer.ts";
 import type {
   ConstraintOptions,
   DeployOptions,
@@ -309,14 +313,30 @@ export class MLPlatform extends PlatformBuilders {
         predictionType: options.predictionType,
       });
     if (options.sample) return await infer(options.sample);
-    if (options.bucket && this.#streamObject) {
-      return await this.#streamObject(options.bucket, options.path, infer);
+    const { bucket, path } = options;
+    try {
+      if (bucket && this.#streamObject) {
+        return await this.#streamObject(bucket, path, infer);
+      }
+      return await infer(
+        bucket && this.#readObject
+          ? { csv: await this.#readObject(bucket, path) }
+          : path,
+      );
+    } catch (error) {
+      // A file that is no CSV (a ragged row, a column named twice, a
+      // truncated .csv.gz) is refused naming it and its bucket, not "the
+      // stream" inference was given: a ValidationError, as the SDK's errors
+      // are, whether reading or inferring found it.
+      throw unreadableCsv(
+        error,
+        "path",
+        JSON.stringify(path) +
+          (bucket && (this.#streamObject || this.#readObject)
+            ? ` in bucket ${JSON.stringify(bucket)}`
+            : ""),
+      );
     }
-    return await infer(
-      options.bucket && this.#readObject
-        ? { csv: await this.#readObject(options.bucket, options.path) }
-        : options.path,
-    );
   }
 
   /**

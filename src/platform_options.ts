@@ -139,8 +139,9 @@ export interface QuickstartOptions<T extends string> {
   exclude?: readonly string[];
   /**
    * `CLASSIFICATION` or `REGRESSION`. Default: REGRESSION when the target
-   * holds more than 20 distinct numbers (not only 0/1), else CLASSIFICATION;
-   * `schema` (and the model's `metrics`) show which was used.
+   * holds more than 20 distinct numbers (not only 0/1) or a number with a
+   * fraction, else CLASSIFICATION; `schema` (and the model's `metrics`)
+   * show which was used, `review` why.
    */
   predictionType?: "CLASSIFICATION" | "REGRESSION";
   /** Hyperparameters of training, and its constraints (`monotone`, `exclude`, `interactions`, `measureConstraintCost`). */

@@ -69,7 +69,8 @@ Deno.test("data adversarial: schema inference calls hex cells text, as ingestion
 // docs/contract.md "Buckets (local platform)": a CSV file has a header row
 // naming its columns. A name twice leaves it unsaid which column is meant:
 // ingestion took the first, the columnar reader the last, inference made two
-// fields of one name. It is a CsvError naming the column.
+// fields of one name. It is a CsvError naming the column (from inference,
+// the SDK's ValidationError, the CsvError its cause).
 Deno.test("data adversarial: a column named twice in a CSV header is a CsvError naming it, in every reader", async () => {
   const text = "a,b,a\n1,x,2\n";
   for (
@@ -89,7 +90,8 @@ Deno.test("data adversarial: a column named twice in a CSV header is a CsvError 
   } catch (e) {
     thrown = e;
   }
-  assert(thrown instanceof CsvError, String(thrown));
+  assert(thrown instanceof ValidationError, String(thrown));
+  assert(thrown.cause instanceof CsvError);
   assertMatch(thrown.message, /column 'a' appears twice/);
 });
 
@@ -102,7 +104,8 @@ Deno.test("data adversarial: schema inference on odd but valid CSVs (BOM, CRLF, 
   const fields = (await inferSchema({ csv }, { target: "y" })).fields;
   assertEquals(fields.map((f) => f.name), ["n", "no\r\nte", "y"]);
   assertEquals(fields[0].data_type.data_type, "NUMBER");
-  // A lone quote is a CsvError naming the line, not a hang or a crash.
+  // A lone quote is a ValidationError naming the line (the CsvError its
+  // cause), not a hang or a crash.
   for (const bad of ['"', 'a,b\n"\n', 'a,b\n1,x"y\n']) {
     let thrown: unknown;
     try {
@@ -110,7 +113,11 @@ Deno.test("data adversarial: schema inference on odd but valid CSVs (BOM, CRLF, 
     } catch (e) {
       thrown = e;
     }
-    assert(thrown instanceof CsvError, `${JSON.stringify(bad)}: ${thrown}`);
+    assert(
+      thrown instanceof ValidationError && thrown.cause instanceof CsvError,
+      `${JSON.stringify(bad)}: ${thrown}`,
+    );
+    assertMatch(thrown.message, /CSV line \d/);
   }
 });
 

@@ -16,6 +16,7 @@ import {
 } from "../src/infer/columns.ts";
 import { tallyCsv } from "../src/infer/csv_source.ts";
 import { inferSchema } from "../src/infer/infer.ts";
+import { ValidationError } from "../src/http/errors.ts";
 
 type OptionsOf = (name: string) => InferColumnOptions | undefined;
 
@@ -456,11 +457,13 @@ Deno.test("infer stream: a header-only file and an empty file give what they gav
       for (
         const source of [path, new Blob([text]), { csv: text }] as const
       ) {
-        await assertRejects(
+        // The SDK's error, the parser's its cause.
+        const e = await assertRejects(
           () => inferSchema(source, { target: "y" }),
-          CsvError,
-          "CSV is empty: expected a header line with column names.",
+          ValidationError,
+          "CSV is empty: expected a header line with column names",
         );
+        assert(e.cause instanceof CsvError);
       }
     }
   } finally {

@@ -2,9 +2,12 @@
  * Column type inference: what a column's values say about its schema
  * field, and what a human should double-check. Numbers become `NUMBER`
  * (`INT64` when every value is whole, else `FLOAT64`) and `CONTINUOUS`;
- * text becomes `STRING` / `CATEGORICAL`. Guesses that are often wrong
- * (0/1 flags, small integer codes, identifiers, mixed columns, empty
- * columns) come with a review note.
+ * text becomes `STRING` / `CATEGORICAL`. A number is what ingestion reads
+ * as one (`decimalNumber` in src/csv.ts: decimal and finite). Guesses that
+ * are often wrong (0/1 flags, small integer codes, identifiers, mixed
+ * columns, empty and constant columns, dates one cell keeps from being
+ * dates, numbers too large to be finite) come with a review note; one that
+ * is about a cell names it, and its line in a CSV file (else its index).
  *
  * @module
  */
@@ -16,7 +19,9 @@ import {
   number,
 } from "../builders/fields.ts";
 import type { ReviewNote } from "../builders/schema.ts";
+import { decimalNumber } from "../csv.ts";
 import { isMissing } from "../frames/missing.ts";
+import { dayNumber, ISO_DATE } from "../iso_dates.ts";
 
 /** What inference found in one column. */
 export interface ColumnReport {
@@ -40,8 +45,9 @@ export const LOW_CARDINALITY = 10;
 
 /**
  * A numeric target with more distinct values than this (and not only 0 and
- * 1) is predicted as a number (`REGRESSION`) unless a prediction type is
- * given; with at most this many it is a set of classes.
+ * 1), or with any value that has a fraction, is predicted as a number
+ * (`REGRESSION`) unless a prediction type is given; whole numbers with at
+ * most this many distinct values are a set of classes.
  */
 export const REGRESSION_MIN_DISTINCT = 20;
 
@@ -52,11 +58,17 @@ export interface InferColumnOptions {
   /**
    * For a target: `CLASSIFICATION` makes it CATEGORICAL, `REGRESSION` a
    * CONTINUOUS number; default: REGRESSION for a numeric target with more
-   * than {@linkcode REGRESSION_MIN_DISTINCT} distinct values.
+   * than {@linkcode REGRESSION_MIN_DISTINCT} distinct values or a value
+   * with a fraction.
    */
   predictionType?: "CLASSIFICATION" | "REGRESSION";
 }
 
+/**
+ * A decimal number's shape. What is a number is `decimalNumber`'s to say
+ * (src/csv.ts: ingestion reads cells with it); this tells a cell that only
+ * overflows (`1e309`, a 400-digit integer) from other text, for its note.
+ */
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -66,10 +78,6 @@ const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  */
 const FORMATTED_NUMBER =
   /^[+-]?[$€£¥]?\s?[+-]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s?%?$/;
-
-/** An ISO 8601 date or date-time text (the model checks the calendar too). */
-const ISO_DATE =
-  /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * Infers one column's type from its values (strings from a CSV, or typed
@@ -86,6 +94,8 @@ const ISO_DATE =
  * const strength = Array.from({ length: 30 }, (_, i) => String(10 + i * 1.5));
  * inferColumn("strength", strength, { target: true }).type.semantic_type; // "CONTINUOUS": a regression target
  * inferColumn("rating", ["1", "2", "3"], { target: true }).type.semantic_type; // "CATEGORICAL": classes
+ * if (inferColumn("dose", ["0.5", "1.5", "2.25"], { target: true }).type.semantic_type !== "CONTINUOUS") throw new Error("fractions are amounts");
+ * if (!inferColumn("plan", ["basic", "basic"]).note?.reason.startsWith("constant")) throw new Error("example failed");
  * ```
  */
 export function inferColumn(
@@ -119,7 +129,9 @@ export function inferCountedColumn(
 ): ColumnReport {
   const tally = new ColumnTally(options);
   for (let i = 0; i < values.length; i++) {
-    tally.add(values[i], counts === undefined ? 1 : counts[i]);
+    // Written out, a value's index is where it is; counted, it is unknown.
+    if (counts === undefined) tally.add(values[i], 1, i);
+    else tally.add(values[i], counts[i]);
   }
   return tally.report(name);
 }
@@ -141,7 +153,10 @@ export const TARGET_TEXTS_KEPT = 3;
  * texts of a text target (enough to tell two classes from more), none of a
  * column that holds both numbers and text. A numeric target (its count is
  * in the regression note) and a text feature (the identifier note) keep
- * all of theirs. `distinct` of a bounded report counts what was kept.
+ * all of theirs. `distinct` of a bounded report counts what was kept. A
+ * note about a cell (a date that names no day, a number too large to be
+ * finite) names the first such cell by the position `add` was given: a
+ * CSV file's line with `lines`, else an index.
  *
  * @example
  * ```ts
@@ -155,6 +170,15 @@ export const TARGET_TEXTS_KEPT = 3;
  * const cells = Array.from({ length: 1000 }, (_, i) => String(i % 100));
  * if (JSON.stringify(report.type) !== JSON.stringify(inferColumn("code", cells).type)) throw new Error();
  * ```
+ *
+ * @example A cell's note names its line
+ * ```ts
+ * import { ColumnTally } from "./columns.ts";
+ * const tally = new ColumnTally({}, { lines: true });
+ * ["2020-02-28", "2020-02-29", "2020-02-30"].forEach((day, i) => tally.add(day, 1, i + 2));
+ * const note = tally.report("day").note;
+ * if (note?.reason !== 'ISO dates, but "2020-02-30" (line 4) is not a real date') throw new Error(note?.reason);
+ * ```
  */
 export class ColumnTally {
   #rows = 0;
@@ -162,10 +186,18 @@ export class ColumnTally {
   #numeric = 0;
   #text = 0;
   #fractional = false;
+  /** The smallest number with a fraction, for the note of a target. */
+  #fraction: number | undefined;
   #numbers = new Set<number>();
   #texts = new Set<string>();
-  /** Every distinct text so far is an ISO date. */
+  /** Every distinct text so far has an ISO date's shape. */
   #dates = true;
+  /** Texts of a date's shape that name no day (`2021-02-30`), and the first. */
+  #badDates = 0;
+  #badDate: Cell | undefined;
+  /** Cells that read as a number too large to be finite (`1e309`), and the first. */
+  #infinite = 0;
+  #infiniteCell: Cell | undefined;
   /**
    * Every text so far is a number written for people (see
    * `FORMATTED_NUMBER`), and the smallest of them, for the note: tested on
@@ -178,17 +210,23 @@ export class ColumnTally {
   #keepNumbers = Infinity;
   #keepTexts = Infinity;
   readonly #bounded: boolean;
+  /** What a position given to `add` is: a CSV file's line, or an index. */
+  readonly #lines: boolean;
 
   /**
    * @param options The column's options (whether it is a target).
    * @param bounded Keep only the distinct values the rules read (see the class).
+   * @param lines The positions given to `add` are a CSV file's lines (else
+   *   indices of an array), as the notes name them.
    */
   constructor(
     options: InferColumnOptions = {},
-    { bounded = false }: { bounded?: boolean } = {},
+    { bounded = false, lines = false }: { bounded?: boolean; lines?: boolean } =
+      {},
   ) {
     this.#options = options;
     this.#bounded = bounded;
+    this.#lines = lines;
     if (bounded) {
       if (!options.target) this.#keepNumbers = LOW_CARDINALITY + 1;
       else if (options.predictionType === "REGRESSION") {
@@ -198,8 +236,12 @@ export class ColumnTally {
     }
   }
 
-  /** Adds `value` `times` times (a missing value: null, undefined, NaN, ""). */
-  add(value: unknown, times = 1): void {
+  /**
+   * Adds `value` `times` times (a missing value: null, undefined, NaN, "").
+   * `at` is where its first copy is (a line of a CSV file, or an index),
+   * when known: a note about one cell names it.
+   */
+  add(value: unknown, times = 1, at?: number): void {
     if (times === 0) return;
     this.#rows += times;
     if (isMissing(value)) {
@@ -208,14 +250,18 @@ export class ColumnTally {
     }
     // A string is trimmed once, for the number test and as the text kept.
     const trimmed = typeof value === "string" ? value.trim() : undefined;
-    const n = trimmed === undefined
-      ? toNumber(value)
-      : NUMERIC.test(trimmed)
-      ? Number(trimmed)
-      : undefined;
+    // A number as ingestion reads one (decimal and finite): a cell it would
+    // refuse in a NUMBER column is text here.
+    const n = trimmed === undefined ? toNumber(value) : textNumber(trimmed);
     if (n === undefined) {
       this.#text += times;
       const t = trimmed ?? String(value).trim();
+      if (
+        trimmed === undefined ? isInfinite(value) : NUMERIC.test(trimmed)
+      ) {
+        this.#infinite += times;
+        this.#infiniteCell = first(this.#infiniteCell, t, at);
+      }
       if (this.#formatted) {
         if (!FORMATTED_NUMBER.test(t)) this.#formatted = false;
         else if (
@@ -225,12 +271,23 @@ export class ColumnTally {
       if (this.#texts.size < this.#keepTexts) {
         if (!this.#texts.has(t)) {
           this.#texts.add(ownCopy(t));
-          if (this.#dates && !ISO_DATE.test(t)) this.#dates = false;
+          if (this.#dates) {
+            if (!ISO_DATE.test(t)) this.#dates = false;
+            else if (Number.isNaN(dayNumber(t))) {
+              this.#badDates++;
+              this.#badDate = first(this.#badDate, t, at);
+            }
+          }
         }
       }
     } else {
       this.#numeric += times;
-      if (!Number.isInteger(n)) this.#fractional = true;
+      if (!Number.isInteger(n)) {
+        this.#fractional = true;
+        if (this.#fraction === undefined || n < this.#fraction) {
+          this.#fraction = n;
+        }
+      }
       if (this.#numbers.size < this.#keepNumbers) this.#numbers.add(n);
     }
     if (
@@ -244,6 +301,15 @@ export class ColumnTally {
     }
   }
 
+  /** A cell for a note: its text quoted, and where it is when known. */
+  #cell({ text, at }: Cell): string {
+    const shown = JSON.stringify(
+      text.length > 60 ? `${text.slice(0, 57)}...` : text,
+    );
+    if (at === undefined) return shown;
+    return `${shown} (${this.#lines ? "line" : "index"} ${at})`;
+  }
+
   /** The report of the values added so far. */
   report(name: string): ColumnReport {
     const options = this.#options;
@@ -251,13 +317,22 @@ export class ColumnTally {
     const numeric = this.#numeric;
     const text = this.#text;
     const size = this.#numbers.size + this.#texts.size;
-    const report = (type: FieldType, note?: Omit<ReviewNote, "field">) => ({
-      name,
-      type,
-      missing,
-      distinct: size,
-      note: note && { field: name, ...note },
-    });
+    // The one value of a column that holds one (numbers or texts, not both).
+    const only = size !== 1 || (numeric > 0 && text > 0)
+      ? undefined
+      : this.#numbers.size
+      ? String([...this.#numbers][0])
+      : JSON.stringify([...this.#texts][0]);
+    const report = (type: FieldType, note?: Omit<ReviewNote, "field">) => {
+      note = this.#oneValue(name, type, only) ?? note;
+      return {
+        name,
+        type,
+        missing,
+        distinct: size,
+        note: note && { field: name, ...note },
+      };
+    };
     const present = this.#rows - missing;
 
     if (present === 0) {
@@ -267,6 +342,20 @@ export class ColumnTally {
       });
     }
     if (text > 0) {
+      if (this.#infiniteCell !== undefined) {
+        // Ingestion refuses such a cell in a NUMBER column: text, and said.
+        const cell = this.#cell(this.#infiniteCell);
+        const more = this.#infinite > 1
+          ? ` (and ${this.#infinite - 1} more such cells)`
+          : "";
+        return report(category(), {
+          reason: `${
+            numeric > 0 ? `${numeric} numbers and ${text} text values: ` : ""
+          }${cell} is not a finite number (too large, it reads as Infinity)${more}`,
+          suggestion:
+            `kept as text, as a NUMBER column holding it would not ingest; write a finite number in that cell, or leave it empty (missing), then .retype("${name}", ml.float())`,
+        });
+      }
       if (this.#formatted && !options.target) {
         return report(category(), {
           reason:
@@ -282,9 +371,24 @@ export class ColumnTally {
             `check the data; if the text marks missing values, clean it and use .retype("${name}", ml.float())`,
         });
       }
+      if (!options.target && this.#dates && this.#badDate !== undefined) {
+        // The model reads a column as dates only when every cell is a day
+        // (`datesOf` in src/local/model/cells.ts): one that is none makes
+        // it text, a category a date (an identifier when each row differs).
+        const cell = this.#cell(this.#badDate);
+        return report(category(), {
+          reason: this.#badDates === 1
+            ? `ISO dates, but ${cell} is not a real date`
+            : `ISO dates, but ${cell} and ${
+              this.#badDates - 1
+            } more values are not real dates`,
+          suggestion:
+            `the model reads "${name}" as dates only when every value is one: as it is, each date is a category of its own (and the column is dropped as an identifier when every row differs); fix or empty (missing) that cell in the file, and the model reads each date as its day number`,
+        });
+      }
       if (!options.target && this.#dates) {
         // Not an identifier: the local model reads ISO dates as day numbers
-        // (`dayNumber` in src/local/model/cells.ts).
+        // (`dayNumber` in src/iso_dates.ts).
         return report(category(), {
           reason: "ISO dates",
           suggestion:
@@ -308,20 +412,28 @@ export class ColumnTally {
     if (options.target) {
       const format = fractional ? "FLOAT64" : "INT64";
       const many = size > REGRESSION_MIN_DISTINCT;
+      const guessed = options.predictionType === undefined;
+      // Values with fractions (0.5, 2.25) are amounts, not class labels:
+      // a number whatever their count.
       if (
         options.predictionType === "REGRESSION" ||
-        (options.predictionType === undefined && many && !flag)
+        (guessed && (many || fractional) && !flag)
       ) {
         return report(
           number({ format }),
-          options.predictionType === undefined
+          !guessed ? undefined : many
             ? {
               reason:
                 `${size} distinct numbers: predicted as a number (REGRESSION)`,
               suggestion:
                 'to predict classes instead, pass predictionType: "CLASSIFICATION"',
             }
-            : undefined,
+            : {
+              reason:
+                `${size} distinct numbers with fractions (such as ${this.#fraction}): predicted as a number (REGRESSION)`,
+              suggestion:
+                'to predict each value as a class instead, pass predictionType: "CLASSIFICATION"',
+            },
         );
       }
       return report(
@@ -352,6 +464,50 @@ export class ColumnTally {
     }
     return report(integer());
   }
+
+  /**
+   * The note of a column holding one value (`only`), which any other note
+   * would misdescribe: a feature with no missing cell is constant, and the
+   * model leaves it out (`numericUnusable` and `categoryUnusable` in
+   * src/local/model/cells.ts, which record the same reason); a class
+   * target with one class is refused by training. Undefined otherwise.
+   */
+  #oneValue(
+    name: string,
+    type: FieldType,
+    only: string | undefined,
+  ): Omit<ReviewNote, "field"> | undefined {
+    if (only === undefined) return undefined;
+    if (!this.#options.target) {
+      if (this.#missing > 0) return undefined;
+      return {
+        reason: `constant: every row has the same value (${only})`,
+        suggestion:
+          `the model will not use it (a trained model lists it among its dropped features); .drop("${name}") leaves it out`,
+      };
+    }
+    if (type.semantic_type !== "CATEGORICAL") return undefined;
+    return {
+      reason: `one class only: every row with a value has ${only}`,
+      suggestion:
+        `classification needs at least two classes, and training refuses this target: check the data, or predict another column`,
+    };
+  }
+}
+
+/** A cell a note names: its text, and where it is when known. */
+interface Cell {
+  text: string;
+  at: number | undefined;
+}
+
+/** Of `kept` and the cell `text` at `at`, the one first in the data. */
+function first(kept: Cell | undefined, text: string, at?: number): Cell {
+  if (kept !== undefined) {
+    const [a, b] = [kept.at ?? Infinity, at ?? Infinity];
+    if (a < b || (a === b && kept.text <= text)) return kept;
+  }
+  return { text: ownCopy(text), at };
 }
 
 /**
@@ -372,14 +528,26 @@ export function ownCopy(text: string): string {
   return text.length < 13 ? text : (" " + text).slice(1);
 }
 
+/** The number a value that is no string is, else undefined (text). */
 function toNumber(value: unknown): number | undefined {
   if (typeof value === "number") {
     return Number.isFinite(value) ? value : undefined;
   }
-  if (typeof value === "bigint") return Number(value);
-  if (typeof value === "string") {
-    const t = value.trim();
-    return NUMERIC.test(t) ? Number(t) : undefined;
+  if (typeof value === "bigint") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
+}
+
+/** The number a (trimmed) text is, as ingestion reads it, else undefined. */
+function textNumber(text: string): number | undefined {
+  const n = decimalNumber(text);
+  return Number.isNaN(n) ? undefined : n;
+}
+
+/** A number or bigint too large to be finite (Infinity, 10n ** 400n). */
+function isInfinite(value: unknown): boolean {
+  return (typeof value === "number" || typeof value === "bigint") &&
+    !Number.isFinite(Number(value));
 }

@@ -76,11 +76,11 @@ export async function tallyCsv(
       const options = optionsOf(name);
       return options === undefined ? null : new CellCounts(options);
     });
-  const onRow = (record: string[]) => {
+  const onRow = (record: string[], line: number) => {
     columns ??= columnsOf(scan.header!);
     for (let j = 0; j < columns.length; j++) {
       const column = columns[j];
-      if (column !== null) column.add(record[j]);
+      if (column !== null) column.add(record[j], line);
     }
   };
   // Text not parsed yet: the record under way, then the pieces after it.
@@ -147,20 +147,23 @@ function emptyQuotedStart() {
 /**
  * A column's cells counted as they pass, then added to its tally: the first
  * {@linkcode DISTINCT_CELLS} distinct cells are counted (each is classified
- * once, at the end), any other cell is added to the tally as it comes. The
- * counted cells are copies, so no piece of text is kept alive by them.
+ * once, at the end, with the line it was first seen on), any other cell is
+ * added to the tally as it comes. The counted cells are copies, so no piece
+ * of text is kept alive by them.
  */
 class CellCounts {
   readonly tally: ColumnTally;
   #index = new Map<string, number>();
   #counts = new Float64Array(DISTINCT_CELLS);
+  /** The line each counted cell was first seen on. */
+  #lines = new Float64Array(DISTINCT_CELLS);
   #empty = 0;
 
   constructor(options: InferColumnOptions) {
-    this.tally = new ColumnTally(options, { bounded: true });
+    this.tally = new ColumnTally(options, { bounded: true, lines: true });
   }
 
-  add(cell: string): void {
+  add(cell: string, line: number): void {
     if (cell === "") {
       this.#empty++;
       return;
@@ -169,15 +172,17 @@ class CellCounts {
     if (k !== undefined) this.#counts[k]++;
     else if (this.#index.size < DISTINCT_CELLS) {
       this.#counts[this.#index.size] = 1;
+      this.#lines[this.#index.size] = line;
       this.#index.set(ownCopy(cell), this.#index.size);
-    } else this.tally.add(cell);
+    } else this.tally.add(cell, 1, line);
   }
 
   /** Adds the counted cells to the tally (once, at the end). */
   finish(): ColumnTally {
     let k = 0;
     for (const cell of this.#index.keys()) {
-      this.tally.add(cell, this.#counts[k++]);
+      this.tally.add(cell, this.#counts[k], this.#lines[k]);
+      k++;
     }
     this.tally.add("", this.#empty);
     this.#index.clear();

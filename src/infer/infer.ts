@@ -10,7 +10,10 @@
 import type { BuilderClient } from "../builders/builder_client.ts";
 import { type FieldSpec, SchemaBuilder } from "../builders/schema.ts";
 import { invalid, nearestName } from "../builders/validate.ts";
+import { CsvError } from "../csv.ts";
 import { separatorHint } from "../csv_hint.ts";
+import { InflateError } from "../gzip.ts";
+import { ValidationError } from "../http/errors.ts";
 import {
   type ColumnReport,
   type InferColumnOptions,
@@ -54,8 +57,9 @@ export interface InferOptions<T extends string> {
   /**
    * How the targets are predicted: `CLASSIFICATION` (CATEGORICAL targets) or
    * `REGRESSION` (CONTINUOUS numbers). Default: REGRESSION for a numeric
-   * target with more than 20 distinct values (not only 0/1), else
-   * CLASSIFICATION; the schema's `predictionType` says which was picked.
+   * target with more than 20 distinct values (not only 0/1) or a value with
+   * a fraction (0.5, 2.25), else CLASSIFICATION; the schema's
+   * `predictionType` says which was picked, and a review note why.
    */
   predictionType?: "CLASSIFICATION" | "REGRESSION";
   /** The client `create()` uses (set by `ml.inferSchema`). */
@@ -78,13 +82,20 @@ export type InferredFeatures<R, T extends string> = R extends
  * Infers a schema from data and a target. Column types follow the values;
  * a target is a classification target (`CATEGORICAL`), or a regression
  * target (a `CONTINUOUS` number) when it holds more than 20 distinct
- * numbers or `predictionType: "REGRESSION"` says so. Check `review` and edit
- * with `.retype()`, `.drop()` before `create()`.
+ * numbers, a number with a fraction, or `predictionType: "REGRESSION"`
+ * says so. Check `review` and edit with `.retype()`, `.drop()` before
+ * `create()`.
  *
  * A CSV (a path, a URL, a Blob or File, a stream of its bytes, `{ csv }`;
  * gzipped or not) is read
  * 64 KiB at a time and each column tallied as it is parsed: the file is
  * never held whole, so its size does not bound what can be inferred.
+ *
+ * @throws {ValidationError} When the data is not a table: a target or an
+ *   excluded name that is no column, a CSV that does not parse (a row with
+ *   more or fewer fields than the header, a column named twice, a quote
+ *   never closed; the issue names the file and the line, and `cause` is
+ *   the parser's error), a `.csv.gz` that does not inflate.
  *
  * @example From rows (the names flow into the types)
  * ```ts
@@ -122,6 +133,14 @@ export type InferredFeatures<R, T extends string> = R extends
  * const streamed = await inferSchema(file.readable, { target: "churn", name: "customers" });
  * if (JSON.stringify(streamed.fields) !== JSON.stringify(draft.fields)) throw new Error();
  * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @example A CSV that does not parse is a ValidationError naming the line
+ * ```ts
+ * import { inferSchema } from "./infer.ts";
+ * import { ValidationError } from "../http/errors.ts";
+ * const error = await inferSchema({ csv: "x,y\n1,a\n2,b,3\n" }, { target: "y" }).catch((e) => e);
+ * if (!(error instanceof ValidationError) || !error.message.includes("CSV line 3: expected 2 fields")) throw error;
  * ```
  */
 export async function inferSchema<
@@ -271,7 +290,7 @@ async function readSource(
   if (typeof source === "string" || source instanceof URL) {
     const base = String(source).split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "");
     return {
-      ...await csvTable(source, optionsOf),
+      ...await csvTable(source, optionsOf, placeOf(source)),
       defaultName: base || undefined,
     };
   }
@@ -279,14 +298,18 @@ async function readSource(
     typeof ReadableStream !== "undefined" && source instanceof ReadableStream
   ) {
     // A CSV's bytes as they arrive (a bucket file, a fetch body).
-    return await csvTable(source, optionsOf);
+    return await csvTable(source, optionsOf, "the stream");
   }
   if (typeof Blob !== "undefined" && source instanceof Blob) {
     const name = (source as Blob & { name?: string }).name;
     return {
       // Bytes, not text(): a gzipped Blob (a picked .csv.gz File) reads as
       // the CSV it holds, as a path does (docs/contract.md#buckets-local-platform).
-      ...await csvTable(source, optionsOf),
+      ...await csvTable(
+        source,
+        optionsOf,
+        name ? `the file ${JSON.stringify(name)}` : "the Blob",
+      ),
       defaultName: name?.replace(/\.[^.]*$/, ""),
     };
   }
@@ -323,7 +346,7 @@ async function readSource(
     };
   }
   if ("csv" in source && typeof source.csv === "string") {
-    return await csvTable({ csv: source.csv }, optionsOf);
+    return await csvTable({ csv: source.csv }, optionsOf, "the text");
   }
   if (isDataFrame(source)) {
     const { columns, values } = source;
@@ -371,16 +394,92 @@ async function readSource(
 /**
  * A CSV read piece by piece ({@linkcode tallyCsv}): each column asked for
  * is tallied as its cells pass, so neither the text nor a column is held.
+ * A CSV that does not parse, or gzip data that does not inflate, is
+ * refused naming `place` (see {@linkcode unreadableCsv}).
  */
 async function csvTable(
   source: CsvSource,
   optionsOf: (name: string) => InferColumnOptions | undefined,
+  place: string,
 ): Promise<ReadTable> {
-  const { header, tallies } = await tallyCsv(source, optionsOf);
+  let read: Awaited<ReturnType<typeof tallyCsv>>;
+  try {
+    read = await tallyCsv(source, optionsOf);
+  } catch (error) {
+    throw unreadableCsv(error, "source", place);
+  }
+  const { header, tallies } = read;
   return {
     names: header,
     report: (n) => tallies[header.indexOf(n)]!.report(n),
   };
+}
+
+/**
+ * How a message names a path or URL: a path as given, an `http(s):` URL
+ * without its credentials or query (a signed URL's signature stays out of
+ * messages).
+ */
+function placeOf(source: string | URL): string {
+  if (source instanceof URL && source.protocol !== "file:") {
+    return JSON.stringify(`${source.origin}${source.pathname}`);
+  }
+  return JSON.stringify(String(source));
+}
+
+/**
+ * The SDK's error for a CSV source that cannot be read as a table: a
+ * {@linkcode CsvError} (a row with more or fewer fields than the header, a
+ * column named twice, a quote never closed, an empty file) or an
+ * {@linkcode InflateError} (a `.csv.gz` that is truncated or corrupt)
+ * becomes a {@linkcode ValidationError} whose issue, at `path` (the option
+ * naming the source), names the source (`place`), the line and what to do,
+ * with the parser's error as its `cause`. A ValidationError this made is
+ * made again naming `place` (quickstart names the bucket file of a stream);
+ * any other error is returned as it is.
+ *
+ * @param error What reading the source threw.
+ * @param path The option that gave the source (`source`, `path`).
+ * @param place How the message names the source (`"data.csv"`).
+ * @returns The error to throw.
+ *
+ * @example
+ * ```ts
+ * import { unreadableCsv } from "./infer.ts";
+ * import { CsvError } from "../csv.ts";
+ * import { ValidationError } from "../http/errors.ts";
+ *
+ * const parsed = new CsvError("CSV line 3: expected 2 fields like the header, found 3.", 3);
+ * const e = unreadableCsv(parsed, "path", '"data.csv"');
+ * if (!(e instanceof ValidationError && e.cause === parsed)) throw new Error("example failed");
+ * if (e.issues[0].message !== '"data.csv" is not readable as CSV: CSV line 3: expected 2 fields like the header, found 3') throw new Error(e.message);
+ * const other = new TypeError("no");
+ * if (unreadableCsv(other, "path", '"data.csv"') !== other) throw new Error("example failed");
+ * ```
+ */
+export function unreadableCsv(
+  error: unknown,
+  path: string,
+  place: string,
+): unknown {
+  const cause = error instanceof ValidationError &&
+      (error.cause instanceof CsvError || error.cause instanceof InflateError)
+    ? error.cause
+    : error;
+  if (!(cause instanceof CsvError || cause instanceof InflateError)) {
+    return error;
+  }
+  return new ValidationError({
+    message: "Invalid schema inference",
+    issues: [{
+      path,
+      message: `${place} is not readable as CSV: ${
+        cause.message.replace(/\.$/, "")
+      }`,
+    }],
+    hint: "Nothing was sent: fix the file and try again",
+    cause,
+  });
 }
 
 function isDataFrame(x: unknown): x is DataFrameLike {
