@@ -59,31 +59,11 @@ Deno.test("csv pieces: random texts read from their bytes in pieces of any size 
   }
 });
 
-Deno.test("csv pieces: the default piece size reads a file of several pieces as its text", () => {
-  // About 12 MB: two 8 MiB pieces, with multi-byte characters and
-  // quoted line breaks throughout, so the cuts fall inside them.
-  const rows = ["id,note,x"];
-  for (let i = 0; rows.length < 300_000; i++) {
-    rows.push(
-      `${i},"日本 ${i % 50}, ""q""\r\n😀 é",${i % 97 === 0 ? "" : i / 8}`,
-    );
-  }
-  const text = rows.join("\r\n") + "\r\n";
-  const bytes = new TextEncoder().encode(text);
-  const kinds = new Map(
-    [["id", "number"], ["note", "string"], ["x", "number"]] as const,
-  );
-  assertEquals(bytes.length > 8 * 1024 * 1024, true, `${bytes.length}`);
-  assertEquals(read(bytes, new Map(kinds)), read(text, new Map(kinds)));
-});
-
-const long = "x".repeat(MAX_RECORD_CHARS + 10);
-
 Deno.test("csv pieces: a record longer than MAX_RECORD_CHARS is refused by every parser, naming its line", () => {
+  const long = "x".repeat(MAX_RECORD_CHARS + 10);
   const text = `a,b\n1,2\n3,${long}\n5,6\n`;
   const said =
     /CSV line 3: a record \(row\) of more than 16,777,216 characters/;
-  assertThrows(() => parseCsv(text), CsvError, undefined);
   for (
     const f of [
       () => parseCsv(text),

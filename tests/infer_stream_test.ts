@@ -16,6 +16,7 @@ import {
 } from "../src/infer/columns.ts";
 import { tallyCsv } from "../src/infer/csv_source.ts";
 import { inferSchema } from "../src/infer/infer.ts";
+import { randomCsv } from "./_helpers/random_csv.ts";
 import { ValidationError } from "../src/http/errors.ts";
 
 type OptionsOf = (name: string) => InferColumnOptions | undefined;
@@ -100,67 +101,6 @@ function seeded(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-const CELLS = [
-  "",
-  " ",
-  "0",
-  "1",
-  "1.5",
-  "-2",
-  " 3 ",
-  "1e3",
-  "x",
-  "yes",
-  "Month-to-month",
-  "2016-08-28",
-  "é",
-  "日本",
-  "😀",
-  '"a,b"',
-  '"two\nlines"',
-  '"cr\r\nlf"',
-  '"lone\rcr"',
-  '"say ""hi"""',
-  '""',
-  '"Month-to-month, long"',
-  '"7"',
-];
-/** Cells that make the text malformed. */
-const BAD = ['x"y', '"open', '"a"b', '"a""'];
-const EOLS = ["\n", "\r\n", "\r"];
-const NAMES = ["a", "b", "c", "y", " d ", "e", ""];
-
-/** A small random CSV text: odd line ends, quotes, blank lines, a BOM, sometimes an error. */
-function randomCsv(random: () => number): string {
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
-  const width = 1 + Math.floor(random() * 4);
-  const eol = pick(EOLS);
-  const lineEnd = () => random() < 0.1 ? pick(EOLS) : eol;
-  // Header cells: the usual names, now and then a repeated or empty one, a
-  // cell of the rows (a quoted newline, a number) or a malformed one.
-  const names = Array.from({ length: width }, (_, j) => {
-    const r = random();
-    if (r < 0.05) return pick(NAMES);
-    if (r < 0.08) return pick(CELLS);
-    return r < 0.09 ? pick(BAD) : NAMES[j];
-  });
-  let text = random() < 0.2 ? "\uFEFF" : "";
-  if (random() < 0.1) text += lineEnd();
-  text += names.map((n) => random() < 0.2 ? `"${n}"` : n).join(",");
-  const rows = Math.floor(random() * 14);
-  for (let i = 0; i < rows; i++) {
-    text += lineEnd();
-    if (random() < 0.08) text += lineEnd(); // a blank line
-    const w = random() < 0.02 ? width + 1 : width;
-    text += Array.from(
-      { length: w },
-      () => random() < 0.01 ? pick(BAD) : pick(CELLS),
-    ).join(",");
-  }
-  if (random() < 0.7) text += lineEnd();
-  return text;
 }
 
 /** Options: one column (or none) as the target, a random prediction type. */

@@ -1,6 +1,7 @@
 import {
   assert,
   assertEquals,
+  assertMatch,
   assertNotEquals,
   assertThrows,
 } from "@std/assert";
@@ -238,6 +239,41 @@ Deno.test("encoding: data errors are typed and name the column", () => {
     ModelDataError,
   );
   assertEquals([r.column, r.code], ["y", "TARGET_NOT_NUMERIC"]);
+});
+
+Deno.test("encoding: a REGRESSION target that cannot be learned is refused naming it: beyond ±1e100, one value on every row, or a spread under 1e-100", () => {
+  const d = data();
+  const regression = [num("x"), cat("c"), {
+    ...num("y"),
+    designation: "TARGET",
+  }];
+  const x = Array.from({ length: 100 }, (_, i) => i);
+  const cases: [(v: number, i: number) => number | null, string, RegExp][] = [
+    [(v) => v * 1e99 + 1e101, "TARGET_OUT_OF_RANGE", /within ±1e\+100/],
+    [() => 5, "TARGET_CONSTANT", /is 5 on every one of its 100 rows/],
+    // Missing values aside, one value: still nothing to predict.
+    [(_, i) => i % 2 ? null : -2.5, "TARGET_CONSTANT", /is -2.5 on every/],
+    // Squared, 1e-200 is 0: no split would gain anything (it read RMSE 0).
+    [(v) => v * 1e-200, "TARGET_OUT_OF_RANGE", /differ by at least 1e-100/],
+  ];
+  for (const [y, code, said] of cases) {
+    const e = assertThrows(
+      () =>
+        encodeDataset({ ...d, y: x.map(y) }, regression, {
+          targets: ["y"],
+          prediction_type: "REGRESSION",
+        }),
+      ModelDataError,
+    );
+    assertEquals([e.column, e.code], ["y", code], e.message);
+    assertMatch(e.message, said);
+  }
+  // Small values that vary enough are learned as any others.
+  const ok = encodeDataset({ ...d, y: x.map((v) => v * 1e-90) }, regression, {
+    targets: ["y"],
+    prediction_type: "REGRESSION",
+  });
+  assertEquals(ok.nRows, 100);
 });
 
 Deno.test("encoding: encodeRows rejects missing features, ragged arrays and wrong types", () => {

@@ -3,11 +3,14 @@
  * (LF, CRLF, lone CR, mixed), quoted fields holding commas, quotes and line
  * breaks, multi-byte characters, blank lines, a BOM, a repeated or empty
  * header name, and now and then a malformed cell or a row of the wrong
- * width, so that both readings and errors are compared.
+ * width, so that both readings and errors are compared. Schema inference's
+ * piece-by-piece reader (tests/infer_stream_test.ts) and ingestion's
+ * (tests/csv_pieces_test.ts) are both held to the whole text's reading on
+ * them.
  */
 
 /** Cells of the rows, as written in the file (quoted ones with their quotes). */
-export const CELLS = [
+const CELLS = [
   "",
   " ",
   "0",
@@ -33,7 +36,7 @@ export const CELLS = [
   '"7"',
 ] as const;
 /** Cells that make the text malformed. */
-export const BAD = ['x"y', '"open', '"a"b', '"a""'] as const;
+const BAD = ['x"y', '"open', '"a"b', '"a""'] as const;
 const EOLS = ["\n", "\r\n", "\r"] as const;
 const NAMES = ["a", "b", "c", "y", " d ", "e", ""] as const;
 

@@ -81,6 +81,7 @@ import type {
 } from "./encoder.ts";
 import { ModelDataError } from "./errors.ts";
 import { createRng, shuffle } from "./rng.ts";
+import { checkTargetRange } from "./target_range.ts";
 
 export type { RawColumns, RawValue, SchemaField } from "./columns.ts";
 export {
@@ -502,27 +503,6 @@ function isTyped(columns: RawColumns | Datasource): columns is Datasource {
 }
 
 export { ID_ROWS } from "./cells.ts";
-
-/** A REGRESSION target's largest magnitude: beyond it squared errors overflow. */
-const MAX_REGRESSION_TARGET = 1e100;
-
-/** Refuses a regression target value beyond {@link MAX_REGRESSION_TARGET}, naming its row. */
-function checkTargetRange(
-  name: string,
-  values: Float64Array,
-  rows: Uint32Array,
-): void {
-  for (let i = 0; i < values.length; i++) {
-    if (Math.abs(values[i]) <= MAX_REGRESSION_TARGET) continue;
-    throw new ModelDataError(
-      name,
-      "TARGET_OUT_OF_RANGE",
-      `target '${name}' has the value ${values[i]} (row ${
-        rows[i] + 1
-      }): REGRESSION needs values within ±${MAX_REGRESSION_TARGET} (their squared errors must stay finite); rescale the column (e.g. to thousands or millions).`,
-    );
-  }
-}
 
 /** Decile (0..9) of every value by rank, ties by row: the regression strata. */
 function deciles(values: Float64Array): Int32Array {
