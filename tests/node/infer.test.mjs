@@ -1,6 +1,7 @@
 /**
  * Schema inference in Node: the package's `inferSchema` reads a CSV path
- * (through node:fs, a piece at a time), a gzipped path, a Blob of the
+ * (through node:fs, a piece at a time), a gzipped path (one gzip member
+ * or several), a Blob of the
  * file's bytes and its text to the same schema, and a quoted cell and a
  * CRLF cut across the 64 KiB piece boundary read as in the text.
  *
@@ -29,6 +30,16 @@ test("inferSchema reads a path, a .csv.gz path, a Blob and the text to one schem
     const bytes = await readFile(path);
     const packed = join(dir, "wa_churn.csv.gz");
     await writeFile(packed, gzipSync(bytes));
+    // Two gzip members one after another (`cat a.gz b.gz`), cut mid-line.
+    const members = join(dir, "wa_churn_members.csv.gz");
+    const cut = 100_001;
+    await writeFile(
+      members,
+      Buffer.concat([
+        gzipSync(bytes.subarray(0, cut)),
+        gzipSync(bytes.subarray(cut)),
+      ]),
+    );
     const fromPath = await inferSchema(path, { target: "churn" });
     assert.equal(fromPath.name, "wa_churn");
     assert.equal(
@@ -39,6 +50,7 @@ test("inferSchema reads a path, a .csv.gz path, a Blob and the text to one schem
     for (
       const source of [
         packed,
+        members,
         new Blob([bytes]),
         { csv: bytes.toString("utf8") },
       ]
