@@ -19,6 +19,7 @@ import {
   openEnum,
   ownedFields,
   PaginationSchema,
+  queryInteger,
   RefSchema,
   TimestampSchema,
 } from "./common.ts";
@@ -169,8 +170,8 @@ export type ViewsBatch = z.infer<typeof ViewsBatchSchema>;
 
 /** Query of `GET /views-batches/{id}/results`: 1-based pages of up to 10,000 rows. */
 export const BatchResultsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  items_per_page: z.coerce.number().int().min(1).max(10_000).default(1000),
+  page: queryInteger(1, undefined, 1),
+  items_per_page: queryInteger(1, 10_000, 1000),
 });
 /** Query of `GET /views-batches/{id}/results`. */
 export type BatchResultsQuery = z.input<typeof BatchResultsQuerySchema>;

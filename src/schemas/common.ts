@@ -176,10 +176,49 @@ export function listOf<T extends z.ZodType>(item: T) {
 /** A page of a paginated list. */
 export type Page<T> = { data: T[]; pagination: Pagination };
 
+/** Decimal digits only: a whole number as a query string writes it. */
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * A whole-number query parameter (`page=2`) from `min` to `max`, `fallback`
+ * when absent: decimal digits, or a number (the client's own code gives
+ * one). Any other numeral (`0x2`, `1e1`, ` 2`, `+2`, `2.0`) is refused
+ * naming the parameter, not read as a number, as the OpenAPI document's
+ * `integer` says.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { queryInteger } from "./common.ts";
+ * const Query = z.object({ page: queryInteger(1, undefined, 1) });
+ * if (Query.parse({ page: "12" }).page !== 12 || Query.parse({}).page !== 1) throw new Error();
+ * if (Query.safeParse({ page: "0x2" }).success || Query.safeParse({ page: "1e1" }).success) throw new Error();
+ * ```
+ */
+export function queryInteger(
+  min: number,
+  max: number | undefined,
+  fallback: number,
+) {
+  const whole = z.int({
+    error: (issue) =>
+      issue.code !== "invalid_type"
+        ? undefined
+        : typeof issue.input === "number"
+        ? "must be a whole number"
+        : "must be a whole number written in decimal digits",
+  }).min(min);
+  return z.preprocess(
+    (value) =>
+      typeof value === "string" && DIGITS.test(value) ? Number(value) : value,
+    (max === undefined ? whole : whole.max(max)).default(fallback),
+  );
+}
+
 /** Query parameters of list endpoints (docs/contract.md#lists: 1-based, at most 100 a page). */
 export const ListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  items_per_page: z.coerce.number().int().min(1).max(100).default(10),
+  page: queryInteger(1, undefined, 1),
+  items_per_page: queryInteger(1, 100, 10),
 });
 /** Query parameters of list endpoints. */
 export type ListQuery = z.input<typeof ListQuerySchema>;

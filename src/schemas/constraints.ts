@@ -128,7 +128,24 @@ export type DataProtection = z.infer<typeof DataProtectionSchema>;
 
 /**
  * Checks a data schema create body's protections against its fields: each
- * protected field must be a FEATURE field of the schema.
+ * protected field must be a FEATURE field of the schema, protected by one
+ * protection only (as `POST .../data-protections` refuses a field another
+ * protection already protects; one protection naming a field twice
+ * protects it once).
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { checkProtections } from "./constraints.ts";
+ * const Body = z.object({
+ *   fields: z.array(z.object({ name: z.string(), designation: z.string() })),
+ *   data_protections: z.array(z.object({ fields: z.array(z.string()) })),
+ * }).superRefine(checkProtections);
+ * const fields = [{ name: "sex", designation: "FEATURE" }];
+ * if (!Body.safeParse({ fields, data_protections: [{ fields: ["sex", "sex"] }] }).success) throw new Error();
+ * const twice = Body.safeParse({ fields, data_protections: [{ fields: ["sex"] }, { fields: ["sex"] }] });
+ * if (twice.success || twice.error.issues[0].path.join(".") !== "data_protections.1.fields.0") throw new Error();
+ * ```
  */
 export function checkProtections(
   body: {
@@ -138,9 +155,12 @@ export function checkProtections(
   ctx: z.RefinementCtx,
 ): void {
   const byName = new Map(body.fields.map((f) => [f.name, f]));
+  /** Each protected field, and the protection that first protects it. */
+  const protectedBy = new Map<string, number>();
   body.data_protections?.forEach((p, i) =>
     p.fields.forEach((name, j) => {
       const f = byName.get(name);
+      const by = protectedBy.get(name) ?? i;
       if (!f || f.designation !== "FEATURE") {
         ctx.addIssue({
           code: "custom",
@@ -149,7 +169,15 @@ export function checkProtections(
             ? `"${name}" is the ${f.designation}: only FEATURE fields can be protected`
             : `"${name}" is not a field of this schema`,
         });
+      } else if (by !== i) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["data_protections", i, "fields", j],
+          message:
+            `"${name}" is already protected by data_protections.${by}: protect a field in one protection only`,
+        });
       }
+      protectedBy.set(name, by);
     })
   );
 }

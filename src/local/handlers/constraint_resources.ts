@@ -40,7 +40,21 @@ function modelDependant(model: StoredRecord<"models">): Dependant {
   };
 }
 
-/** The models of the account trained on `schemaId` under any of `fields`. */
+/**
+ * The protected fields a model is trained under: those its `group_metrics`
+ * name, or while it is still being trained (`PENDING`), those of its
+ * schema when its training job was created (the training reads them then,
+ * and its record names them once it ends).
+ */
+function protectedUnder(model: StoredRecord<"models">): string[] {
+  if (model.body.status === "PENDING") return model.internal.protected ?? [];
+  return (model.body.group_metrics ?? []).map((g) => g.field);
+}
+
+/**
+ * The models of the account trained (or being trained) on `schemaId`
+ * under any of `fields`.
+ */
 function trainedUnder(
   ctx: PlatformContext,
   account: string,
@@ -49,7 +63,7 @@ function trainedUnder(
 ): Dependant[] {
   return ctx.store.list("models", account)
     .filter((m) =>
-      (m.body.group_metrics ?? []).some((g) => fields.includes(g.field)) &&
+      protectedUnder(m).some((f) => fields.includes(f)) &&
       schemaOfModel(ctx, m.id)?.id === schemaId
     )
     .map(modelDependant);

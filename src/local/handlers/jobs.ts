@@ -405,6 +405,9 @@ export const createTrainingJob: Op<"trainingJobs", "create"> = (
       workspace: refOf(ws),
       model_training_type: tc.body.model_training_type,
     },
+    // What the model is trained under while it is PENDING: its schema's
+    // protections cannot be deleted meanwhile (constraint_resources.ts).
+    internal: { protected: constraints.model?.protected ?? [] },
     job: (model) => ({
       name: body.name,
       dataset: refOf(dataset),

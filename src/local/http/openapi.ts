@@ -275,7 +275,8 @@ export function openApiDocument(
         description: name === "page"
           ? "Page number, from 1"
           : name === "items_per_page"
-          ? "Items a page, 1 to 100"
+          // Its own bounds: a list's 1 to 100, a results page's 1 to 10000.
+          ? `Items a page, ${schema.minimum} to ${schema.maximum}`
           : field.description ?? name,
       });
     });

@@ -37,6 +37,12 @@ export interface Internal {
   params?: Partial<TrainingParams>;
   /** Artifacts: why the artifact failed or was cancelled. */
   failure?: string | null;
+  /**
+   * Models: the schema's protected fields its training job was created
+   * under (what it is trained under while it is still `PENDING`, before its
+   * `group_metrics` say so).
+   */
+  protected?: string[];
 }
 
 /**
