@@ -269,6 +269,27 @@ export interface CsvScan {
 }
 
 /**
+ * A {@link CsvScan} at the start of a text, before its first piece.
+ *
+ * @example
+ * ```ts
+ * import { newCsvScan } from "./csv.ts";
+ * const scan = newCsvScan();
+ * if (!(scan.start && scan.line === 1 && scan.header === null && scan.partial)) throw new Error("example failed");
+ * ```
+ */
+export function newCsvScan(): CsvScan {
+  return {
+    start: true,
+    line: 1,
+    first: -1,
+    header: null,
+    partial: true,
+    stop: 0,
+  };
+}
+
+/**
  * The data records of a CSV text, or of one piece of it after another (the
  * piece after one starts at its `scan.stop`): by the rules of {@link
  * parseCsvColumns}, with its errors, lines counted over the whole text. The
@@ -281,8 +302,8 @@ export interface CsvScan {
  *
  * @example
  * ```ts
- * import { type CsvScan, scanCsvRows } from "./csv.ts";
- * const scan: CsvScan = { start: true, line: 1, first: -1, header: null, partial: true, stop: 0 };
+ * import { newCsvScan, scanCsvRows } from "./csv.ts";
+ * const scan = newCsvScan();
  * const rows: string[] = [];
  * let text = "";
  * for (const piece of ['a,b\r', '\n1,"x', '\ny"\r\n2,', "z"]) {

@@ -18,11 +18,11 @@ import {
   assertUniqueHeader,
   columnNames,
   CsvError,
-  type CsvScan,
   decimalNumber,
   emptyError,
   fieldCountError,
   forEachRecord,
+  newCsvScan,
 } from "./csv.ts";
 
 const LF = 10;
@@ -183,14 +183,7 @@ export class CsvColumnsReader {
   #pieceBytes: number;
   /** Per header position: the builder of a wanted column, or null. */
   #builders: (ColumnBuilder | null)[] = [];
-  #scan: CsvScan = {
-    start: true,
-    line: 1,
-    first: -1,
-    header: null,
-    partial: true,
-    stop: 0,
-  };
+  #scan = newCsvScan();
   // As readFile's "utf8": a BOM is kept (the scan drops it at the start).
   #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   /** Text not parsed yet: the record under way, then the pieces after it. */

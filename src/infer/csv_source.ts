@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type CsvScan, scanCsvRows } from "../csv.ts";
+import { newCsvScan, scanCsvRows } from "../csv.ts";
 import { gunzipChunks } from "../gzip.ts";
 import { ColumnTally, type InferColumnOptions, ownCopy } from "./columns.ts";
 
@@ -60,14 +60,7 @@ export async function tallyCsv(
   optionsOf: (name: string) => InferColumnOptions | undefined,
   piece: number = PIECE,
 ): Promise<CsvTallies> {
-  const scan: CsvScan = {
-    start: true,
-    line: 1,
-    first: -1,
-    header: null,
-    partial: true,
-    stop: 0,
-  };
+  const scan = newCsvScan();
   // Per header position (made when the header is read): the cell counts of
   // a column asked for, else null.
   let columns: (CellCounts | null)[] | undefined;
