@@ -244,6 +244,64 @@ Deno.test("local hostile input: a body without a JSON Content-Type is a 415; JSO
   }
 });
 
+Deno.test("local hostile input: a body with a Content-Encoding is a 415 saying to send it uncompressed, and creates nothing", async () => {
+  const { platform } = await setup();
+  try {
+    const token = await tokenFor(platform);
+    const text = JSON.stringify({ name: "w" });
+    const gzipped = new Uint8Array(
+      await new Response(
+        new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
+      ).arrayBuffer(),
+    );
+    // A gzipped body read as text was "not valid UTF-8" (a 400 about the
+    // bytes); a plain body labelled br was read as if the label were not
+    // there.
+    for (
+      const [coding, body] of [["gzip", gzipped], ["br", text], [
+        "GZIP, identity",
+        gzipped,
+      ]] as const
+    ) {
+      const res = await raw(platform, "POST", "/workspaces", {
+        token,
+        text: typeof body === "string" ? body : undefined,
+        bytes: typeof body === "string" ? undefined : body,
+        headers: {
+          "Content-Type": "application/json",
+          "Content-Encoding": coding,
+        },
+      });
+      assertEquals(res.status, 415, coding);
+      assertEquals(res.body.error_code, "UNSUPPORTED_MEDIA_TYPE");
+      assertMatch(String(res.body.message), /Content-Encoding/);
+      assertMatch(String(res.body.message), /uncompressed/);
+    }
+    const form = await raw(platform, "POST", "/oauth/token", {
+      text: "grant_type=client_credentials",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Encoding": "deflate",
+      },
+    });
+    assertEquals(form.status, 415);
+    // identity is no coding at all.
+    const ok = await raw(platform, "POST", "/workspaces", {
+      token,
+      text,
+      headers: {
+        "Content-Type": "application/json",
+        "Content-Encoding": "identity",
+      },
+    });
+    assertEquals(ok.status, 201);
+    const list = await raw(platform, "GET", "/workspaces", { token });
+    assertEquals((list.body.data as unknown[]).length, 1);
+  } finally {
+    await platform.close();
+  }
+});
+
 Deno.test("local hostile input: the token call answers 415 for a body neither form-encoded nor JSON, and takes both with any case or charset", async () => {
   const { platform } = await setup();
   try {

@@ -232,6 +232,27 @@ export function payloadTooLarge(limit: number): HttpError {
 }
 
 /**
+ * A 415 for a request body sent with a `Content-Encoding` (gzip, br,
+ * deflate): the platform reads bodies uncompressed.
+ *
+ * @example
+ * ```ts
+ * import { unsupportedContentEncoding } from "./errors.ts";
+ * const e = unsupportedContentEncoding("gzip");
+ * if (!(e.status === 415 && e.body.message.includes("uncompressed"))) throw new Error("example failed");
+ * ```
+ */
+export function unsupportedContentEncoding(got: string): HttpError {
+  return new HttpError(415, {
+    message:
+      `This platform reads request bodies uncompressed, but the request's Content-Encoding is "${
+        got.slice(0, 100)
+      }"; send the body as it is, without a Content-Encoding header.`,
+    error_code: UNSUPPORTED_MEDIA_TYPE,
+  });
+}
+
+/**
  * 415: a body was sent with another (or no) `Content-Type` than the
  * operation takes: JSON (`takes` `"json"`, every operation with a body), or
  * a form-encoded body (`"form"`, the token call, which takes JSON too).

@@ -163,6 +163,8 @@ export async function raw(
     token?: string;
     body?: unknown;
     text?: string;
+    /** The body's bytes as they are (a compressed body, say). */
+    bytes?: Uint8Array<ArrayBuffer>;
     headers?: Record<string, string>;
   } = {},
 ): Promise<
@@ -176,7 +178,8 @@ export async function raw(
 > {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  let body: string | undefined = options.text;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = options.bytes ??
+    options.text;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["Content-Type"] = "application/json";

@@ -15,6 +15,7 @@ import {
   fromZodError,
   invalidField,
   payloadTooLarge,
+  unsupportedContentEncoding,
   unsupportedMediaType,
 } from "../errors.ts";
 import { messageOf } from "../error_message.ts";
@@ -93,6 +94,12 @@ async function bodyText(
   request: Request,
   limits: PlatformSettings["limits"],
 ): Promise<string> {
+  // Bodies are read as they come: a compressed one (gzip, br) would read as
+  // bytes that are not UTF-8, or worse as text that happens to be.
+  const coding = request.headers.get("content-encoding");
+  if (coding !== null && coding.trim().toLowerCase() !== "identity") {
+    throw unsupportedContentEncoding(coding);
+  }
   const max = limits.maxBodyBytes;
   const declared = request.headers.get("content-length");
   if (Number(declared) > max) throw payloadTooLarge(max);
