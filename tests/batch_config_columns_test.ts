@@ -17,7 +17,7 @@ import {
 } from "@std/assert";
 import { ValidationError } from "../src/http/errors.ts";
 import { Deployment } from "../src/builders/deployment.ts";
-import { MLPlatform } from "../src/platform.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 import { ViewsBatchConfigurationCreateSchema } from "../src/schemas/batch.ts";
 import { OnboardingConfigurationCreateSchema } from "../src/schemas/onboarding.ts";
 import { openSqliteStore } from "../src/local/store/sqlite_store.ts";
@@ -83,17 +83,7 @@ Deno.test("onboarding configuration schema: targets are trimmed; blank or repeat
 });
 
 Deno.test("SDK builders: a blank or repeated kept column or target is a ValidationError naming it, and nothing is sent", async () => {
-  let requests = 0;
-  const ml = new MLPlatform({
-    baseUrl: "https://mlp.test",
-    clientId: "id",
-    clientSecret: "secret",
-    fetch: () => {
-      requests++;
-      return Promise.reject(new Error("no request may be sent"));
-    },
-    progress: false,
-  });
+  const { ml, requests } = offlinePlatform();
   assertEquals(
     ml.viewsBatchConfiguration("c", { keep: [" id "] }).body().keep_columns,
     ["id"],
@@ -133,7 +123,7 @@ Deno.test("SDK builders: a blank or repeated kept column or target is a Validati
     ValidationError,
   );
   assertMatch(targets.issues[0].path, /^targets\.0/);
-  assertEquals(requests, 0, "nothing is sent");
+  assertEquals(requests(), 0, "nothing is sent");
 });
 
 Deno.test("local platform: a kept column named with spaces is the input's column, blank ones are a 400 at create, and a configuration stored before still runs", async () => {

@@ -5,7 +5,7 @@
  * the bounds themselves.
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
-import { MLPlatform } from "../src/platform.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 import { ValidationError } from "../src/http/errors.ts";
 import {
   HYPERPARAMETER_BOUNDS,
@@ -129,13 +129,7 @@ Deno.test("hyperparameter bounds: a response carrying a value beyond our bounds 
   assert(read.success);
 });
 
-const ml = new MLPlatform({
-  baseUrl: "https://mlp.test",
-  clientId: "id",
-  clientSecret: "secret",
-  fetch: () => Promise.reject(new Error("no request may be sent")),
-  progress: false,
-});
+const ml = offlinePlatform().ml;
 
 Deno.test("hyperparameter bounds: the builder refuses each out-of-range value before sending, naming field and option", () => {
   for (const [name, b] of Object.entries(bounds)) {

@@ -15,7 +15,7 @@ import {
 } from "@std/assert";
 import { local } from "../local.ts";
 import { parseCsv } from "../src/csv.ts";
-import { MLPlatform } from "../src/platform.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 import { ValidationError } from "../src/http/errors.ts";
 import { inferSchema } from "../src/infer/infer.ts";
 import { predictionTypeOf } from "../src/builders/schema.ts";
@@ -93,13 +93,7 @@ Deno.test("regression: inference picks REGRESSION for a numeric target with many
 });
 
 Deno.test("regression: the builders send prediction_type REGRESSION and a hand-built float target calls for it", () => {
-  const ml = new MLPlatform({
-    baseUrl: "https://mlp.test",
-    clientId: "id",
-    clientSecret: "secret",
-    fetch: () => Promise.reject(new Error("no request may be sent")),
-    progress: false,
-  });
+  const ml = offlinePlatform().ml;
   const body = ml.onboardingConfiguration("o", {
     targets: ["price"],
     predictionType: "REGRESSION",

@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { ViewsRequestSchema } from "../src/schemas/views.ts";
-import { MLPlatform } from "../src/platform.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 import { ValidationError } from "../src/http/errors.ts";
 import { Deployment } from "../src/builders/deployment.ts";
 import { ViewsResult } from "../src/builders/views_result.ts";
@@ -59,13 +59,7 @@ Deno.test("reserved names: the views request schema keeps __proto__, constructor
   assertEquals(Object.keys(plain.targets), []);
 });
 
-const ml = new MLPlatform({
-  baseUrl: "https://mlp.test",
-  clientId: "id",
-  clientSecret: "secret",
-  fetch: () => Promise.reject(new Error("no request may be sent")),
-  progress: false,
-});
+const ml = offlinePlatform().ml;
 const deployment = (features: string[]) =>
   new Deployment(undefined, {
     id: "dm",
