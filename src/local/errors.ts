@@ -239,7 +239,7 @@ export function payloadTooLarge(limit: number): HttpError {
  * ```ts
  * import { unsupportedContentEncoding } from "./errors.ts";
  * const e = unsupportedContentEncoding("gzip");
- * if (!(e.status === 415 && e.body.message.includes("uncompressed"))) throw new Error("example failed");
+ * if (!(e.status === 415 && String(e.body.message).includes("uncompressed"))) throw new Error("example failed");
  * ```
  */
 export function unsupportedContentEncoding(got: string): HttpError {
