@@ -38,6 +38,7 @@
  */
 import type { ClientOptions } from "./src/client.ts";
 import { errorFromResponse } from "./src/http/error_mapping.ts";
+import { ConfigurationError } from "./src/http/errors.ts";
 import type { PollOptions } from "./src/jobs/poll_schedule.ts";
 import { HttpError } from "./src/local/errors.ts";
 import type { LocalPlatformOptions } from "./src/local/options.ts";
@@ -95,7 +96,13 @@ export const LOCAL_POLL: PollOptions = Object.freeze({
 export interface LocalMLPlatform extends MLPlatform {
   /** The platform the client talks to. */
   readonly platform: LocalPlatform;
-  /** Stops the platform's background work and closes its store. */
+  /**
+   * Stops the platform's background work (its running jobs end `FAILED`)
+   * and closes its store. Calling it again waits for the same close. Every
+   * call made after it (a job's poll too) is refused with a
+   * `ConfigurationError` saying so: start another with `local()` (with the
+   * same `dataDir` to find what was persisted).
+   */
   close(): Promise<void>;
 }
 
@@ -127,28 +134,62 @@ const typed = (bucket: string, path: string) => (error: unknown): never => {
  * console.log(account.status); // "ACTIVE"
  * await ml.close();
  * ```
+ *
+ * @example A closed platform answers nothing more
+ * ```ts
+ * import { local } from "./local.ts";
+ * import { ConfigurationError } from "./mod.ts";
+ * const ml = await local({ progress: false });
+ * await ml.close();
+ * await ml.close(); // the same close, again
+ * const refused = await ml.workspaces.list().then(() => undefined, (e) => e);
+ * if (!(refused instanceof ConfigurationError)) throw new Error(String(refused));
+ * ```
  */
 export async function local(
   options: LocalOptions = {},
 ): Promise<LocalMLPlatform> {
   const { client, progress, poll = LOCAL_POLL, ...platformOptions } = options;
+  // Set by close(): every later call is refused, not answered by a
+  // platform whose jobs no longer run (in memory) or whose store is
+  // closed (a 500 and a stack trace with dataDir).
+  let closing: Promise<void> | undefined;
   const ml: LocalClient<MLPlatform> = await createLocalClient(
     { ...platformOptions, client },
     (o) =>
       new MLPlatform({
         ...o,
+        fetch: (input, init) =>
+          closing ? Promise.reject(closedError(input)) : o.fetch!(input, init),
         progress,
         poll,
         readObject: (bucket, path) =>
-          ml.platform.readObject(bucket, path).catch(typed(bucket, path)),
+          closing
+            ? Promise.reject(closedError())
+            : ml.platform.readObject(bucket, path).catch(typed(bucket, path)),
         streamObject: (bucket, path, use) =>
-          ml.platform.streamObject(bucket, path, use).catch(
-            typed(bucket, path),
-          ),
+          closing
+            ? Promise.reject(closedError())
+            : ml.platform.streamObject(bucket, path, use).catch(
+              typed(bucket, path),
+            ),
       }),
   );
   return Object.defineProperty(ml, "close", {
-    value: () => ml.platform.close(),
+    value: () => (closing ??= ml.platform.close()),
     enumerable: false,
   }) as LocalMLPlatform;
+}
+
+/** The error of a call made after `close()`. */
+function closedError(input?: RequestInfo | URL): ConfigurationError {
+  const request = input instanceof Request
+    ? ` (${input.method} ${new URL(input.url).pathname})`
+    : "";
+  return new ConfigurationError({
+    message: `This local() platform was closed${request}: its jobs were ` +
+      "stopped and its store closed, so it answers no more calls",
+    hint:
+      "Start another with local() (with the same dataDir to find what it persisted), and close it when done",
+  });
 }

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { ViewsBuilder } from "../src/builders/views.ts";
 import { toViewsQuery } from "../src/frames/query.ts";
 import { ValidationError } from "../src/http/errors.ts";
+import { nearestName } from "../src/builders/validate.ts";
 import { withNodeProtoSetter } from "./_helpers/node_proto.ts";
 
 /** What the long way makes of `query`: the body's JSON, or the paths it refuses. */
@@ -26,8 +27,18 @@ function longWay(
     return { paths: ["query"] };
   }
   const foreign = Object.keys(columns).filter((k) => !features?.includes(k));
-  if (features && foreign.length) {
-    return { paths: foreign.map((k) => `query.${k}`) };
+  // Features the query leaves out are refused too, after the foreign
+  // columns, but for one a foreign column misspells ("did you mean").
+  const meant = foreign.map((k) => nearestName(k, features ?? []));
+  const missing = (features ?? []).filter((f) =>
+    !Object.hasOwn(columns, f) && !meant.includes(f)
+  );
+  if (features && (foreign.length || missing.length)) {
+    const paths = foreign.map((k) => `query.${k}`);
+    // More than three missing are one issue naming them all.
+    if (missing.length > 3) paths.push("query");
+    else paths.push(...missing.map((k) => `query.${k}`));
+    return { paths };
   }
   return {
     json: JSON.stringify({

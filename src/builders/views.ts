@@ -9,9 +9,16 @@
  */
 import type { DataFrame } from "danfojs-node";
 import type { z } from "zod";
-import { DEFAULT_CHUNK_SIZE, scoreInChunks } from "../frames/chunked.ts";
+import {
+  ChunkError,
+  DEFAULT_CHUNK_SIZE,
+  scoreInChunks,
+} from "../frames/chunked.ts";
+import { MLPlatformError } from "../http/errors.ts";
+import type { FieldIssue } from "../schemas/errors.ts";
 import { toViewsQuery } from "../frames/query.ts";
 import { setOwn } from "../frames/split.ts";
+import type { SplitTable } from "../frames/types.ts";
 import { type Cell, ViewsRequestSchema } from "../schemas/views.ts";
 import { type ViewsAnchor, ViewsAnchorSchema } from "../schemas/labels.ts";
 import type { DeployedModel } from "../schemas/deployments.ts";
@@ -55,9 +62,16 @@ export interface ViewsOptions<
    * none, not even the schema's default anchor.
    */
   anchor?: ViewsAnchor;
-  /** The model's features, when known: other query columns are refused before sending. */
+  /**
+   * The model's features, when known: other query columns, and features
+   * the query leaves out, are refused before sending.
+   */
   features?: readonly string[];
-  /** Rows per request (default 1000); larger queries are sent in chunks. */
+  /**
+   * Rows per request (default 1000); larger queries are sent in chunks. A
+   * chunk that fails rejects the call with its request's typed error (a
+   * `NotFoundError`, `ValidationError`, ...), which says the rows it carried.
+   */
   chunkSize?: number;
   /**
    * Chunk requests in flight at once (default: the deployment's
@@ -173,27 +187,21 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     // converts it or names what is wrong.
     const plain = drop?.length ? undefined : plainQuery(query, features);
     const fast = plain && checkedBody(plain, targets, records);
-    if (fast) return fast;
+    if (fast) {
+      // Every column is a feature (plainQuery checked): as many columns as
+      // features means none is missing.
+      if (features && Object.keys(fast.query).length !== features.length) {
+        checkFeatures(fast.query, features, this.what);
+      }
+      return fast;
+    }
     const raw = this.raw();
     const body = checkedBody(
       raw.query as Record<string, Cell[]>,
       raw.targets,
       records,
     ) ?? validateBody(this.schema, raw, this.what, this.optionNames());
-    if (features) {
-      const issues = Object.keys(body.query).filter((k) =>
-        !features.includes(k)
-      ).map((k) => {
-        const like = nearestName(k, features);
-        return {
-          path: `query.${k}`,
-          message: `"${k}" is not a feature of the model (${
-            like ? `did you mean "${like}"? ` : ""
-          }features: ${features.join(", ")}); rename or drop the column`,
-        };
-      });
-      if (issues.length) throw invalid(this.what, issues);
-    }
+    if (features) checkFeatures(body.query, features, this.what);
     return body;
   }
 
@@ -203,6 +211,8 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
    */
   protected async make(options: CreateOptions = {}): Promise<ViewsResult<T>> {
     const body = this.#checked(false);
+    checkTargetRows(body, this.what);
+    checkChunking(this.options, this.what);
     const client = this.requireClient("send");
     // body() has parsed the body with the route's own schema: the transport
     // need not parse it (or its chunks, slices of it) a second time.
@@ -221,28 +231,156 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     }
     const concurrency = this.options.concurrency ??
       await maximumConcurrency(client, this.options.deployment, options);
-    const table = await scoreInChunks(body.query, {
-      chunkSize,
-      concurrency,
-      retries: 0, // the transport already retries each request
-      signal: options.signal,
-      score: (chunk, context) =>
-        client.deployedModels.views(
-          id,
-          {
-            ...body,
-            query: chunk as Record<string, Cell[]>,
-            targets: sliceTargets(
-              body.targets,
-              context.offset,
-              Object.values(chunk)[0]?.length ?? 0,
-            ),
-          },
-          { ...request, signal: context.signal },
-        ),
-    });
+    let table: SplitTable;
+    try {
+      table = await scoreInChunks(body.query, {
+        chunkSize,
+        concurrency,
+        retries: 0, // the transport already retries each request
+        signal: options.signal,
+        score: (chunk, context) =>
+          client.deployedModels.views(
+            id,
+            {
+              ...body,
+              query: chunk as Record<string, Cell[]>,
+              targets: sliceTargets(
+                body.targets,
+                context.offset,
+                Object.values(chunk)[0]?.length ?? 0,
+              ),
+            },
+            { ...request, signal: context.signal },
+          ),
+      });
+    } catch (error) {
+      throw chunkFailure(error, chunkSize);
+    }
     return new ViewsResult(table);
   }
+}
+
+/**
+ * Refuses query columns that are not features of the model and features
+ * the query leaves out, naming each, before anything is sent (a missing
+ * one was refused by the service, after the request, or after the first
+ * chunk's).
+ */
+function checkFeatures(
+  query: Record<string, unknown>,
+  features: readonly string[],
+  what: string,
+): void {
+  const issues: FieldIssue[] = [];
+  // A missing feature a foreign column misspells is said once, as its
+  // "did you mean".
+  const meant = new Set<string>();
+  for (const k of Object.keys(query)) {
+    if (features.includes(k)) continue;
+    const like = nearestName(k, features);
+    if (like) meant.add(like);
+    issues.push({
+      path: `query.${k}`,
+      message: `"${k}" is not a feature of the model (${
+        like ? `did you mean "${like}"? ` : ""
+      }features: ${features.join(", ")}); rename or drop the column`,
+    });
+  }
+  const missing = features.filter((f) =>
+    !Object.hasOwn(query, f) && !meant.has(f)
+  );
+  const give = "give one value per row (null for missing)";
+  if (missing.length > 3) {
+    // A row of a few columns leaves out most: one issue, not one a feature.
+    issues.push({
+      path: "query",
+      message: `${missing.length} features of the model are missing (${
+        missing.join(", ")
+      }): ${give}`,
+    });
+  } else {
+    for (const f of missing) {
+      issues.push({
+        path: `query.${f}`,
+        message: `a feature of the model, missing: ${give}`,
+      });
+    }
+  }
+  if (issues.length) throw invalid(what, issues);
+}
+
+/**
+ * Refuses explained classes given per row (an array) whose count is not
+ * the query's rows, naming the target, before anything is sent: the
+ * service refused it after the request (and, over 1,000 rows, counted the
+ * rows of one request, not of the query).
+ */
+function checkTargetRows(
+  body: { query: Record<string, unknown[]>; targets?: Record<string, unknown> },
+  what: string,
+): void {
+  let rows = 0;
+  for (const name in body.query) {
+    rows = body.query[name].length;
+    break;
+  }
+  const issues: FieldIssue[] = [];
+  for (const [target, value] of Object.entries(body.targets ?? {})) {
+    if (Array.isArray(value) && value.length !== rows) {
+      issues.push({
+        path: `targets.${target}`,
+        message: `${value.length} classes for a query of ${rows} rows: ` +
+          "give one class for every row, or one per row",
+      });
+    }
+  }
+  if (issues.length) throw invalid(what, issues);
+}
+
+/**
+ * Refuses a `chunkSize` or `concurrency` that is not a whole number of 1
+ * or more, naming it, before anything is sent (scoreInChunks' RangeError
+ * came after the deployment and its configuration had been read).
+ */
+function checkChunking(
+  options: Pick<ViewsOptions, "chunkSize" | "concurrency">,
+  what: string,
+): void {
+  const issues: FieldIssue[] = [];
+  for (const name of ["chunkSize", "concurrency"] as const) {
+    const value: unknown = options[name];
+    if (value === undefined) continue;
+    if (
+      typeof value !== "number" || !Number.isSafeInteger(value) || value < 1
+    ) {
+      issues.push({
+        path: name,
+        message: `must be a whole number of 1 or more (got ${
+          typeof value === "string" ? JSON.stringify(value) : String(value)
+        } of type ${typeof value})`,
+      });
+    }
+  }
+  if (issues.length) throw invalid(what, issues);
+}
+
+/**
+ * The error a chunked views call rejects with: the typed error of the
+ * request that failed (a `NotFoundError`, `ValidationError`, ... as one
+ * request of the same query gives), saying which rows it carried, since a
+ * row number in the service's message counts from that request's first
+ * row; anything else as it is. It was a `ChunkError`, no `MLPlatformError`,
+ * from 1,001 rows on.
+ */
+function chunkFailure(error: unknown, chunkSize: number): unknown {
+  if (!(error instanceof ChunkError)) return error;
+  const cause = error.cause;
+  if (!(cause instanceof MLPlatformError)) return error;
+  const last = error.offset + error.size - 1;
+  cause.message += ` [the query is sent ${chunkSize} rows a request: ` +
+    `this request carried rows ${error.offset}-${last}, and a row number ` +
+    `above counts from row ${error.offset}]`;
+  return cause;
 }
 
 /** A cell zod's `CellSchema` accepts as it is. */

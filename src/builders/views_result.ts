@@ -158,7 +158,24 @@ export class ViewsResult<T extends string = string> {
     return this.#column(`prediction.${name}`);
   }
 
-  /** Each class's probability per row, for `target` (default: the first). */
+  /**
+   * Each class's probability per row, for `target` (default: the first). A
+   * row without one (a batch row the model could not score, whose views
+   * are null) has `NaN`, as `toDataFrame()` has, never 0: `Number(null)`
+   * made such a row read as certain that it was no class at all.
+   *
+   * @example
+   * ```ts
+   * import { ViewsResult } from "./views_result.ts";
+   * const result = new ViewsResult<"churn">({
+   *   columns: ["prediction.churn", "probability.churn.No", "probability.churn.Yes"],
+   *   index: [0, 1],
+   *   data: [["Yes", 0.3, 0.7], [null, null, null]],
+   * });
+   * const { Yes } = result.probabilities();
+   * if (Yes[0] !== 0.7 || !Number.isNaN(Yes[1])) throw new Error(String(Yes));
+   * ```
+   */
   probabilities(target?: T): Record<string, number[]> {
     const name = target ?? this.#targets()[0];
     const prefix = `probability.${name}.`;
@@ -166,9 +183,12 @@ export class ViewsResult<T extends string = string> {
     const out: Record<string, number[]> = Object.create(null);
     this.table.columns.forEach((column, j) => {
       if (column.startsWith(prefix)) {
-        out[column.slice(prefix.length)] = this.table.data.map((row) =>
-          Number(row[j])
-        );
+        out[column.slice(prefix.length)] = this.table.data.map((row) => {
+          const cell = row[j];
+          return cell === null || cell === undefined || cell === ""
+            ? NaN
+            : Number(cell);
+        });
       }
     });
     return out;

@@ -9,6 +9,13 @@ import { FrameError } from "./errors.ts";
 import type { SplitTable, ViewsQuery } from "./types.ts";
 import { sleep } from "../abort.ts";
 
+/**
+ * How long (ms) a worker of {@linkcode scoreInChunks} scores chunks before
+ * it lets the event loop run timers: in-process, an abort waits at most
+ * about this long (plus a chunk); each turn costs 1-2 ms.
+ */
+const YIELD_EVERY_MS = 50;
+
 /** Rows per chunk when `chunkSize` is not given: ~1,000 rows keeps each request well under a megabyte for tens of features. */
 export const DEFAULT_CHUNK_SIZE = 1000;
 
@@ -212,7 +219,19 @@ export async function scoreInChunks(
   };
 
   const worker = async (): Promise<void> => {
-    while (next < chunks) await runChunk(next++);
+    let turn = performance.now();
+    while (next < chunks) {
+      // A chunk scored in-process (local()) never waits for I/O: without
+      // a turn of the event loop now and then, no timer ran (the caller's
+      // AbortSignal.timeout(), a setTimeout that aborts) before every
+      // chunk was scored, so the signal stopped nothing.
+      if (performance.now() - turn >= YIELD_EVERY_MS) {
+        await sleep(0, signal);
+        turn = performance.now();
+        if (next >= chunks) break;
+      }
+      await runChunk(next++);
+    }
   };
 
   const aborted = new Promise<never>((_, reject) => {

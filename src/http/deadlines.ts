@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { MAX_TIMER_MS } from "../abort.ts";
 
 interface Entry {
   at: number;
@@ -127,9 +128,12 @@ export class Deadlines {
   #arm(at: number): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#armedAt = at;
+    // At most one timer's longest delay (a longer one fires after 1 ms:
+    // a client `timeout` over 24.8 days re-armed it every millisecond,
+    // each time with a warning); the tick re-arms for what is left.
     this.#timer = setTimeout(
       () => this.#tick(),
-      Math.max(0, at - performance.now()),
+      Math.min(MAX_TIMER_MS, Math.max(0, at - performance.now())),
     );
     this.#ref = true;
     this.#updateRef();

@@ -58,6 +58,12 @@ export interface FailedResponse {
   operation: string;
   /** Milliseconds from Retry-After, when present. */
   retryAfter?: number;
+  /**
+   * The path names no resource by id (a list, a create, the token call):
+   * a 404 then means the base URL (or the service) has no such endpoint,
+   * not that an id is wrong.
+   */
+  endpoint?: boolean;
 }
 
 /**
@@ -75,6 +81,19 @@ export interface FailedResponse {
  * });
  * e.name; // "NotFoundError"
  * e.requestId; // "r-9"
+ * ```
+ *
+ * @example A 404 of an endpoint (no id in its path) is about the base URL
+ * ```ts
+ * import { errorFromResponse } from "./error_mapping.ts";
+ * const e = errorFromResponse({
+ *   status: 404,
+ *   headers: new Headers(),
+ *   body: { message: "No operation POST /v1/oauth/token", error_code: "NOT_FOUND" },
+ *   operation: "POST /v1/oauth/token",
+ *   endpoint: true,
+ * });
+ * if (!e.message.includes("check the base URL") || e.message.includes("Check the id")) throw new Error(e.message);
  * ```
  */
 export function errorFromResponse(failed: FailedResponse): MLPlatformError {
@@ -113,8 +132,11 @@ export function errorFromResponse(failed: FailedResponse): MLPlatformError {
     case 404:
       return new NotFoundError({
         ...init,
-        hint:
-          "Check the id (list the collection to see what exists) and that it belongs to this account",
+        hint: failed.endpoint
+          // No id to check: a base URL with a path the API does not have
+          // (a version segment, a typo) makes every endpoint 404.
+          ? "The service has no such endpoint: check the base URL (option baseUrl or MLP_BASE_URL), which is the API's root (its paths carry no version segment), or whether this service offers the operation"
+          : "Check the id (list the collection to see what exists) and that it belongs to this account",
       });
     case 409:
       return new ConflictError({

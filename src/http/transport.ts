@@ -84,6 +84,8 @@ interface Policy {
   auth: boolean;
   /** Describes the call in messages, e.g. `GET /accounts`. */
   operation: string;
+  /** A path with no id (list, create, token): a 404 is a missing endpoint. */
+  endpoint?: boolean;
   signal?: AbortSignal;
   timeout: number;
 }
@@ -213,6 +215,7 @@ export class Transport {
       operation: `${route.method} ${
         messagePath(this.#basePath, path, outgoing.url)
       }`,
+      endpoint: !route.path.includes("{"),
       signal: options.signal,
       timeout,
     };
@@ -328,6 +331,7 @@ export class Transport {
     policy: Policy,
   ): Promise<Received> {
     let pollHeaders: Record<string, string> | undefined;
+    const poll: Policy = { ...policy, kind: "read", endpoint: false };
     while (answer.status === 202) {
       const location = answer.headers.get("location");
       if (!location) {
@@ -359,7 +363,7 @@ export class Transport {
           sameOrigin: url.origin === this.#base.origin,
           headers: pollHeaders,
         },
-        { ...policy, kind: "read", operation: `GET ${url.pathname}` },
+        { ...poll, operation: `GET ${url.pathname}` },
       );
     }
     return answer;
@@ -489,6 +493,7 @@ export class Transport {
           body: answer.body,
           operation: policy.operation,
           retryAfter,
+          endpoint: policy.endpoint,
         });
       }
       return answer;
@@ -524,7 +529,7 @@ export class Transport {
 
   /** `POST /oauth/token` through the same retry loop (it is safe to repeat). */
   async #exchangeToken(form: URLSearchParams) {
-    const operation = "POST /oauth/token";
+    const operation = `POST ${this.#basePath}/oauth/token`;
     const outgoing: Outgoing = {
       method: "POST",
       url: requestUrl(this.#prefix, "/oauth/token"),
@@ -541,6 +546,7 @@ export class Transport {
         kind: "token",
         auth: false,
         operation,
+        endpoint: true,
         timeout: this.#settings.timeout,
       });
     } catch (error) {

@@ -29,6 +29,7 @@
  * @module
  */
 import {
+  ConflictError,
   ConnectionError,
   MLPlatformError,
   RateLimitError,
@@ -113,7 +114,9 @@ export interface WaitOptions<S extends JobSnapshot = JobSnapshot> {
   poll?: PollOptions;
   /**
    * When `signal` aborts, also cancel the job on the service (`job.cancel()`)
-   * before rejecting; by default an abort only stops waiting.
+   * before rejecting with the signal's reason (also when the job turns out
+   * to have ended already: its cancel's 409 is not the answer); by default
+   * an abort only stops waiting.
    */
   cancelOnAbort?: boolean;
 }
@@ -387,7 +390,14 @@ export class Job<S extends JobSnapshot, T> implements PromiseLike<T> {
       });
     } catch (error) {
       if (!signal.aborted || error !== signal.reason) throw error;
-      seen(await this.cancel());
+      try {
+        seen(await this.cancel());
+      } catch (refused) {
+        // A 409: the job ended (completed, say) before the cancel landed.
+        // Nothing is left to stop, and the abort is what the caller asked
+        // for: it stands, not "already ended (COMPLETED)".
+        if (!(refused instanceof ConflictError)) throw refused;
+      }
       throw error;
     }
   }
