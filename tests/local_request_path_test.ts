@@ -211,3 +211,41 @@ Deno.test("request path: a views call answers alike past Hono's router and throu
     await platform.close();
   }
 });
+
+Deno.test("request path: local() with a base URL that has a path answers under it, 202 + Location included", async () => {
+  // The path is where the in-process client sends its requests; the app
+  // routes from the root, as behind a proxy that removes the path. Every
+  // call was a 404 naming /api/v1/oauth/token.
+  const { local } = await import("../local.ts");
+  const ml = await local({
+    baseUrl: "http://mlplatform.local/api/v1/",
+    buckets: { data: "datasets" },
+    // A views call of more than 100 rows is answered 202 + Location.
+    viewsAsyncRows: 100,
+    progress: false,
+  });
+  try {
+    const ws = await ml.workspaces.create({ name: "w" });
+    assertEquals((await ml.workspaces.get(ws.id)).id, ws.id);
+    const { deployment } = await ml.quickstart({
+      bucket: "data",
+      path: "penguins.csv",
+      target: "species",
+      training: { maxRounds: 20, estimators: 2 },
+    });
+    // More rows than a views call answers at once: 202 and its Location,
+    // which the client follows under the same base.
+    const n = 300;
+    const result = await deployment.views({
+      island: Array(n).fill("Biscoe"),
+      bill_length_mm: Array(n).fill(45.2),
+      bill_depth_mm: Array(n).fill(15),
+      flipper_length_mm: Array(n).fill(200),
+      body_mass_g: Array(n).fill(4000),
+      sex: Array(n).fill("male"),
+    });
+    assertEquals(result.rows().length, n);
+  } finally {
+    await ml.close();
+  }
+});

@@ -106,6 +106,31 @@ export async function createLocalPlatform(
   }
 }
 
+/**
+ * The app's fetch for in-process clients. A base URL with a path
+ * (`http://mlplatform.local/api/v1`) is where the client sends its requests,
+ * while the app routes from the root, as behind a proxy that removes the
+ * path: the path is removed here the same way (before, every call was a
+ * 404 naming `/api/v1/...`).
+ */
+function inProcessFetch(
+  app: Hono,
+  baseUrl: string,
+): (request: Request) => Promise<Response> {
+  const prefix = URL.canParse(baseUrl) ? new URL(baseUrl).pathname : "/";
+  if (prefix === "/" || prefix === "") {
+    return (request) => Promise.resolve(app.fetch(request));
+  }
+  return (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)) {
+      url.pathname = url.pathname.slice(prefix.length) || "/";
+      request = new Request(url, request);
+    }
+    return Promise.resolve(app.fetch(request));
+  };
+}
+
 function start(
   o: LocalPlatformOptions,
   store: Store,
@@ -149,10 +174,11 @@ function start(
   recover(ctx);
   const app = createApp(ctx);
   const first = operator.accounts[0].credentials[0];
+  const baseUrl = (o.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   return {
-    fetch: (request) => Promise.resolve(app.fetch(request)),
+    fetch: inProcessFetch(app, baseUrl),
     app,
-    baseUrl: (o.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    baseUrl,
     credentials: { clientId: first.clientId, clientSecret: first.clientSecret },
     operator,
     readObject: (bucket, path) => readDataFile(ctx.buckets, bucket, path),

@@ -77,7 +77,12 @@ export interface LocalPlatformOptions extends OperatorConfig {
   clock?: () => number;
   /** Persist state in this folder (SQLite); default: memory only. */
   dataDir?: string;
-  /** Base URL the app believes it is served at (default `http://mlplatform.local`). */
+  /**
+   * Base URL the app believes it is served at (default
+   * `http://mlplatform.local`). With a path (`http://host/api/v1`), the
+   * in-process client sends its requests under it and the app, which
+   * routes from the root, takes them as behind a proxy that removes it.
+   */
   baseUrl?: string;
   /** Fault injection (off by default). */
   faults?: FaultOptions;
