@@ -38,7 +38,7 @@
  */
 import type { ClientOptions } from "./src/client.ts";
 import { errorFromResponse } from "./src/http/error_mapping.ts";
-import { ConfigurationError } from "./src/http/errors.ts";
+import { ConfigurationError, MLPlatformError } from "./src/http/errors.ts";
 import type { PollOptions } from "./src/jobs/poll_schedule.ts";
 import { HttpError } from "./src/local/errors.ts";
 import type { LocalPlatformOptions } from "./src/local/options.ts";
@@ -126,6 +126,10 @@ const typed = (bucket: string, path: string) => (error: unknown): never => {
  * returns an {@linkcode MLPlatform} connected to it. Map bucket names to
  * local folders with `buckets`; persist everything with `dataDir`.
  *
+ * @throws {ConfigurationError} When the platform cannot start (a bad
+ *   option, a config file that does not read, `dataDir` on a runtime
+ *   without `node:sqlite`), in the platform's words; its error is `cause`.
+ *
  * @example
  * ```ts
  * import { local } from "./local.ts";
@@ -174,11 +178,29 @@ export async function local(
               typed(bucket, path),
             ),
       }),
-  );
+  ).catch((error: unknown) => {
+    throw startError(error);
+  });
   return Object.defineProperty(ml, "close", {
     value: () => (closing ??= ml.platform.close()),
     enumerable: false,
   }) as LocalMLPlatform;
+}
+
+/**
+ * What `local()` throws when the platform cannot start (a bad option, a
+ * config file that does not read, persistence on a runtime without
+ * `node:sqlite`): a `ConfigurationError` with the platform's own words,
+ * which say what to change; the platform's error is its `cause`.
+ */
+function startError(error: unknown): unknown {
+  if (error instanceof MLPlatformError) return error;
+  return new ConfigurationError({
+    message: `local() could not start the platform: ${
+      error instanceof Error ? error.message : String(error)
+    }`,
+    cause: error,
+  });
 }
 
 /** The error of a call made after `close()`. */

@@ -207,6 +207,22 @@ Deno.test("local hostile input: a bad limit is refused at startup, naming it", a
   assertMatch(message, /limits\.maxJsonDepth must be a positive integer/);
 });
 
+Deno.test("local hostile input: local() that cannot start is a ConfigurationError in the platform's words, its error the cause", async () => {
+  const { local } = await import("../local.ts");
+  const { ConfigurationError } = await import("../mod.ts");
+  for (
+    const [options, said] of [
+      [{ limits: { maxJsonDepth: 0 } }, /limits\.maxJsonDepth must be/],
+      [{ configFile: "/no/such/config.json" }, /Cannot read the config file/],
+    ] as const
+  ) {
+    const error = await local(options).then(() => null, (e: unknown) => e);
+    assert(error instanceof ConfigurationError, String(error));
+    assertMatch(error.message, said);
+    assert(error.cause instanceof Error);
+  }
+});
+
 Deno.test("local hostile input: a body without a JSON Content-Type is a 415; JSON with charset is fine", async () => {
   const { platform } = await setup();
   try {
