@@ -60,7 +60,8 @@ const LF = 10;
 const CR = 13;
 
 /**
- * The longest record (row) the parsers read, in characters: 16 Mi. A table's
+ * The longest record (row) the parsers read, in characters: 16 Mi (its
+ * text in the file, quotes and commas counted, its line break not). A table's
  * rows are far shorter (1,500 columns of short cells is a few KB); a record
  * this long is a file with no line breaks or a quote never closed, and
  * reading on would hold all of it (and its copies) in memory.
@@ -353,6 +354,11 @@ export function forEachRecord(
   let recordStart = i;
   let recordLine = line;
   let incomplete = true;
+  // Where the text of the record under way is known to end, when a piece
+  // stops inside it (a CR last in a piece ends it: not its text).
+  let readTo = n;
+  // Where the text of the record just read ends (its line break follows).
+  let recordEnd = i;
 
   records: for (;;) {
     if (i >= n) {
@@ -427,28 +433,32 @@ export function forEachRecord(
         continue;
       }
       // Record end: CRLF, LF, lone CR or EOF.
+      recordEnd = i;
       if (i < n) {
         if (text.charCodeAt(i) === CR) {
           if (text.charCodeAt(i + 1) === LF) i++;
           // An LF may follow in the next piece.
-          else if (partial && i + 1 === n) break records;
+          else if (partial && i + 1 === n) {
+            readTo = i;
+            break records;
+          }
         }
         i++;
         line++;
       }
       break;
     }
-    if (i - recordStart > MAX_RECORD_CHARS) {
-      throw recordTooLong(recordLine, i - recordStart);
-    }
+    // A record's length is its text's, its line break not counted.
+    const chars = recordEnd - recordStart;
+    if (chars > MAX_RECORD_CHARS) throw recordTooLong(recordLine, chars);
     const blank = record.length === 1 && record[0] === "";
     if (blank && (first < 0 || first > 1)) continue;
     if (first < 0) first = record.length;
     visit(record, recordLine);
   }
   // The record under way goes on with the next piece: not past the cap.
-  if (incomplete && n - recordStart > MAX_RECORD_CHARS) {
-    throw recordTooLong(recordLine, n - recordStart);
+  if (incomplete && readTo - recordStart > MAX_RECORD_CHARS) {
+    throw recordTooLong(recordLine, readTo - recordStart);
   }
   if (scan) {
     // Stopped inside a record: it starts again, whole, with the next piece.

@@ -219,8 +219,13 @@ export class CsvColumnsReader {
         // text then ends its last record, unless a quoted field goes on, so
         // the next piece is parsed as it is decoded. A piece joined to the
         // rest of the one before is a copy of both, and garbage after.
-        const lf = bytes.lastIndexOf(LF, end - 1);
-        if (lf >= at) end = lf + 1;
+        // Looked for in this piece only: searching `bytes` from `end` back
+        // went on to the last LF before it, the whole file so far when it
+        // has none (lone CR line ends), and parsing took quadratic time.
+        const piece = bytes.subarray(at, end);
+        let cut = piece.lastIndexOf(LF);
+        if (cut < 0) cut = piece.lastIndexOf(CR); // lone CR line ends
+        if (cut >= 0) end = at + cut + 1;
       }
       const text = this.#decoder.decode(bytes.subarray(at, end), {
         stream: true,

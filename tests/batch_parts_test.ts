@@ -37,6 +37,44 @@ Deno.test("csv stream: any split of the text gives the records parseCsv gives", 
   assertEquals(records([...text]), expected, "one character a piece");
 });
 
+Deno.test("csv stream: a blank line in a one-column file is a row, and quoted lone CRs count as lines, as parseCsv reads them, at any split", () => {
+  // Before, batch views skipped a one-column file's blank lines (ingestion
+  // reads them as rows with an empty cell: rows_in differed) and counted
+  // only LFs inside quotes (a lone-CR file's later rows were named by the
+  // wrong line).
+  const lined = (pieces: string[]) => {
+    const out: [string[], number][] = [];
+    const parser = new CsvRecordParser();
+    for (const piece of pieces) parser.push(piece, (r, l) => out.push([r, l]));
+    parser.end((r, l) => out.push([r, l]));
+    return out;
+  };
+  const texts = [
+    "\n\nx\n1\n\n2\n\n",
+    'x\r1\r""\r\r2',
+    'a,b\n""\n\n1,2\n',
+    'id,note\r1,"one\rtwo\r\nthree\n"\r2,"a""\r"\r3,x\r',
+    'id,note\n1,"\r\r"\n2,x\n',
+  ];
+  for (const text of texts) {
+    const whole = parseCsv(text);
+    const expected = [
+      [whole.header, 1],
+      ...whole.rows.map((r, i) => [r, whole.lines[i]]),
+    ];
+    // The header's line: after the blank lines before it.
+    if (text.startsWith("\n\n")) expected[0][1] = 3;
+    for (let cut = 0; cut < text.length; cut++) {
+      assertEquals(
+        lined([text.slice(0, cut), text.slice(cut)]),
+        expected,
+        `${JSON.stringify(text)} split at ${cut}`,
+      );
+    }
+    assertEquals(lined([...text]), expected, "one character a piece");
+  }
+});
+
 Deno.test("csv stream: bad quoting is a CsvError naming the line", () => {
   const stray = assertThrows(() => records(['a,b\n1,x"y\n']), CsvError);
   assertMatch(stray.message, /line 2: a quote inside an unquoted field/);

@@ -12,6 +12,7 @@ import {
   type SchemaField,
 } from "../src/local/model/encoding.ts";
 import { ModelDataError, ModelInputError } from "../src/local/model/errors.ts";
+import { datasourceFromCsv } from "../src/local/model/datasource.ts";
 
 const num = (name: string): SchemaField => ({
   name,
@@ -293,4 +294,49 @@ Deno.test("encoding: encodeRows rejects missing features, ragged arrays and wron
   // Numeric strings and numbers for categories are accepted (CSV-ish input).
   const ok = encodeRows(encoder, { x: ["7"], c: ["a"] });
   assertEquals(ok.features[0][0], 7);
+});
+
+Deno.test("encoding: a NUMBER column read as categories (a code) reads a string as the number it holds, as ingestion read the file's cells", () => {
+  // Before, views (and so batch views, which pass the file's cells as
+  // text) took "1.0" as the category "1.0", which training never saw
+  // (ingestion stored the number 1, the category "1"): a batch over the
+  // very file the model trained on scored most rows differently.
+  const code: SchemaField = {
+    name: "code",
+    data_type: { data_type: "NUMBER", format: "INT64" },
+    designation: "FEATURE",
+    semantic_type: "CATEGORICAL",
+  };
+  const lines = ["code,y"];
+  for (let i = 0; i < 60; i++) {
+    lines.push(`${i % 5 === 4 ? "" : (i % 4).toFixed(1)},${i % 2 ? "a" : "b"}`);
+  }
+  const file = datasourceFromCsv(lines.join("\n"), [code, cat("y", "TARGET")]);
+  // Typed from the file, and from raw values of either kind: one encoding.
+  const raw = (cell: (k: number) => string | number) =>
+    encodeDataset(
+      {
+        code: lines.slice(1).map((l) => {
+          const c = l.split(",")[0];
+          return c === "" ? null : cell(Number(c));
+        }),
+        y: lines.slice(1).map((l) => l.split(",")[1]),
+      },
+      [code, cat("y", "TARGET")],
+      { targets: ["y"] },
+    );
+  const { encoder } = encodeDataset(file, [code, cat("y", "TARGET")], {
+    targets: ["y"],
+  });
+  assertEquals(raw((k) => k.toFixed(1)).encoder, encoder);
+  assertEquals(raw((k) => k).encoder, encoder);
+  const codes = (cells: unknown[]) =>
+    Array.from(encodeRows(encoder, { code: cells }).features[0]);
+  assertEquals(
+    codes(["1.0", " 01 ", "1e0", "2", 3, -0, "-0", "", null]),
+    codes([1, 1, 1, 2, 3, 0, 0, null, null]),
+  );
+  // A text that is no number is refused, as ingestion refuses the cell.
+  const e = assertThrows(() => codes(["one"]), ModelInputError);
+  assertEquals([e.column, e.code], ["code", "BAD_NUMBER"]);
 });

@@ -5,8 +5,10 @@
  * ingestion parses a whole file with `src/csv.ts`). Quoted fields may hold
  * commas, doubled quotes and newlines, and may be split across pieces;
  * records end with LF, CRLF or a lone CR; a leading BOM is dropped; blank
- * lines are skipped. A record longer than `MAX_RECORD_CHARS` (src/csv.ts)
- * is an error, so one endless line cannot take the memory.
+ * lines are skipped, except in a file of one column, where a blank line is
+ * a row whose cell is empty (src/csv.ts's rules, lines counted as it counts
+ * them). A record longer than `MAX_RECORD_CHARS` (src/csv.ts) is an error,
+ * so one endless line cannot take the memory.
  *
  * @example
  * ```ts
@@ -57,8 +59,17 @@ export class CsvRecordParser {
   #line = 1;
   #recordLine = 1;
   #started = false;
-  /** Characters of the record under way, in fields already ended. */
+  /**
+   * Characters of the record under way in the file, in fields already
+   * ended (their quotes and commas counted).
+   */
   #recordChars = 0;
+  /** Characters of the field under way in the file that are not in `#field` (its quotes). */
+  #quotes = 0;
+  /** The field under way's text so far ends with a CR (inside quotes). */
+  #afterCr = false;
+  /** Fields of the first record (-1 before it): one, and a blank line is a row. */
+  #first = -1;
 
   /**
    * Parses one more piece of text, calling `sink` for every record it
@@ -92,13 +103,14 @@ export class CsvRecordParser {
           const c = text.charCodeAt(i);
           if (c === QUOTE) {
             this.#state = State.Quoted;
+            this.#quotes++;
+            this.#afterCr = false;
             i++;
           } else if (c === LF || c === CR) {
-            if (this.#record.length > 0) {
-              this.#record.push("");
-              this.#emit(sink);
-            }
-            // else: a blank line, skipped
+            // An empty last field, or a blank line (a record of one empty
+            // field: `#emit` skips it, as src/csv.ts does).
+            this.#record.push("");
+            this.#emit(sink);
             this.#line++;
             this.#recordLine = this.#line;
             this.#state = c === CR ? State.AfterCr : State.FieldStart;
@@ -136,23 +148,39 @@ export class CsvRecordParser {
           const j = text.indexOf('"', i);
           const end = j < 0 ? n : j;
           const piece = text.slice(i, end);
+          // Line breaks inside the quotes: CRLF, LF or a lone CR, as
+          // src/csv.ts counts them (a CR last in a piece may meet its LF
+          // at the start of the next).
           for (
             let k = piece.indexOf("\n");
             k >= 0;
             k = piece.indexOf("\n", k + 1)
           ) {
-            this.#line++;
+            if (k > 0 || !this.#afterCr) this.#line++;
+          }
+          for (
+            let k = piece.indexOf("\r");
+            k >= 0;
+            k = piece.indexOf("\r", k + 1)
+          ) {
+            if (piece.charCodeAt(k + 1) !== LF) this.#line++;
+          }
+          if (piece !== "") {
+            this.#afterCr = piece.charCodeAt(piece.length - 1) === CR;
           }
           this.#field += piece;
           if (j < 0) return this.#checkLength();
           i = j + 1;
+          this.#quotes++;
           this.#state = State.QuoteSeen;
           break;
         }
         case State.QuoteSeen: {
           const c = text.charCodeAt(i);
           if (c === QUOTE) {
+            // A doubled quote: one quote of the field's text.
             this.#field += '"';
+            this.#afterCr = false;
             this.#state = State.Quoted;
           } else if (c === COMMA || c === LF || c === CR) {
             this.#endDelimiter(c, sink);
@@ -196,6 +224,7 @@ export class CsvRecordParser {
       this.#state === State.Unquoted || this.#state === State.QuoteSeen ||
       this.#record.length > 0
     ) {
+      this.#checkLength();
       this.#record.push(this.#field);
       this.#field = "";
       this.#emit(sink);
@@ -203,20 +232,26 @@ export class CsvRecordParser {
     this.#state = State.FieldStart;
   }
 
-  /** The record under way is not past {@linkcode MAX_RECORD_CHARS}. */
+  /**
+   * The record under way is not past {@linkcode MAX_RECORD_CHARS}: its
+   * characters in the file so far (quotes and commas counted, its line
+   * break not), as src/csv.ts counts them.
+   */
   #checkLength(): void {
-    // A field counts its comma: a record of commas alone is as long.
-    const chars = this.#recordChars + this.#field.length;
+    const chars = this.#recordChars + this.#field.length + this.#quotes;
     if (chars > MAX_RECORD_CHARS) throw recordTooLong(this.#recordLine, chars);
   }
 
   /** The field ends at `c` (a comma or a record end). */
   #endDelimiter(c: number, sink: RecordSink): void {
-    this.#recordChars += this.#field.length + 1;
     this.#checkLength();
+    this.#recordChars += this.#field.length + this.#quotes;
+    this.#quotes = 0;
     this.#record.push(this.#field);
     this.#field = "";
     if (c === COMMA) {
+      // The comma is the record's too.
+      if (++this.#recordChars > MAX_RECORD_CHARS) this.#checkLength();
       this.#state = State.FieldStart;
       return;
     }
@@ -230,6 +265,12 @@ export class CsvRecordParser {
     const record = this.#record;
     this.#record = [];
     this.#recordChars = 0;
+    this.#quotes = 0;
+    // A blank line (or `""` alone) is skipped unless the first record has
+    // one field, where it is a row whose cell is empty: src/csv.ts's rule.
+    const blank = record.length === 1 && record[0] === "";
+    if (blank && this.#first !== 1) return;
+    if (this.#first < 0) this.#first = record.length;
     sink(record, this.#recordLine);
   }
 }

@@ -41,6 +41,38 @@ export function categoryOf(
   return s === "" ? null : s;
 }
 
+/**
+ * Category string of a raw cell of a NUMBER column read as categories (a
+ * code), or null when missing: the text of the number it holds, so that
+ * `"1.0"`, `" 01 "`, `"1e0"` and `1` are the one category `"1"`, as
+ * ingestion reads the file's cell (a number) and training names it.
+ *
+ * @throws {ModelDataError | ModelInputError} `BAD_NUMBER` naming the column
+ *   and the row, as {@link numberOf}, when the cell holds no number.
+ *
+ * @example
+ * ```ts
+ * import { categoryOfNumber } from "./cells.ts";
+ * import { ModelInputError } from "./errors.ts";
+ *
+ * const of = (v: unknown) => categoryOfNumber(v, "code", 0, ModelInputError);
+ * if (!(of("1.0") === "1" && of(" 01 ") === "1" && of(2) === "2" && of("-0") === "0")) throw new Error("example failed");
+ * if (!(of("") === null && of(null) === null)) throw new Error("example failed");
+ * let refused = false;
+ * try { of("one"); } catch (e) { refused = e instanceof ModelInputError && e.column === "code"; }
+ * if (!refused) throw new Error("example failed");
+ * ```
+ */
+export function categoryOfNumber(
+  v: unknown,
+  column: string,
+  row: number,
+  Err: ErrorKind,
+): string | null {
+  const x = numberOf(v, column, row, Err);
+  return Number.isNaN(x) ? null : String(x);
+}
+
 /** Number of a raw cell (NaN when missing). */
 export function numberOf(
   v: unknown,
@@ -176,23 +208,28 @@ export function numericValues(
  * The categories of a column at rows `keep` (all when null), dictionary
  * coded: `codes[i]` indexes `dictionary`, whose entries are the (stripped)
  * category strings, or null for missing. Raw cells are checked as
- * {@link categoryOf} does. A typed column's every row (`keep` null) gives
- * the column's own codes, not a copy: the caller only reads them.
+ * {@link categoryOf} does, or with `number` (a NUMBER column read as
+ * categories) read as {@link categoryOfNumber} does. A typed column's every
+ * row (`keep` null) gives the column's own codes, not a copy: the caller
+ * only reads them.
  */
 export function categoryValues(
   column: RawOrTyped,
   name: string,
   strip: boolean,
   keep: Uint32Array | null,
+  number = false,
 ): { codes: Uint32Array; dictionary: (string | null)[] } {
   const n = keep ? keep.length : lengthOfColumn(column);
   const row = (i: number) => keep ? keep[i] : i;
+  const category = (v: unknown, r: number) =>
+    number
+      ? categoryOfNumber(v, name, r, ModelDataError)
+      : categoryOf(v, strip, name, r, ModelDataError);
   if (isTypedColumn(column) && column.kind === "string") {
     const c = column;
     const dictionary: (string | null)[] = [null];
-    for (const v of c.dictionary) {
-      dictionary.push(categoryOf(v, strip, name, 0, ModelDataError));
-    }
+    for (const v of c.dictionary) dictionary.push(category(v, 0));
     // Every row: the column's own codes (read, never written), no copy.
     if (!keep) return { codes: c.codes, dictionary };
     const codes = new Uint32Array(n);
@@ -216,7 +253,7 @@ export function categoryValues(
     const v = cell(r);
     let k = index.get(v);
     if (k === undefined) {
-      dictionary.push(categoryOf(v, strip, name, r, ModelDataError));
+      dictionary.push(category(v, r));
       index.set(v, k = dictionary.length - 1);
     }
     codes[i] = k;

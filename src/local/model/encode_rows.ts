@@ -4,7 +4,13 @@
  * @module
  */
 
-import { categoryCoder, categoryOf, dateOf, numberOf } from "./cells.ts";
+import {
+  categoryCoder,
+  categoryOf,
+  categoryOfNumber,
+  dateOf,
+  numberOf,
+} from "./cells.ts";
 import { partCode } from "./dates.ts";
 import {
   type EncodedColumn,
@@ -128,7 +134,9 @@ export function encodeRows(
     const codeOf = categoryCoder(f);
     for (let i = 0; i < nRows; i++) {
       codes[i] = codeOf(
-        categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
+        f.number
+          ? categoryOfNumber(raw[i], f.name, i, ModelInputError)
+          : categoryOf(raw[i], f.strip, f.name, i, ModelInputError),
         i,
         ModelInputError,
       );

@@ -35,6 +35,13 @@ export interface CategoricalEncoding {
   /** Whether an unseen category maps to "other" (true) or is an error (false). */
   handleUnseen: boolean;
   /**
+   * True when the column is a NUMBER field read as categories (a code): a
+   * cell is read as the number it holds, named by that number's text
+   * (`"1.0"`, `" 01"` and `1` are the category `"1"`), as ingestion stores
+   * the file's cells (`categoryOfNumber` in cells.ts). Absent: text.
+   */
+  number?: true;
+  /**
    * A part derived from a date column (dates.ts): the column it reads (its
    * `name` is `<column>:<part>`, a name no view gives) and the part, whose
    * levels are the categories. Absent: the feature is the column `name`.

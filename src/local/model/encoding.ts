@@ -383,11 +383,14 @@ export function encodeDataset(
     // A typed column's codes are read where they are, at the kept rows
     // (`at`), not copied: 4 bytes a row and column less while encoding.
     const at = isTypedColumn(raw) && raw.kind === "string" ? keep : null;
+    // A NUMBER column read as categories: each cell is the number it holds.
+    const number = f.data_type.data_type === "NUMBER";
     const cat = categoryValues(
       raw,
       f.name,
       o.strip_categories,
       at ? null : keep,
+      number,
     );
     // The dictionary entry of every kept row.
     const kept = at === null ? cat.codes : null;
@@ -455,6 +458,7 @@ export function encodeDataset(
       strip: o.strip_categories,
       handleUnseen: o.handle_unseen_categories,
     };
+    if (number) enc.number = true;
     const codeOf = categoryCoder(enc);
     // Entries no kept row uses (their rows had no target) are never looked up.
     const binOfCode = Uint16Array.from(
