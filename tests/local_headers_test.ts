@@ -7,7 +7,8 @@
  * `message` and `error_code`. `Deno.serve` refuses a head over 64 KiB in the
  * runtime's own HTTP layer with an empty 400, before any user code runs: no
  * option of `Deno.serve` reaches that limit or that answer, and `onError` is
- * not called.
+ * not called. Also what node_serve.ts writes back: reason phrases, and an
+ * answer whose client left mid-way.
  */
 import { assertEquals, assertMatch } from "@std/assert";
 import { createLocalPlatform } from "../src/local/local_platform.ts";
@@ -39,7 +40,7 @@ function jsonOf(answer: string): Record<string, unknown> {
   return JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
 }
 
-Deno.test("local headers: over node:http, a 100 kB Authorization header is a 431 with a JSON body", async () => {
+Deno.test("local headers: over node:http, a 100 kB Authorization header is a 431 with a JSON body; answers carry their reason phrase", async () => {
   const platform = await createLocalPlatform();
   const server = await serveNode(platform.fetch, {
     port: 0,
@@ -55,6 +56,14 @@ Deno.test("local headers: over node:http, a 100 kB Authorization header is a 431
     assertMatch(answer, /^HTTP\/1\.1 431 /);
     assertEquals(jsonOf(answer).error_code, "REQUEST_HEADERS_TOO_LARGE");
     assertMatch(String(jsonOf(answer).message), /maxHeaderSize/);
+    // The app's answers carry their reason phrase, as over Deno.serve: the
+    // empty statusText of Response.json(body, { status }) was written as
+    // "HTTP/1.1 401 " with none.
+    const unauthorized = await rawHttp(
+      server.port,
+      "GET /accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    );
+    assertMatch(unauthorized, /^HTTP\/1\.1 401 Unauthorized\r\n/);
   } finally {
     await server.close();
     await platform.close();
@@ -100,5 +109,41 @@ Deno.test("local headers: over Deno.serve, a 30 kB token gets the app's JSON 401
   } finally {
     await server.shutdown();
     await platform.close();
+  }
+});
+
+// A client that stops reading and goes away mid-answer: node_serve.ts waited
+// for a "drain" that never came, holding the answer and its handler for
+// ever (one per such client); the answer's stream is now cancelled.
+Deno.test("local headers: over node:http, an answer its client left mid-way is cancelled, not held", async () => {
+  let cancelled = false;
+  const server = await serveNode(
+    () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull: (c) => c.enqueue(new Uint8Array(1 << 20)),
+          cancel: () => {
+            cancelled = true;
+          },
+        }, { highWaterMark: 0 }),
+      ),
+    { port: 0, host: "127.0.0.1" },
+  );
+  try {
+    const conn = await Deno.connect({
+      hostname: "127.0.0.1",
+      port: server.port,
+    });
+    await conn.write(
+      new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+    );
+    await conn.read(new Uint8Array(1024)); // the answer has begun
+    conn.close();
+    for (let i = 0; i < 100 && !cancelled; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assertEquals(cancelled, true);
+  } finally {
+    await server.close();
   }
 });

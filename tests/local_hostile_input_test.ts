@@ -153,6 +153,55 @@ Deno.test("local hostile input: a body over the size limit is a 413 with a JSON 
   }
 });
 
+// A client that sends half a body and disconnects (or dies) made the body's
+// read throw: answered 500 and logged as an unexpected error with its stack,
+// once per client, over Deno.serve and node:http alike.
+Deno.test("local hostile input: a body cut off mid-way is a 400, not an unexpected error logged", async () => {
+  const logged: string[] = [];
+  const { platform } = await setup({ logger: (m) => logged.push(m) });
+  try {
+    const token = await tokenFor(platform);
+    const cut = (declared: boolean, path = "/workspaces") => {
+      const half = new TextEncoder().encode('{"name":"ha');
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(half);
+          controller.error(new Error("connection reset by peer"));
+        },
+      });
+      return platform.fetch(
+        new Request(`${platform.baseUrl}${path}`, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${token}`,
+            "Content-Type": "application/json",
+            ...(declared ? { "Content-Length": "100" } : {}),
+          },
+          body,
+          duplex: "half",
+        } as RequestInit),
+      );
+    };
+    for (
+      const res of [
+        await cut(true),
+        await cut(false),
+        await cut(true, "/deployed-models/dm_1/views"),
+      ]
+    ) {
+      assertEquals(res.status, 400);
+      const body = await res.json();
+      assertEquals(body.error_code, "VALIDATION_ERROR");
+      assertMatch(body.message, /ended before it was whole/);
+    }
+    assertEquals(logged, []);
+    const list = await raw(platform, "GET", "/workspaces", { token });
+    assertEquals((list.body.data as unknown[]).length, 0);
+  } finally {
+    await platform.close();
+  }
+});
+
 Deno.test("local hostile input: the default size limit (10 MiB) refuses a 60 MB feature_groups array", async () => {
   const { platform } = await setup();
   try {
@@ -193,6 +242,57 @@ Deno.test("local hostile input: the limits come from the --config file too", asy
     assertEquals(res.status, 413);
   } finally {
     await platform.close();
+    await Deno.remove(file);
+  }
+});
+
+// A --config file of the wrong shape failed as a TypeError naming no field
+// ("c.clientId.replace is not a function"), or (an array) was taken as an
+// empty setup; an unknown key ("port") was ignored. A file that is not JSON
+// was quoted in the error, its secrets with it.
+Deno.test("local hostile input: a --config file of the wrong shape is refused naming each field, and its text is never quoted", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  const refusal = async (text: string) => {
+    await Deno.writeTextFile(file, text);
+    return await createLocalPlatform({ configFile: file, logger: () => {} })
+      .then(async (p) => {
+        await p.close();
+        return "started";
+      }, (e: Error) => e.message);
+  };
+  try {
+    for (
+      const [text, said] of [
+        ["null", /the file: .*expected object, received null/],
+        ["[1, 2]", /the file: .*expected object, received array/],
+        ['{"accounts": "x"}', /accounts: .*expected array/],
+        [
+          '{"accounts": [{"name": "a", "credentials": [{"clientId": 5, "clientSecret": "s"}]}]}',
+          /accounts\.0\.credentials\.0\.clientId: .*expected string/,
+        ],
+        ['{"buckets": {"d": 5}}', /buckets\.d: .*expected string/],
+        ['{"port": 9000}', /Unrecognized key: "port"/],
+      ] as const
+    ) {
+      assertMatch(await refusal(text), said, text);
+    }
+    const secret = "hunter2-very-secret-value";
+    for (
+      const text of [
+        `{"accounts": [{"name": "a", "credentials": [{"clientId": "x", "clientSecret": ${secret}}]}]}`,
+        `{"clientSecret": ${secret}}`,
+        `{"s":${secret}}`,
+      ]
+    ) {
+      const message = await refusal(text);
+      assertMatch(message, /is not valid JSON: Unexpected token/);
+      assert(!message.includes("hunter"), message);
+    }
+    assertMatch(
+      await refusal(`{"a": 1,\n "clientSecret": ${secret}}`),
+      /Unexpected token at line 2 column 18 /,
+    );
+  } finally {
     await Deno.remove(file);
   }
 });

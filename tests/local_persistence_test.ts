@@ -123,3 +123,29 @@ Deno.test("local persistence: jobs interrupted by a restart end FAILED saying so
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+// Two platforms on one data directory (two `deno task local --data-dir d`)
+// each answered from their own copy of the records: a name was taken twice,
+// and the second one's start marked the first one's running jobs FAILED.
+Deno.test("local persistence: a second platform on a data directory in use is refused until the first closes", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const first = await createLocalPlatform({ dataDir, logger: () => {} });
+    const refused = await createLocalPlatform({ dataDir, logger: () => {} })
+      .then(async (second) => {
+        await second.close();
+        return undefined;
+      }, (error: Error & { code?: string }) => error);
+    assertMatch(
+      String(refused?.message),
+      /another local platform has this data directory \(.*\) open/,
+    );
+    assertEquals(refused?.code, "EBUSY");
+    await first.close();
+    const again = await createLocalPlatform({ dataDir, logger: () => {} });
+    assertEquals(again.credentials, first.credentials);
+    await again.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -60,8 +60,9 @@ export async function serverCases(): Promise<ServerCases> {
     );
     const modelId = deployment.resource.model.id;
     // The stored model, read as serving loads it (a second reader of the
-    // platform's SQLite files, opened once the model is there).
-    store = await openSqliteStore(dir);
+    // platform's SQLite files, opened once the model is there; without the
+    // data directory's lock, which the running platform holds).
+    store = await openSqliteStore(dir, { lock: false });
     const model = structuredClone(modelBlobs.read(store, modelId)!);
     const body = fastViewsRequest(JSON.parse(text))!;
     const url = `${target.baseUrl}/deployed-models/${deployment.id}/views`;

@@ -12,7 +12,7 @@
  * @module
  */
 import process from "node:process";
-import { startLocalServer } from "./http/cli_args.ts";
+import { HelpRequested, startLocalServer } from "./http/cli_args.ts";
 import { serveNode } from "./http/node_serve.ts";
 import { messageOf } from "./error_message.ts";
 
@@ -35,6 +35,10 @@ try {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 } catch (error) {
+  if (error instanceof HelpRequested) {
+    console.log(error.message);
+    process.exit(0);
+  }
   console.error(`error: ${messageOf(error)}`);
   process.exit(1);
 }

@@ -12,9 +12,12 @@
  *
  * @module
  */
+import { z } from "zod";
 import type { FaultOptions } from "./http/faults.ts";
 import { randomHex, timestamp } from "./ids.ts";
 import { messageOf } from "./error_message.ts";
+import { ownRecord } from "../schemas/common.ts";
+import { issuePath } from "../schemas/errors.ts";
 
 /** One credential pair and the user it acts for (`created_by`). */
 export interface CredentialConfig {
@@ -66,7 +69,11 @@ export interface LocalPlatformOptions extends OperatorConfig {
   clientId?: string;
   /** Secret of the default account's credentials. */
   clientSecret?: string;
-  /** A JSON file with `organisations`, `accounts` and `buckets` (options win). */
+  /**
+   * A JSON file with `organisations`, `accounts`, `buckets`, `limits` and
+   * the other options JSON can hold (options win); one of another shape or
+   * with an unknown key is refused ({@linkcode readConfigFile}).
+   */
   configFile?: string;
   /** `expires_in` of issued tokens, in seconds (default 2592000, 30 days). */
   tokenTtlSeconds?: number;
@@ -258,9 +265,69 @@ export function resolveOperator(
   return { organisations, accounts };
 }
 
+/** A name, id or secret of the config file: a string with something in it. */
+const nonEmpty = z.string().min(1);
+/** A number of the config file (each is checked further where it is used). */
+const num = z.number();
+
+/**
+ * What a `--config` file may hold: the operator setup, buckets and limits,
+ * and the options of {@linkcode LocalPlatformOptions} that JSON can say. An
+ * unknown key (`"port"`, a misspelt `"bucket"`) is refused, not ignored.
+ */
+const ConfigFileSchema = z.strictObject({
+  organisations: z.array(
+    z.strictObject({ id: nonEmpty.optional(), name: nonEmpty }),
+  )
+    .optional(),
+  accounts: z.array(z.strictObject({
+    id: nonEmpty.optional(),
+    name: nonEmpty,
+    status: nonEmpty.optional(),
+    organisation: nonEmpty.optional(),
+    credentials: z.array(z.strictObject({
+      clientId: nonEmpty,
+      clientSecret: nonEmpty,
+      user: nonEmpty.optional(),
+      userId: nonEmpty.optional(),
+    })).optional(),
+  })).optional(),
+  buckets: ownRecord(nonEmpty).optional(),
+  limits: z.strictObject({
+    maxBodyBytes: num.optional(),
+    maxJsonDepth: num.optional(),
+  }).optional(),
+  clientId: nonEmpty.optional(),
+  clientSecret: nonEmpty.optional(),
+  tokenTtlSeconds: num.optional(),
+  dataDir: nonEmpty.optional(),
+  baseUrl: nonEmpty.optional(),
+  faults: z.strictObject({
+    error500: num.optional(),
+    rateLimit429: num.optional(),
+    accepted202: num.optional(),
+    answerLost: num.optional(),
+    slow: num.optional(),
+    slowMs: num.optional(),
+    latencyMs: num.optional(),
+    retryAfterSeconds: num.optional(),
+    seed: num.optional(),
+  }).optional(),
+  maximumRuntimeSeconds: num.optional(),
+  viewsAsyncRows: num.optional(),
+  viewsQueueSize: num.optional(),
+}) satisfies z.ZodType<LocalPlatformOptions>;
+
 /**
  * Reads a JSON config file (operator setup and buckets) with `node:fs`, so it
- * works under Deno and Node alike.
+ * works under Deno and Node alike, and checks its shape: a file of the wrong
+ * shape (`null`, an array, `"accounts": "x"`, a number for a client id) is
+ * refused naming each wrong field, where it failed later as a TypeError
+ * ("c.clientId.replace is not a function") or was taken as empty. Neither
+ * message repeats the file's text or values: it may hold secrets.
+ *
+ * @throws {Error} When the file cannot be read, is not JSON, or is not of
+ * the shape above.
  *
  * @example
  * ```ts
@@ -268,6 +335,9 @@ export function resolveOperator(
  * const file = await Deno.makeTempFile({ suffix: ".json" });
  * await Deno.writeTextFile(file, JSON.stringify({ buckets: { demo: "." } }));
  * if ((await readConfigFile(file)).buckets?.demo !== ".") throw new Error();
+ * await Deno.writeTextFile(file, JSON.stringify({ accounts: [{ name: "a", credentials: [{ clientId: 5 }] }] }));
+ * const refused = await readConfigFile(file).then(() => "", (e) => e.message);
+ * if (!refused.includes("accounts.0.credentials.0.clientId")) throw new Error(refused);
  * await Deno.remove(file);
  * ```
  */
@@ -286,13 +356,49 @@ export async function readConfigFile(
       { cause },
     );
   }
+  let value: unknown;
   try {
-    const options: LocalPlatformOptions = JSON.parse(text);
-    return options;
+    value = JSON.parse(text);
   } catch (cause) {
     throw new Error(
-      `The config file "${path}" is not valid JSON: ${messageOf(cause)}.`,
-      { cause },
+      `The config file "${path}" is not valid JSON: ${
+        withoutQuotedText(messageOf(cause), text)
+      }.`,
     );
   }
+  const parsed = ConfigFileSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new Error(
+      `The config file "${path}" is not a setup the local platform reads: ${
+        parsed.error.issues.map((i) =>
+          `${issuePath(i.path) || "the file"}: ${i.message}`
+        ).join("; ")
+      }. A config file is a JSON object of organisations, accounts, buckets, limits and other options of the platform (README, "The local platform over HTTP").`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * A `JSON.parse` message without the text it quotes (V8 quotes the 10
+ * characters either side of an unexpected token, or the whole text when it
+ * is short): a config file holds secrets, and the message goes to the
+ * console. Where the quoted text is found once, its line and column say
+ * where instead.
+ */
+function withoutQuotedText(message: string, text: string): string {
+  const quoted =
+    /^(Unexpected token) .+?, (\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON$/
+      .exec(message);
+  if (!quoted) return message;
+  const [, what, cut, context] = quoted;
+  const at = text.indexOf(context);
+  const unique = at >= 0 && text.indexOf(context, at + 1) < 0;
+  if (!cut || !unique) {
+    return `${what} (the text is not repeated here: it may hold secrets)`;
+  }
+  const before = text.slice(0, at + 10).split("\n");
+  return `${what} at line ${before.length} column ${
+    before[before.length - 1].length + 1
+  } (the text is not repeated here: it may hold secrets)`;
 }

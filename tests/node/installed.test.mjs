@@ -513,6 +513,11 @@ describe("the packed package's entries and its mlp-local bin", () => {
     ) {
       assert.ok(wrong.stderr.includes(flag), `usage names ${flag}`);
     }
+    // --help is the help on stdout, exit code 0 (it was an error, exit 1).
+    const help = await run(bin, ["--help"], { cwd: project });
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: mlp-local/);
+    assert.match(help.stdout, /--data-dir dir .*\n[^]*MLP_CLIENT_SECRET/);
   });
 
   test("mlp-local serves over HTTP: a token for a form POST, then connect() runs the workflow", async () => {

@@ -120,6 +120,21 @@ export function serveNode(
     outgoing.on("close", () => {
       if (!outgoing.writableFinished) aborted.abort();
     });
+    /** Whether the answer can be written again (true), or its client left. */
+    const drained = () =>
+      new Promise<boolean>((resolve) => {
+        const signal = aborted.signal;
+        if (signal.aborted) return resolve(false);
+        const end = (ok: boolean) => () => {
+          outgoing.off("drain", onDrain);
+          signal.removeEventListener("abort", onAbort);
+          resolve(ok);
+        };
+        const onDrain = end(true);
+        const onAbort = end(false);
+        outgoing.once("drain", onDrain);
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
     try {
       const host = incoming.headers.host;
       const response = await handler(
@@ -135,14 +150,24 @@ export function serveNode(
           ? response.headers.getSetCookie()
           : value;
       });
-      outgoing.writeHead(response.status, response.statusText, headers);
+      // A Response made with a status only has an empty statusText: given
+      // as is, node:http wrote "HTTP/1.1 413 " with no reason phrase, where
+      // Deno.serve writes "413 Payload Too Large". node:http's own then.
+      outgoing.writeHead(
+        response.status,
+        response.statusText || undefined,
+        headers,
+      );
       if (response.body && incoming.method !== "HEAD") {
         const reader = response.body.getReader();
         while (true) {
           const { value, done } = await reader.read();
           if (done) break;
-          if (!outgoing.write(value)) {
-            await new Promise((resolve) => outgoing.once("drain", resolve));
+          if (!outgoing.write(value) && !await drained()) {
+            // The client went away mid-answer: waiting for a "drain" that
+            // never came held the answer (and this handler) for ever.
+            await reader.cancel().catch(() => {});
+            return;
           }
         }
       }

@@ -25,6 +25,13 @@ import { MemoryStore, type Store, type StoredRecord } from "./store.ts";
 /** The file the store writes inside the data directory. */
 export const DATABASE_FILE = "mlplatform-local.sqlite";
 
+/**
+ * The file a store locks for as long as it is open, so that one data
+ * directory serves one platform at a time (the operating system drops the
+ * lock when the process ends, even by `kill -9`).
+ */
+export const LOCK_FILE = "mlplatform-local.lock";
+
 interface Statement {
   run(...args: unknown[]): unknown;
   all(...args: unknown[]): Record<string, unknown>[];
@@ -37,19 +44,35 @@ interface Database {
 
 /**
  * Opens (or creates) the store in `dir`, creating the directory if needed.
+ * The store holds the directory's lock until it is closed: a second store
+ * on the same directory, in this process or another, is refused. Each store
+ * keeps its own copy of the records in memory, so two at once (two servers
+ * on one `--data-dir`) each answered from its own copy: names taken twice,
+ * and the second one's start marked the first one's running jobs `FAILED`.
  *
+ * @param dir The data directory.
+ * @param options `lock: false` opens without the lock, for a reader beside
+ * a running platform (a benchmark reading a stored model); it must not write.
  * @throws {Error} When `node:sqlite` is not available (Node older than 22.5),
- * saying to upgrade or to run without a data directory.
+ * saying to upgrade or to run without a data directory; when another store
+ * has the directory open (`code` `EBUSY`), saying so.
  *
  * @example
  * ```ts
  * import { openSqliteStore } from "./sqlite_store.ts";
  * const dir = await Deno.makeTempDir();
- * (await openSqliteStore(dir)).close();
+ * const store = await openSqliteStore(dir);
+ * const second = await openSqliteStore(dir).then(() => "opened", (e) => e.code);
+ * if (second !== "EBUSY") throw new Error(second);
+ * store.close();
+ * (await openSqliteStore(dir)).close(); // free again once closed
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function openSqliteStore(dir: string): Promise<Store> {
+export async function openSqliteStore(
+  dir: string,
+  options: { lock?: boolean } = {},
+): Promise<Store> {
   let DatabaseSync: new (path: string) => Database;
   try {
     ({ DatabaseSync } = await import("node:sqlite"));
@@ -62,17 +85,63 @@ export async function openSqliteStore(dir: string): Promise<Store> {
   const { mkdir } = await import("node:fs/promises");
   const { join } = await import("node:path");
   await mkdir(dir, { recursive: true });
-  const db = new DatabaseSync(join(dir, DATABASE_FILE));
-  db.exec(`
-    PRAGMA journal_mode = WAL;
-    CREATE TABLE IF NOT EXISTS records (
-      kind TEXT NOT NULL, id TEXT NOT NULL, account TEXT NOT NULL,
-      seq INTEGER NOT NULL, body TEXT NOT NULL, internal TEXT NOT NULL,
-      PRIMARY KEY (kind, id));
-    CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  `);
-  return new SqliteStore(db);
+  const lock = options.lock === false
+    ? undefined
+    : lockDirectory(DatabaseSync, join(dir, LOCK_FILE), dir);
+  let db: Database | undefined;
+  try {
+    db = new DatabaseSync(join(dir, DATABASE_FILE));
+    db.exec(`
+      PRAGMA journal_mode = WAL;
+      CREATE TABLE IF NOT EXISTS records (
+        kind TEXT NOT NULL, id TEXT NOT NULL, account TEXT NOT NULL,
+        seq INTEGER NOT NULL, body TEXT NOT NULL, internal TEXT NOT NULL,
+        PRIMARY KEY (kind, id));
+      CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    return new SqliteStore(db, lock);
+  } catch (error) {
+    db?.close();
+    lock?.close();
+    throw error;
+  }
+}
+
+/**
+ * Takes the directory's lock: an SQLite file of its own held in exclusive
+ * locking mode, which SQLite keeps until the connection closes and the
+ * operating system drops when the process ends (no stale lock after a
+ * crash). The lock is not on the store's own file, so a reader may still
+ * open that one.
+ */
+function lockDirectory(
+  DatabaseSync: new (path: string) => Database,
+  file: string,
+  dir: string,
+): Database {
+  const lock = new DatabaseSync(file);
+  try {
+    lock.exec(`
+      PRAGMA locking_mode = EXCLUSIVE;
+      PRAGMA journal_mode = MEMORY;
+      BEGIN EXCLUSIVE;
+      CREATE TABLE IF NOT EXISTS held (at TEXT);
+      COMMIT;
+    `);
+    return lock;
+  } catch (cause) {
+    lock.close();
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (!/locked|busy/i.test(message)) throw cause;
+    throw Object.assign(
+      new Error(
+        `another local platform has this data directory (${dir}) open: stop it first, or give this one a data directory of its own (two platforms on one store would each answer from their own copy and overwrite each other's records).`,
+        { cause },
+      ),
+      { code: "EBUSY" },
+    );
+  }
 }
 
 /** Memory store with write-through to SQLite. */
@@ -83,11 +152,13 @@ class SqliteStore extends MemoryStore {
   #putBlob: Statement;
   #deleteBlob: Statement;
   #putMeta: Statement;
+  #lock: Database | undefined;
   #loading = true;
 
-  constructor(db: Database) {
+  constructor(db: Database, lock: Database | undefined) {
     super();
     this.#db = db;
+    this.#lock = lock;
     this.#putRecord = db.prepare(
       "INSERT OR REPLACE INTO records (kind, id, account, seq, body, internal) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -179,5 +250,7 @@ class SqliteStore extends MemoryStore {
 
   override close(): void {
     this.#db.close();
+    this.#lock?.close();
+    this.#lock = undefined;
   }
 }
