@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertInstanceOf } from "@std/assert";
 import { CsvError } from "../src/csv.ts";
+import { InflateError } from "../src/gzip.ts";
 import type { Datasource } from "../src/local/model/datasource.ts";
 import type { SchemaField } from "../src/local/model/encoding.ts";
 import { parseBytesInBackground } from "../src/local/jobs/ingest_worker.ts";
@@ -67,6 +68,35 @@ Deno.test("ingest worker: a CSV error keeps its class and line", async () => {
     .catch((e) => e);
   assertInstanceOf(error, CsvError);
   assertEquals(error.line, 3);
+});
+
+Deno.test("ingest worker: a gzip file that does not inflate is an InflateError there as in-thread, and several members read as one file", async () => {
+  const gzip = async (text: string) =>
+    new Uint8Array(
+      await new Response(
+        new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
+      ).arrayBuffer(),
+    );
+  const text = "x,name\n" + "1,a\n2,b\n".repeat(20_000);
+  const whole = await gzip(text);
+  const cut = whole.slice(0, whole.length - 9);
+  for (const useWorker of [true, false]) {
+    const error = await parseBytesInBackground(cut.slice(), fields, {
+      useWorker,
+    }).catch((e) => e);
+    assertInstanceOf(error, InflateError);
+    assert(error.message.includes("does not inflate"), error.message);
+  }
+  const half = text.length / 2 + 3;
+  const members = new Uint8Array(
+    await new Blob([
+      await gzip(text.slice(0, half)),
+      await gzip(text.slice(half)),
+    ])
+      .arrayBuffer(),
+  );
+  const d = await parseBytesInBackground(members, fields, { useWorker: true });
+  assertEquals(d.nRows, 40_000);
 });
 
 Deno.test("ingest worker: a missing column is named", async () => {

@@ -6,6 +6,7 @@
  */
 
 import { CsvError } from "../../csv.ts";
+import { InflateError } from "../../gzip.ts";
 import {
   ModelDataError,
   ModelError,
@@ -73,8 +74,12 @@ export function isWorkerError(m: { type: string }): m is WorkerErrorMessage {
  * ```ts
  * import { CsvError } from "../../csv.ts";
  * import { reviveError, workerError } from "./worker_errors.ts";
+ * import { InflateError } from "../../gzip.ts";
  * const back = reviveError(workerError(new CsvError("unclosed quote", 3)));
  * if (!(back instanceof CsvError && back.line === 3)) throw new Error("example failed");
+ * const gz = new InflateError(new Error("unexpected end of file"));
+ * const revived = reviveError(workerError(gz));
+ * if (!(revived instanceof InflateError && revived.message === gz.message)) throw new Error("example failed");
  * ```
  */
 export function reviveError(m: WorkerErrorMessage): Error {
@@ -88,6 +93,12 @@ export function reviveError(m: WorkerErrorMessage): Error {
   if (Kind) return new Kind(m.column, m.code ?? "ERROR", m.message);
   if (m.name === "CsvError" || m.name === "CsvValueError") {
     return new CsvError(m.message, m.line ?? 0);
+  }
+  if (m.name === "InflateError") {
+    // Its message is the worker's, already worded (the cause stayed there).
+    const e = new InflateError(undefined);
+    e.message = m.message;
+    return e;
   }
   const e = new Error(m.message);
   e.name = m.name;
