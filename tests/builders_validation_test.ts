@@ -3,31 +3,21 @@
  * field, and sends nothing.
  */
 import { assert, assertEquals, assertRejects, assertThrows } from "@std/assert";
-import { MLPlatform } from "../src/platform.ts";
 import { ValidationError } from "../src/http/errors.ts";
 import { Deployment } from "../src/builders/deployment.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 
-let requests = 0;
-const ml = new MLPlatform({
-  baseUrl: "https://mlp.test",
-  clientId: "id",
-  clientSecret: "secret",
-  fetch: () => {
-    requests++;
-    return Promise.reject(new Error("no request may be sent"));
-  },
-  progress: false,
-});
+const { ml, requests } = offlinePlatform();
 
 function refused(run: () => unknown, path: string, text?: string) {
-  const before = requests;
+  const before = requests();
   const error = assertThrows(run, ValidationError);
   assert(
     error.issues.some((i) => i.path.startsWith(path)),
     `expected an issue at ${path}: ${error.message}`,
   );
   if (text) assert(error.message.includes(text), error.message);
-  assertEquals(requests, before, "nothing is sent");
+  assertEquals(requests(), before, "nothing is sent");
   return error;
 }
 
@@ -68,7 +58,7 @@ Deno.test("schema: create() rejects before sending", async () => {
     () => ml.schema("s").target("y").create(),
     ValidationError,
   );
-  assertEquals(requests, 0);
+  assertEquals(requests(), 0);
 });
 
 Deno.test("storage connector and compute: required fields", () => {
@@ -255,5 +245,5 @@ Deno.test("awaiting a one-step builder rejects without sending", async () => {
       await ml.deploymentConfiguration("d", { maximumConcurrency: 0 }),
     ValidationError,
   );
-  assertEquals(requests, 0);
+  assertEquals(requests(), 0);
 });

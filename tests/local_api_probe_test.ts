@@ -12,13 +12,13 @@ import { ListQuerySchema } from "../src/schemas/common.ts";
 import { DataSchemaCreateSchema } from "../src/schemas/data_schemas.ts";
 import { openApiDocument } from "../src/local/http/openapi.ts";
 import {
-  ended,
   ingestPenguins,
+  onboardPenguins,
   PENGUIN_FIELDS,
   raw,
   setup,
+  startPenguinTraining,
   tokenFor,
-  until,
 } from "./_helpers/local_setup.ts";
 
 /** The dependants' `TYPE id` of a 409 integrity answer. */
@@ -37,40 +37,16 @@ Deno.test("api probe: a protection (or one of its fields) a model is being train
       name: "both",
       fields: ["sex", "island"],
     });
-    const oc = await client.onboardingConfigurations.create({
-      name: "onboard",
-      targets: ["species"],
-    });
-    const oj = await client.onboardingJobs.create({
-      name: "onboard-job",
-      compute_configuration_id: cpu.id,
-      data_processing_configuration_id: oc.id,
-      datasource_id: done.datasource.id,
-      dataset_name: "dataset",
-    });
-    const onboarded = await until(
-      () => client.onboardingJobs.get(oj.id),
-      ended,
+    const { job: onboarded } = await onboardPenguins(
+      client,
+      cpu.id,
+      done.datasource.id,
     );
-    const ws = await client.workspaces.create({ name: "lab" });
-    const gpu = await client.computeConfigurations.create({
-      name: "gpu",
-      machine_type: "g5",
-      compute_type: "TRAINING",
-    });
     // Long enough that the deletes below come while it trains.
-    const tc = await client.trainingConfigurations.create({
-      name: "ebm",
+    const tj = await startPenguinTraining(client, onboarded.dataset.id, {
       max_rounds: 2000,
       estimators: 4,
     });
-    const tj = await client.trainingJobs.create({
-      name: "train",
-      dataset_id: onboarded.dataset.id,
-      training_configuration_id: tc.id,
-      compute_configuration_id: gpu.id,
-      model_name: "model",
-    }, { workspaceId: ws.id });
     const model = tj.model.id;
     assertEquals((await client.models.get(model)).status, "PENDING");
     const base = `/data-schemas/${schema.id}/data-protections`;

@@ -10,7 +10,14 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { ConflictError, ValidationError } from "../src/http/errors.ts";
 import type { Client } from "../src/client.ts";
-import { ended, ingestPenguins, setup, until } from "./_helpers/local_setup.ts";
+import {
+  ended,
+  ingestPenguins,
+  onboardPenguins,
+  setup,
+  startPenguinTraining,
+  until,
+} from "./_helpers/local_setup.ts";
 
 /** The dependants' `TYPE id` of a 409 integrity error. */
 async function blockedBy(call: () => Promise<unknown>): Promise<string[]> {
@@ -25,41 +32,17 @@ async function trainConstrained(
   cpu: string,
   datasource: string,
 ) {
-  const oc = await client.onboardingConfigurations.create({
-    name: "onboard",
-    targets: ["species"],
-  });
-  const oj = await client.onboardingJobs.create({
-    name: "onboard-job",
-    compute_configuration_id: cpu,
-    data_processing_configuration_id: oc.id,
-    datasource_id: datasource,
-    dataset_name: "dataset",
-  });
-  const onboarded = await until(() => client.onboardingJobs.get(oj.id), ended);
-  const ws = await client.workspaces.create({ name: "lab" });
-  const gpu = await client.computeConfigurations.create({
-    name: "gpu",
-    machine_type: "g5",
-    compute_type: "TRAINING",
-  });
-  const tc = await client.trainingConfigurations.create({
-    name: "ebm",
+  const { job: onboarded } = await onboardPenguins(client, cpu, datasource);
+  const tj = await startPenguinTraining(client, onboarded.dataset.id, {
     max_rounds: 20,
     estimators: 1,
-  });
-  const tj = await client.trainingJobs.create({
-    name: "train",
-    dataset_id: onboarded.dataset.id,
-    training_configuration_id: tc.id,
-    compute_configuration_id: gpu.id,
-    model_name: "model",
+  }, {
     model_constraints: [{ field: "island", constraint_type: "EXCLUDED" }],
     model_constraint_groups: [{
       name: "bill",
       fields: ["bill_length_mm", "bill_depth_mm"],
     }],
-  }, { workspaceId: ws.id });
+  });
   const trained = await until(() => client.trainingJobs.get(tj.id), ended);
   assertEquals(trained.status, "COMPLETED", trained.message ?? "");
   return trained;

@@ -6,32 +6,21 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { ConflictError } from "../src/http/errors.ts";
 import {
-  ended,
   ingestPenguins,
+  onboardPenguins,
   raw,
   setup,
   tokenFor,
-  until,
 } from "./_helpers/local_setup.ts";
 
 Deno.test("local integrity: DELETE of an onboarding configuration with dependants is a 409 listing them, then a 204", async () => {
   const { platform, client } = await setup();
   try {
     const { cpu, done } = await ingestPenguins(client);
-    const oc = await client.onboardingConfigurations.create({
-      name: "onboard",
-      targets: ["species"],
-    });
-    const oj = await client.onboardingJobs.create({
-      name: "onboard-job",
-      compute_configuration_id: cpu.id,
-      data_processing_configuration_id: oc.id,
-      datasource_id: done.datasource.id,
-      dataset_name: "dataset",
-    });
-    const finished = await until(
-      () => client.onboardingJobs.get(oj.id),
-      ended,
+    const { oc, job: finished } = await onboardPenguins(
+      client,
+      cpu.id,
+      done.datasource.id,
     );
     assertEquals(finished.status, "COMPLETED");
     const token = await tokenFor(platform);
@@ -49,7 +38,7 @@ Deno.test("local integrity: DELETE of an onboarding configuration with dependant
     }[]).map((d) => `${d.dependant_type} ${d.id}`).sort();
     assertEquals(dependants, [
       `DATASET ${finished.dataset.id}`,
-      `DATA_PROCESSING_ONBOARDING_JOB ${oj.id}`,
+      `DATA_PROCESSING_ONBOARDING_JOB ${finished.id}`,
     ]);
     // The typed error carries the same list; nothing was deleted.
     const error = await assertRejects(
@@ -59,7 +48,7 @@ Deno.test("local integrity: DELETE of an onboarding configuration with dependant
     assertEquals(error.dependants.length, 2);
     assertEquals((await client.onboardingConfigurations.get(oc.id)).id, oc.id);
     await client.datasets.delete(finished.dataset.id);
-    await client.onboardingJobs.delete(oj.id);
+    await client.onboardingJobs.delete(finished.id);
     const deleted = await raw(
       platform,
       "DELETE",

@@ -24,6 +24,7 @@ import {
 } from "../src/http/errors.ts";
 import { MLPlatform } from "../src/platform.ts";
 import { parseRetryAfter } from "../src/http/retry.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 
 const T = "2024-05-01T12:00:00.000000Z";
 const ref = { id: "u_1", name: "me" };
@@ -537,22 +538,6 @@ Deno.test("sdk adversarial: wait()'s timeout and poll options from JavaScript (N
 
 // ------------------------------------------------------------ builders
 
-/** A platform whose every request fails the test: builders must refuse first. */
-function unsent() {
-  let requests = 0;
-  const ml = new MLPlatform({
-    baseUrl: "https://mlp.test",
-    clientId: "id",
-    clientSecret: "secret",
-    fetch: () => {
-      requests++;
-      return Promise.reject(new Error("no request may be sent"));
-    },
-    progress: false,
-  });
-  return { ml, requests: () => requests };
-}
-
 function refusedAt(run: () => unknown, path: string, text?: string) {
   let error: unknown;
   try {
@@ -569,7 +554,7 @@ function refusedAt(run: () => unknown, path: string, text?: string) {
 }
 
 Deno.test("sdk adversarial: builder numbers from JavaScript (NaN, Infinity, strings, arrays) are ValidationErrors naming the option, nothing sent", async () => {
-  const { ml, requests } = unsent();
+  const { ml, requests } = offlinePlatform();
   for (
     const [option, wire, value] of [
       ["learningRate", "learning_rate", NaN],
@@ -602,7 +587,7 @@ Deno.test("sdk adversarial: builder numbers from JavaScript (NaN, Infinity, stri
 });
 
 Deno.test("sdk adversarial: an unknown builder option (a typo, __proto__, constructor) is a ValidationError naming it, not dropped", () => {
-  const { ml, requests } = unsent();
+  const { ml, requests } = offlinePlatform();
   // A misspelling gets the nearest option, in the caller's style, and
   // never itself (the typo was once suggested as its own correction);
   // another library's name for a setting is refused, told ours.
@@ -642,7 +627,7 @@ Deno.test("sdk adversarial: an unknown builder option (a typo, __proto__, constr
 });
 
 Deno.test("sdk adversarial: very long and empty names are refused naming name; 200 characters pass", () => {
-  const { ml, requests } = unsent();
+  const { ml, requests } = offlinePlatform();
   refusedAt(() => ml.trainingConfiguration("x".repeat(201)).body(), "name");
   refusedAt(() => ml.trainingConfiguration("   ").body(), "name");
   refusedAt(() => ml.trainingConfiguration(["a"] as never).body(), "name");

@@ -195,24 +195,41 @@ export async function raw(
   };
 }
 
-/** Ingests, onboards, trains and deploys penguins; returns the client ids. */
-export async function deployPenguins(
+/**
+ * Onboards an ingested penguins datasource (target `species`) on compute
+ * `cpu`; returns the configuration and the ended job.
+ */
+export async function onboardPenguins(
   client: Client,
-  deployment: { maximum_concurrency?: number } = {},
+  cpu: string,
+  datasource: string,
 ) {
-  const { cpu, done } = await ingestPenguins(client);
   const oc = await client.onboardingConfigurations.create({
     name: "onboard",
     targets: ["species"],
   });
   const oj = await client.onboardingJobs.create({
     name: "onboard-job",
-    compute_configuration_id: cpu.id,
+    compute_configuration_id: cpu,
     data_processing_configuration_id: oc.id,
-    datasource_id: done.datasource.id,
+    datasource_id: datasource,
     dataset_name: "dataset",
   });
-  const onboarded = await until(() => client.onboardingJobs.get(oj.id), ended);
+  const job = await until(() => client.onboardingJobs.get(oj.id), ended);
+  return { oc, job };
+}
+
+/**
+ * Starts training `dataset` in a new workspace `lab` on a new TRAINING
+ * compute, with the training configuration `configuration` (and any more
+ * fields of the job's body, constraints say); returns the job as created.
+ */
+export async function startPenguinTraining(
+  client: Client,
+  dataset: string,
+  configuration: { max_rounds: number; estimators: number },
+  more: Record<string, unknown> = {},
+) {
   const ws = await client.workspaces.create({ name: "lab" });
   const gpu = await client.computeConfigurations.create({
     name: "gpu",
@@ -221,18 +238,35 @@ export async function deployPenguins(
   });
   const tc = await client.trainingConfigurations.create({
     name: "ebm",
-    max_rounds: 40,
-    // One bag: these tests serve, store and explain a model; its accuracy
-    // is tested in the model tests.
-    estimators: 1,
+    ...configuration,
   });
-  const tj = await client.trainingJobs.create({
+  return await client.trainingJobs.create({
     name: "train",
-    dataset_id: onboarded.dataset.id,
+    dataset_id: dataset,
     training_configuration_id: tc.id,
     compute_configuration_id: gpu.id,
     model_name: "model",
+    ...more,
   }, { workspaceId: ws.id });
+}
+
+/** Ingests, onboards, trains and deploys penguins; returns the client ids. */
+export async function deployPenguins(
+  client: Client,
+  deployment: { maximum_concurrency?: number } = {},
+) {
+  const { cpu, done } = await ingestPenguins(client);
+  const { job: onboarded } = await onboardPenguins(
+    client,
+    cpu.id,
+    done.datasource.id,
+  );
+  // One bag: these tests serve, store and explain a model; its accuracy
+  // is tested in the model tests.
+  const tj = await startPenguinTraining(client, onboarded.dataset.id, {
+    max_rounds: 40,
+    estimators: 1,
+  });
   const trained = await until(() => client.trainingJobs.get(tj.id), ended);
   if (trained.status !== "COMPLETED") {
     throw new Error(`training failed: ${trained.message}`);
