@@ -3,13 +3,16 @@
  * replaces, on random histograms: bit for bit the same gain and cells
  * (`Object.is`, so even a zero's sign), with its counts' plan (`pairPlan`)
  * built for the call or once for every score column of a histogram, as a
- * multi-class stage does. The reference cuts one axis, then each side along
+ * multi-class stage does, or kept from round to round while the counts stay
+ * the same (`refreshPairPlan`). The reference cuts one axis, then each side along
  * the other, summing the cells' cumulative sums in the same order.
  */
-import { assert } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import {
   fitPair,
+  newKeptPairPlan,
   pairPlan,
+  refreshPairPlan,
   soft,
   type StepRegularisation,
 } from "../src/local/model/boost.ts";
@@ -177,4 +180,44 @@ Deno.test("pair fit: the same gain and cells as the plain two-level search, to t
     }
   }
   assert(calls > 5000);
+});
+
+Deno.test("pair fit: a plan kept across rounds is the plan of each round's counts", () => {
+  // A pair stage's rounds: the counts stay the same (every row, every
+  // round) or change (rows sampled, a grid of another size); the kept
+  // plan must be what pairPlan builds from that round's counts, so the
+  // stage fits what it fitted when it built the plan every round.
+  const rng = createRng(7);
+  let same = 0, changed = 0;
+  for (let stage = 0; stage < 200; stage++) {
+    const plan = newKeptPairPlan();
+    let P0 = 1 + Math.floor(rng() * 33), P1 = 1 + Math.floor(rng() * 33);
+    let C = new Float64Array(P0 * P1);
+    const minLeaf = [1, 3, 10][stage % 3];
+    for (let round = 0; round < 12; round++) {
+      const change = round === 0 ? 2 : Math.floor(rng() * 4);
+      if (change === 3) {
+        P0 = 1 + Math.floor(rng() * 33), P1 = 1 + Math.floor(rng() * 33);
+        C = new Float64Array(P0 * P1);
+      }
+      if (change >= 2) {
+        for (let c = 0; c < C.length; c++) {
+          C[c] = rng() < 0.4 ? 0 : Math.floor(rng() * 15);
+        }
+      } else if (change === 1) C[Math.floor(rng() * C.length)] += 1;
+      refreshPairPlan(C, P0, P1, minLeaf, plan);
+      if (change === 0) same++;
+      else changed++;
+      const want = pairPlan(C, P0, P1, minLeaf);
+      for (const o of [0, 1]) {
+        const n = 4 * (o === 0 ? P0 : P1);
+        assertEquals(
+          Array.from(plan.ranges[o].subarray(0, n)),
+          Array.from(want.ranges[o].subarray(0, n)),
+          `stage ${stage}, round ${round}, orientation ${o}`,
+        );
+      }
+    }
+  }
+  assert(same > 300 && changed > 300, `same ${same}, changed ${changed}`);
 });

@@ -10,8 +10,8 @@ import {
   fitCells,
   fitOrderedBins,
   fitPair,
-  type PairPlan,
-  pairPlan,
+  newKeptPairPlan,
+  refreshPairPlan,
   type StepRegularisation,
 } from "./boost.ts";
 import { arena, copyAll, together } from "./arena.ts";
@@ -481,8 +481,9 @@ export function* fitBag(
       const step = takePair(cells);
       const perCell = nTrain >= PER_CELL_ROWS * cells;
       // What the counts allow (see PairPlan), built at a histogram's first
-      // score column: a stage fits columns 0..K-1 of each histogram in turn.
-      const plan: PairPlan = { ranges: [new Int32Array(0), new Int32Array(0)] };
+      // score column (a stage fits columns 0..K-1 of each histogram in
+      // turn), and again only when the counts change.
+      const plan = newKeptPairPlan();
       return {
         cellsTr: pairCells(features, a, c, bag.trBins),
         cellsVa: pairCells(features, a, c, bag.vaBins),
@@ -492,7 +493,7 @@ export function* fitBag(
           if (perCell) {
             fitCells(hist, K, k, cells, minLeaf, l2, lr, step, pairReg);
           } else {
-            if (k === 0) pairPlan(hist.C, P0, P1, minLeaf, plan);
+            if (k === 0) refreshPairPlan(hist.C, P0, P1, minLeaf, plan);
             fitPair(hist, K, k, P0, P1, minLeaf, l2, lr, step, pairReg, plan);
           }
           if (dirs[a] || dirs[c]) {
