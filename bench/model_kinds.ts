@@ -25,7 +25,23 @@
  * regression; 3,000), `noise80` (5 signal and 75 noise columns, binary;
  * 2,500), `catmissing` (a 12-level category, 15-60% missing, its missing
  * rows with an effect of their own, binary; 3,000), `small_bin` / `small_reg` (150 / 250 rows, linear truth),
- * `linear_bin` / `linear_reg` (logistic / linear truth; 3,000).
+ * `linear_bin` / `linear_reg` (logistic / linear truth; 3,000), `ordinal`
+ * (5 ordered grades cut from a latent linear score plus noise, some inputs
+ * skewed, wine-quality-like; 3,000), `multicat` (4 classes at 51/31/12/6%,
+ * five heavy-tailed numbers, categoricals of 14 and 7 levels some of whose
+ * levels never occur with some classes; 4,300), `xor_multi` (3 classes set
+ * by the sign of x0 * x1, a band near the axes the third, 10% random
+ * labels, 8 noise columns; 3,000), `zipf_classes` (10 classes at
+ * frequencies as (k + 1)^-1.8, the rarest about 25 rows, Gaussian
+ * centroids in 10 numbers and a 6-level category; 2,500), `houses`
+ * (house-price-like regression: 30 numbers and 40 categoricals, two of 180
+ * and 400 levels, rare levels and mostly-missing columns, a right-skewed
+ * price whose log is about additive; 2,900), `hetero` (regression whose
+ * noise scale grows with an input and differs by group; 3,000), `product3`
+ * (concrete-like regression: the product of cement, a water term and log
+ * age; 1,200), `wide_reg` (200 numbers, 10 with a linear effect; 300),
+ * `flags_bin` (binary: yes/no, Yes/No, TRUE/FALSE and Y/N columns, 0/1 and
+ * small integer-coded categories read as numbers; 3,000).
  *
  * Run: `deno run -A scripts/with_import_map.ts run -A bench/model_kinds.ts
  * [--seeds=2] [--only=a,b] [--params='{...}'] [--onboarding='{...}']`
@@ -458,6 +474,364 @@ export const KINDS: Record<
       return table(named(X), {}, y, "regression");
     },
   },
+  ordinal: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // Wine-quality-like: grades 3-7 cut from a latent linear score plus
+      // noise (about 3/30/42/20/5%), some inputs skewed.
+      const X = mat(n, 11, g);
+      const w = [0.9, -0.7, 0.5, 0.4, -0.3, 0.25, 0.2, 0, 0, 0, 0];
+      const cuts = [-3, -0.7, 1.07, 2.62];
+      const y = X[0].map((_, i) => {
+        const s = w.reduce((a, b, j) => a + b * X[j][i], 0) + 0.8 * g();
+        return String(3 + cuts.filter((c) => s > c).length);
+      });
+      const cols: Record<string, number[]> = named(X);
+      cols.x2 = X[2].map((v) => Math.exp(0.6 * v));
+      cols.x5 = X[5].map((v) => Math.exp(v) + 2);
+      cols.x8 = X[8].map((v) => Math.exp(0.8 * v));
+      return table(cols, {}, y, "multiclass");
+    },
+  },
+  multicat: {
+    rows: 4_300,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // 4 classes at about 51/31/12/6%; five heavy-tailed numbers and two
+      // categoricals (14 and 7 levels) whose levels are drawn by class,
+      // some levels never with some classes.
+      const prior = [0.51, 0.31, 0.12, 0.06];
+      const k = Array.from({ length: n }, () => draw(r, prior.map(Math.log)));
+      const never14 = [[0, 1], [], [9, 10, 11, 12, 13], [5, 9, 10, 11, 12, 13]];
+      const never7 = [[6], [], [0, 6], [0, 1]];
+      const weights = (L: number, never: number[][]) =>
+        never.map((nv) =>
+          Array.from(
+            { length: L },
+            (_, l) => (nv.includes(l) ? -Infinity : 1.2 * g()),
+          )
+        );
+      const w14 = weights(14, never14), w7 = weights(7, never7);
+      const t3 = () => g() / Math.sqrt((g() ** 2 + g() ** 2 + g() ** 2) / 3);
+      const x0 = k.map((c) => Math.exp(1 + 0.35 * c + 1.1 * g()));
+      const x1 = k.map((c) => 0.5 * c + t3());
+      const x2 = k.map((c) => (1 + 0.4 * c) / Math.max(r(), 1e-9) ** 0.4);
+      const x3 = k.map((c) =>
+        -Math.log(1 - r()) * (1 + 0.5 * (c === 3 ? 1 : 0))
+      );
+      const x4 = k.map((c) => (c === 1 ? 0.5 : 0) + 0.3 * t3() ** 3);
+      return table(
+        { x0, x1, x2, x3, x4 },
+        {
+          cat14: k.map((c) => `L${draw(r, w14[c])}`),
+          cat7: k.map((c) => `M${draw(r, w7[c])}`),
+        },
+        k.map((c) => `c${c}`),
+        "multiclass",
+      );
+    },
+  },
+  xor_multi: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // 3 classes set by the sign of x0 * x1 (and a band near the axes),
+      // 10% of labels drawn at random, 8 noise columns.
+      const X = mat(n, 10, g);
+      const y = X[0].map((_, i) => {
+        const p = X[0][i] * X[1][i];
+        const c = r() < 0.1
+          ? Math.floor(r() * 3)
+          : p > 0.25
+          ? 0
+          : p < -0.25
+          ? 1
+          : 2;
+        return `k${c}`;
+      });
+      return table(named(X), {}, y, "multiclass");
+    },
+  },
+  zipf_classes: {
+    rows: 2_500,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // 10 classes at frequencies proportional to (k + 1)^-1.8 (the rarest
+      // about 23 rows), centroids in 10 numbers, a 6-level category.
+      const K = 10, P = 10;
+      const prior = Array.from({ length: K }, (_, c) => -1.8 * Math.log(c + 1));
+      const centre = mat(K, P, () => 0.9 * g());
+      const catW = mat(K, 6, g);
+      const k = Array.from({ length: n }, () => draw(r, prior));
+      const X = Array.from(
+        { length: P },
+        (_, j) => k.map((c) => centre[j][c] + g()),
+      );
+      return table(
+        named(X),
+        { grp: k.map((c) => `g${draw(r, catW.map((w) => w[c]))}`) },
+        k.map((c) => `class_${c}`),
+        "multiclass",
+      );
+    },
+  },
+  houses: {
+    rows: 2_900,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // House-price-like: 30 numbers and 40 categoricals (two of many
+      // levels, rare levels, mostly-missing ones), a right-skewed price
+      // whose log is about additive.
+      const int = (v: number) => Math.round(v);
+      const clamp = (v: number, lo: number, hi: number) =>
+        Math.min(hi, Math.max(lo, v));
+      const zero = (p: number, v: number) => (r() < p ? 0 : v);
+      const size = Array.from({ length: n }, g);
+      const qual = size.map((s) => clamp(int(6 + 0.6 * s + 1.2 * g()), 1, 10));
+      const area = size.map((s) => int(Math.exp(7.25 + 0.3 * s + 0.12 * g())));
+      const year = qual.map((q) =>
+        clamp(int(1972 + 8 * (q - 6) + 22 * g()), 1872, 2010)
+      );
+      const lot = size.map((s) => int(Math.exp(9.1 + 0.2 * s + 0.45 * g())));
+      const cars = qual.map((q) =>
+        clamp(int(1.8 + 0.35 * (q - 6) + 0.7 * g()), 0, 4)
+      );
+      const bsmt = area.map((a) => zero(0.03, int(a * (0.7 + 0.25 * r()))));
+      const second = area.map((a) => zero(0.57, int(a * (0.3 + 0.3 * r()))));
+      const fire = qual.map((q) =>
+        clamp(int(0.5 + 0.25 * (q - 6) + 0.6 * g()), 0, 3)
+      );
+      const bath = area.map((a) => clamp(int(a / 900 + 0.5 * g()), 0, 3));
+      const num: Record<string, RawValue[]> = {
+        area,
+        lot_area: lot,
+        lot_frontage: lot.map((
+          l,
+        ) => (r() < 0.17 ? null : int(Math.sqrt(l) * (0.5 + 0.3 * r())))),
+        quality: qual,
+        condition: qual.map(() => clamp(int(5.5 + 1.1 * g()), 1, 9)),
+        year_built: year,
+        year_remod: year.map((y) =>
+          Math.max(y, clamp(int(1990 + 15 * g()), 1950, 2010))
+        ),
+        bsmt_sf: bsmt,
+        garage_cars: cars,
+        garage_area: cars.map((c) => (c === 0 ? 0 : int(c * 250 + 60 * g()))),
+        garage_year: year.map((
+          y,
+          i,
+        ) => (cars[i] === 0 ? null : y + (r() < 0.2 ? int(10 * r()) : 0))),
+        full_bath: bath,
+        half_bath: area.map(() => clamp(int(0.4 + 0.5 * g()), 0, 2)),
+        bedrooms: area.map((a) => clamp(int(a / 500 + 0.7 * g()), 0, 6)),
+        kitchens: area.map(() => (r() < 0.95 ? 1 : r() < 0.9 ? 2 : 3)),
+        rooms: area.map((a) => clamp(int(a / 230 + g()), 2, 14)),
+        fireplaces: fire,
+        wood_deck: area.map(() => zero(0.5, int(Math.exp(5 + 0.6 * g())))),
+        open_porch: area.map(() => zero(0.45, int(Math.exp(3.8 + 0.7 * g())))),
+        enclosed_porch: area.map(() =>
+          zero(0.85, int(Math.exp(4.8 + 0.5 * g())))
+        ),
+        screen_porch: area.map(() => zero(0.92, int(Math.exp(5 + 0.4 * g())))),
+        pool_area: area.map(() => zero(0.995, int(450 + 150 * r()))),
+        misc_val: area.map(() => zero(0.96, int(Math.exp(6.5 + g())))),
+        mas_vnr_area: area.map(
+          () => (r() < 0.005 ? null : zero(0.6, int(Math.exp(5 + 0.7 * g())))),
+        ),
+        second_floor: second,
+        low_qual_sf: area.map(() => zero(0.98, int(Math.exp(5 + 0.5 * g())))),
+        bsmt_fin2: bsmt.map((
+          b,
+        ) => (b === 0 ? 0 : zero(0.88, int(b * 0.3 * r())))),
+        bsmt_unf: bsmt.map((b) => int(b * r())),
+        mo_sold: area.map(() => clamp(int(6.3 + 2.7 * g()), 1, 12)),
+        yr_sold: area.map(() => 2006 + Math.floor(r() * 5)),
+      };
+      // name, levels, missing share, effect sd (log price), Zipf exponent.
+      const specs: [string, number, number, number, number][] = [
+        ["neighborhood", 25, 0, 0.15, 0.7],
+        ["subdivision", 180, 0, 0.06, 1],
+        ["builder", 400, 0.1, 0, 0.8],
+        ["ms_zoning", 5, 0, 0.06, 2.5],
+        ["street", 2, 0, 0, 6],
+        ["alley", 2, 0.93, 0.03, 1],
+        ["lot_shape", 4, 0, 0.02, 2],
+        ["land_contour", 4, 0, 0.02, 3],
+        ["utilities", 2, 0, 0, 9],
+        ["lot_config", 5, 0, 0.02, 2],
+        ["land_slope", 3, 0, 0.01, 3],
+        ["condition1", 9, 0, 0.03, 2.5],
+        ["condition2", 8, 0, 0, 5],
+        ["bldg_type", 5, 0, 0.05, 2],
+        ["house_style", 8, 0, 0.03, 1.5],
+        ["roof_style", 6, 0, 0.01, 2.5],
+        ["roof_matl", 8, 0, 0.05, 5],
+        ["exterior1", 15, 0, 0.04, 1.3],
+        ["exterior2", 16, 0, 0.01, 1.3],
+        ["mas_vnr_type", 4, 0.01, 0.02, 1.5],
+        ["exter_cond", 5, 0, 0.02, 3],
+        ["foundation", 6, 0, 0.03, 1.5],
+        ["bsmt_cond", 5, 0.03, 0.02, 3],
+        ["bsmt_exposure", 4, 0.03, 0.03, 1.5],
+        ["bsmt_fin_type1", 6, 0.03, 0.02, 0.8],
+        ["bsmt_fin_type2", 6, 0.03, 0, 3],
+        ["heating", 6, 0, 0.03, 5],
+        ["heating_qc", 5, 0, 0.03, 1.5],
+        ["central_air", 2, 0, 0.08, 3],
+        ["electrical", 5, 0.0005, 0.02, 3],
+        ["functional", 7, 0, 0.05, 4],
+        ["fireplace_qu", 5, 0.48, 0.02, 1.2],
+        ["garage_type", 6, 0.05, 0.03, 1.5],
+        ["garage_finish", 3, 0.05, 0.03, 0.5],
+        ["garage_qual", 5, 0.05, 0.02, 4],
+        ["paved_drive", 3, 0, 0.03, 3],
+        ["pool_qc", 3, 0.995, 0, 1],
+        ["fence", 4, 0.8, 0.01, 1],
+        ["misc_feature", 4, 0.96, 0, 2],
+        ["sale_condition", 6, 0, 0.06, 2.5],
+      ];
+      const cat: Record<string, RawValue[]> = {};
+      const logp = area.map((a, i) =>
+        11.95 + 0.55 * (Math.log(a) - 7.25) + 0.07 * (qual[i] - 6) +
+        0.003 * (year[i] - 1972) + 0.07 * Math.log(lot[i] / 9000) +
+        0.04 * cars[i] + 0.03 * fire[i] + 0.04 * bath[i] +
+        0.00012 * bsmt[i] + 0.1 * g()
+      );
+      for (const [name, L, miss, sd, s] of specs) {
+        const effect = Array.from({ length: L }, () => sd * g());
+        const w = Array.from({ length: L }, (_, l) => -s * Math.log(l + 1));
+        cat[name] = logp.map((_, i) => {
+          if (r() < miss) return null;
+          const l = draw(r, w);
+          logp[i] += effect[l];
+          return `${name.slice(0, 3)}_${l}`;
+        });
+      }
+      // Ordered grades tied to the overall quality.
+      for (const name of ["exter_qual", "kitchen_qual"]) {
+        cat[name] = qual.map((q, i) => {
+          const l = clamp(int((q - 2) / 2 + 0.6 * g()), 0, 3);
+          logp[i] += 0.04 * l;
+          return ["Fa", "TA", "Gd", "Ex"][l];
+        });
+      }
+      const y = logp.map((v) => int(Math.exp(v)));
+      return table(num, cat, y, "regression");
+    },
+  },
+  hetero: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // Noise whose scale grows with x0 and differs by group.
+      const X = mat(n, 5, g);
+      const scale = [0.3, 1, 2.5];
+      const grp = X[0].map(() => Math.floor(r() * 3));
+      const y = X[0].map((_, i) =>
+        2 * X[0][i] + Math.sin(2 * X[1][i]) + 0.5 * X[2][i] ** 2 +
+        [0, 1, -1][grp[i]] +
+        scale[grp[i]] * Math.exp(0.6 * X[0][i]) * g()
+      );
+      return table(
+        named(X),
+        { grp: grp.map((k) => "abc"[k]) },
+        y,
+        "regression",
+      );
+    },
+  },
+  product3: {
+    rows: 1_200,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // Concrete-like: strength the product of cement, a water term and
+      // log age, plus small additive parts.
+      const ages = [1, 3, 7, 14, 28, 28, 28, 56, 90, 180, 365];
+      const cement = Array.from({ length: n }, () => 100 + 440 * r());
+      const water = cement.map(() => 120 + 130 * r());
+      const age = cement.map(() => ages[Math.floor(r() * ages.length)]);
+      const slag = cement.map(() => (r() < 0.45 ? 0 : 300 * r()));
+      const ash = cement.map(() => (r() < 0.55 ? 0 : 200 * r()));
+      const plast = cement.map(() => (r() < 0.4 ? 0 : 30 * r()));
+      const coarse = cement.map(() => 800 + 350 * r());
+      const fine = cement.map(() => 600 + 390 * r());
+      const y = cement.map((c, i) =>
+        0.0035 * c * (260 - water[i]) * Math.log1p(age[i]) / 5 +
+        0.02 * slag[i] + 0.2 * plast[i] + 3 * g()
+      );
+      return table(
+        { cement, slag, ash, water, plast, coarse, fine, age },
+        {},
+        y,
+        "regression",
+      );
+    },
+  },
+  wide_reg: {
+    rows: 300,
+    make(n, seed) {
+      const r = createRng(seed), g = normal(r);
+      // 200 columns, 10 with a linear effect.
+      const X = mat(n, 200, g);
+      const w = Array.from(
+        { length: 10 },
+        () => (r() < 0.5 ? -1 : 1) * (0.5 + r()),
+      );
+      const y = X[0].map((_, i) =>
+        w.reduce((a, b, j) => a + b * X[j * 20][i], 0) + 1.5 * g()
+      );
+      return table(named(X), {}, y, "regression");
+    },
+  },
+  flags_bin: {
+    rows: 3_000,
+    make(n, seed) {
+      const r = createRng(seed);
+      // Churn-like: yes/no, Yes/No, TRUE/FALSE and Y/N strings, 0/1 and
+      // small integer-coded categories (contract 0-2, region 1-9, payment
+      // 1-4) read as numbers, a tenure and a charge.
+      const yn = (p: number, a: string, b: string) =>
+        Array.from({ length: n }, () => (r() < p ? a : b));
+      const partner = yn(0.48, "yes", "no");
+      const dependents = yn(0.3, "Yes", "No");
+      const paperless = yn(0.59, "TRUE", "FALSE");
+      const autopay = yn(0.45, "TRUE", "FALSE");
+      const phone = yn(0.9, "Y", "N");
+      const senior = partner.map(() => (r() < 0.16 ? 1 : 0));
+      const contract = partner.map(() => draw(r, [0, -0.6, -0.8]));
+      const region = partner.map(() => 1 + Math.floor(r() * 9));
+      const payment = partner.map(() => 1 + draw(r, [0.3, 0, 0, -0.1]));
+      const tenure = contract.map((c) =>
+        Math.min(72, Math.floor(-Math.log(1 - r()) * (8 + 18 * c)))
+      );
+      const charges = partner.map(() => 20 + 100 * r());
+      const calls = partner.map(() =>
+        Math.min(8, Math.floor(-Math.log(1 - r()) * 1.3))
+      );
+      const regionEffect = [0, 0.6, -0.4, 0.1, 0.8, -0.7, 0.2, -0.2, 0.5, -0.5];
+      const y = partner.map((_, i) =>
+        bin(
+          sigmoid(
+            -0.6 + [0.9, -0.6, -1.8][contract[i]] + regionEffect[region[i]] -
+              0.035 * tenure[i] + 0.015 * (charges[i] - 70) +
+              (partner[i] === "yes" ? -0.3 : 0) +
+              (dependents[i] === "Yes" ? -0.25 : 0) +
+              (paperless[i] === "TRUE" ? 0.4 : 0) +
+              (autopay[i] === "TRUE" ? -0.3 : 0) + 0.4 * senior[i] +
+              [0.5, -0.2, -0.3, -0.1][payment[i] - 1] + 0.25 * calls[i],
+          ),
+          r,
+        )
+      );
+      return table(
+        { tenure, charges, senior, contract, region, payment, calls },
+        { partner, dependents, paperless, autopay, phone },
+        y,
+        "binary",
+      );
+    },
+  },
 };
 
 const cell = (v: RawValue) =>
@@ -513,7 +887,7 @@ export interface KindResult {
   scores: Record<"ours" | "hgb" | "linear" | "xgboost", number>;
   accuracy?: Record<"ours" | "hgb" | "linear" | "xgboost", number>;
   seconds: Record<"ours" | "hgb" | "linear" | "xgboost", number>;
-  /** Our model's chosen configuration: bins, pairs, linear start, rounds. */
+  /** Our model's chosen configuration: bins, pairs, linear start, rounds, link, pairs weight, greedy terms. */
   notes: string;
 }
 
@@ -581,7 +955,9 @@ function notesOf(m: EbmModel): string {
     m.terms.filter((t) => t.features.length === 2).length
   } pairs, linear ${
     x.linearStart ? "yes" : "no"
-  }, rounds ${x.mainRounds}/${x.pairRounds}`;
+  }, rounds ${x.mainRounds}/${x.pairRounds}, link ${
+    m.link ?? "identity"
+  }, pairs weight ${x.pairsWeight ?? "-"}, greedy ${x.greedyTerms ?? "-"}`;
 }
 
 /** Ours minus the best peer, signed so that positive is ours ahead. */
