@@ -891,6 +891,23 @@ export interface KindResult {
   notes: string;
 }
 
+/**
+ * The columns and fields ours trains on: the table's, without the numeric
+ * stand-in (`daynum`) the peers get for a column they do not see.
+ */
+export function oursOf(
+  t: KindTable,
+  files: ReturnType<typeof kindFiles> = kindFiles(t),
+): { columns: RawColumns; fields: SchemaField[] } {
+  const columns = { ...files.columns };
+  let fields = files.fields;
+  if (t.peersDrop) {
+    delete columns.daynum;
+    fields = fields.filter((f) => f.name !== "daynum");
+  }
+  return { columns, fields };
+}
+
 /** Writes the table, scores the peers in Python and ours in process on the same split. */
 export async function scoreKind(
   t: KindTable,
@@ -907,13 +924,7 @@ export async function scoreKind(
     regression,
     t.peersDrop,
   );
-  // Ours does not see the peers' numeric stand-ins of a dropped column.
-  const columns = { ...files.columns };
-  let fields = files.fields;
-  if (t.peersDrop) {
-    delete columns.daynum;
-    fields = fields.filter((f) => f.name !== "daynum");
-  }
+  const { columns, fields } = oursOf(t, files);
   const ours = await fitAndScore(
     columns,
     fields,
