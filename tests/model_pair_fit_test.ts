@@ -10,12 +10,14 @@
 import { assert, assertEquals } from "@std/assert";
 import {
   fitPair,
-  newKeptPairPlan,
-  pairPlan,
-  refreshPairPlan,
   soft,
   type StepRegularisation,
 } from "../src/local/model/boost.ts";
+import {
+  newKeptPairPlan,
+  pairPlan,
+  refreshPairPlan,
+} from "../src/local/model/pair_plan.ts";
 import type { Histogram } from "../src/local/model/histogram.ts";
 import { createRng } from "../src/local/model/rng.ts";
 

@@ -10,10 +10,9 @@ import {
   fitCells,
   fitOrderedBins,
   fitPair,
-  newKeptPairPlan,
-  refreshPairPlan,
   type StepRegularisation,
 } from "./boost.ts";
+import { newKeptPairPlan, refreshPairPlan } from "./pair_plan.ts";
 import { arena, copyAll, together } from "./arena.ts";
 import { newHistogram } from "./histogram.ts";
 import { levelNoises, levelStep } from "./levels.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { pairGain, type PairPlan, pairPlan } from "./boost.ts";
+import { pairGain } from "./boost.ts";
+import { type PairPlan, pairPlan } from "./pair_plan.ts";
 import { gradientHistogram, newHistogram } from "./histogram.ts";
 import type { Bag, RawTerm } from "./prepared.ts";
 import { cellsOf, scoreTerms } from "./predictor.ts";
