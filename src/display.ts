@@ -222,13 +222,24 @@ export interface ExplanationChartOptions {
   /** Largest terms shown; the rest are summed into one "other" step. Default 12. */
   top?: number;
   /**
-   * What bias and contributions add up to: `"log-odds"` (classification),
-   * `"prediction"` (regression, in the target's units) or `"log prediction"`
-   * (a regression model whose `link` is `log`). Default: read from the table
-   * (a numeric prediction and no `probability.*` column is a regression; its
-   * explanation adds up to the prediction, or else to its log).
+   * What bias and contributions add up to: `"log-odds"` (two classes),
+   * `"softmax logit"` (three or more), `"prediction"` (regression, in the
+   * target's units) or `"log prediction"` (a regression model whose `link`
+   * is `log`). Default: read from the table (a numeric prediction and no
+   * `probability.*` column is a regression; its explanation adds up to the
+   * prediction, or else to its log; a classifier's count of
+   * `probability.<target>.*` columns tells its classes).
    */
-  scale?: "log-odds" | "prediction" | "log prediction";
+  scale?: "log-odds" | "softmax logit" | "prediction" | "log prediction";
+  /**
+   * The class the row was explained for (the views request's
+   * `targets.<target>`; by default the service explains the predicted
+   * class), named in the title. A class the table has no probability of
+   * is a `RangeError`. Default: for two classes, the one whose log-odds
+   * the explanation adds up to; for more, none is named (their softmax
+   * logit cannot be told from the probabilities).
+   */
+  explained?: string;
 }
 
 /** Options of the regression charts. */

@@ -170,14 +170,39 @@ export function explanationChart(
     c.startsWith("prediction.")
   );
   const predicted = values[predictionAt];
+  const target = predictionAt >= 0 ? table.columns[predictionAt].slice(11) : "";
+  // The classes, by their probability columns (a class may be named "1.0"
+  // or "a,b": the column's rest is the class, whatever it holds).
+  const prefix = `probability.${target}.`;
+  const classes = predictionAt < 0
+    ? []
+    : table.columns.flatMap((c, j) =>
+      c.startsWith(prefix)
+        ? [{ name: c.slice(prefix.length), p: values[j] }]
+        : []
+    );
   // A log-link regression's explanation adds up to the prediction's log
-  // (docs/contract.md#views): the sum says which, exactly.
+  // (docs/contract.md#views): the sum says which, exactly. A classifier's
+  // adds up to the log-odds of the explained class (two classes) or its
+  // softmax logit (three or more).
   const scale = options.scale ??
-    (!isRegressionTable(table) ? "log-odds" : typeof predicted === "number" &&
-        Math.abs(total - predicted) > 1e-6 * Math.max(1, Math.abs(total))
+    (!isRegressionTable(table)
+      ? classes.length >= 3 ? "softmax logit" : "log-odds"
+      : typeof predicted === "number" &&
+          Math.abs(total - predicted) > 1e-6 * Math.max(1, Math.abs(total))
       ? "log prediction"
       : "prediction");
-  const target = predictionAt >= 0 ? table.columns[predictionAt].slice(11) : "";
+  const explained = explainedClass(options.explained, classes, total, target);
+  // One nominal value per step: Vega-Lite draws equal values in one band,
+  // so a feature named `bias` (or `prediction`, or two features sharing a
+  // label) was drawn over another step. The intercept and the total keep
+  // their names; a term that meets a name already taken shows its column.
+  const taken = new Set<string>(
+    options.kind === "bars" ? [] : ["bias", scale],
+  );
+  for (const t of kept) {
+    t.term = distinctName(t.term, t.raw && `contribution.${t.raw}`, taken);
+  }
   const label = predictionAt >= 0
     ? ` - ${fieldLabel(target, labels)} = ${
       typeof predicted === "number"
@@ -188,7 +213,10 @@ export function explanationChart(
   const against = table.anchor
     ? ` against ${table.anchor.name ?? `${table.anchor.rows} reference rows`}`
     : "";
-  const title = `Row ${table.index?.[row] ?? row}${label}: ${scale} ${
+  const of = explained === undefined
+    ? ""
+    : ` of ${categoryLabel(target, explained, labels)}`;
+  const title = `Row ${table.index?.[row] ?? row}${label}: ${scale}${of} ${
     total.toFixed(3)
   }${against}`;
   const text = `${title} (bias ${bias.toFixed(3)}; ${
@@ -283,6 +311,64 @@ export function explanationChart(
 }
 
 /**
+ * `name`, or when it is taken, `name [raw]` (or `name (2)`, `name (3)`...):
+ * a nominal value no other mark of the chart has. Records what it returns.
+ *
+ * @example
+ * ```ts
+ * import { distinctName } from "./charts.ts";
+ * const taken = new Set(["bias"]);
+ * if (distinctName("bias", "contribution.bias", taken) !== "bias [contribution.bias]") throw new Error();
+ * if (distinctName("x", "", taken) !== "x" || distinctName("x", "", taken) !== "x (2)") throw new Error();
+ * ```
+ */
+export function distinctName(
+  name: string,
+  raw: string,
+  taken: Set<string>,
+): string {
+  let out = taken.has(name) && raw !== "" && raw !== name
+    ? `${name} [${raw}]`
+    : name;
+  for (let k = 2; taken.has(out); k++) out = `${name} (${k})`;
+  taken.add(out);
+  return out;
+}
+
+// The class an explanation is of: the one asked for (checked against the
+// table's classes), else for two classes the one whose log-odds the total
+// is (the other's is its negative; at 0 both are, and none is named).
+function explainedClass(
+  asked: string | undefined,
+  classes: { name: string; p: unknown }[],
+  total: number,
+  target: string,
+): string | undefined {
+  if (asked !== undefined) {
+    if (!classes.some((c) => c.name === asked)) {
+      throw new RangeError(
+        `explained: ${
+          JSON.stringify(asked)
+        } is not a class of ${target} (classes: ${
+          classes.map((c) => JSON.stringify(c.name)).join(", ") || "none"
+        })`,
+      );
+    }
+    return asked;
+  }
+  if (classes.length !== 2) return undefined;
+  const [a, b] = classes.map((c) => c.p);
+  if (typeof a !== "number" || typeof b !== "number" || !(a > 0 && b > 0)) {
+    return undefined;
+  }
+  const logOdds = Math.log(b) - Math.log(a); // of the second class
+  const tolerance = 1e-4 * Math.max(1, Math.abs(total));
+  const ofB = Math.abs(total - logOdds) <= tolerance;
+  const ofA = Math.abs(total + logOdds) <= tolerance;
+  return ofA === ofB ? undefined : ofB ? classes[1].name : classes[0].name;
+}
+
+/**
  * Global importance of a model's terms as sorted horizontal bars.
  *
  * @example
@@ -300,16 +386,22 @@ export function importanceChart(
     labels?: FieldLabels;
   } = {},
 ): Chart {
-  const sorted = [...terms].filter((t) => Number.isFinite(t.importance)).sort((
+  const shown = [...terms].filter((t) => Number.isFinite(t.importance)).sort((
     a,
     b,
   ) => b.importance - a.importance)
-    .slice(0, options.top ?? 30)
-    .map((t) => ({
-      name: termLabel(t.name, options.labels, t.features),
-      term: t.name,
-      importance: t.importance,
-    }));
+    .slice(0, options.top ?? 30);
+  // Two terms sharing a label are two bars (one band each), not one.
+  const taken = new Set<string>();
+  const sorted = shown.map((t) => ({
+    name: distinctName(
+      termLabel(t.name, options.labels, t.features),
+      t.name,
+      taken,
+    ),
+    term: t.name,
+    importance: t.importance,
+  }));
   return chart(
     {
       title: "Term importance",
@@ -402,24 +494,26 @@ export function shapeChart(
     labels?: FieldLabels;
   } = {},
 ): Chart {
-  if (options.labels && options.term) {
-    const labels = options.labels, feature = options.term;
-    return shapeChart({
-      labels: shape.labels.map((l) => categoryLabel(feature, l, labels)),
-      scores: shape.scores,
-    }, { ...options, term: termLabel(feature, labels), labels: undefined });
-  }
   if (shape.labels.length !== shape.scores.length) {
     throw new RangeError(
       `shape has ${shape.labels.length} labels but ${shape.scores.length} scores; they must pair up one to one`,
     );
   }
-  const values = shape.labels.map((label, i) => ({
-    label,
+  const { labels, term: feature } = options;
+  const term = labels && feature ? termLabel(feature, labels) : feature;
+  // Bins by their labels; two categories sharing a friendly name stay two
+  // bars (Vega-Lite draws equal nominal values in one band).
+  const taken = new Set<string>();
+  const values = shape.labels.map((raw, i) => ({
+    label: distinctName(
+      labels && feature ? categoryLabel(feature, raw, labels) : raw,
+      raw,
+      taken,
+    ),
     score: shape.scores[i],
     direction: shape.scores[i] >= 0 ? "raises" : "lowers",
   }));
-  const title = `Shape of ${options.term ?? "term"}`;
+  const title = `Shape of ${term ?? "term"}`;
   return chart(
     {
       title,
@@ -433,7 +527,7 @@ export function shapeChart(
           field: "label",
           type: "nominal",
           sort: null,
-          title: options.term ?? null,
+          title: term ?? null,
           axis: { labelOverlap: true },
         },
         y: {
