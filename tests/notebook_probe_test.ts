@@ -11,11 +11,16 @@ import {
   assertThrows,
 } from "@std/assert";
 import {
+  errorCard,
   explanationChart,
   importanceChart,
+  resourceCard,
   shapeChart,
   VEGALITE_MIME,
+  viewsTable,
 } from "../notebook.ts";
+import { formatMetric } from "../src/notebook/mod.ts";
+import { pageTable } from "../src/notebook/page.ts";
 
 type Step = { term: string; raw?: string; end: number; value: number };
 const steps = (chart: ReturnType<typeof explanationChart>) =>
@@ -153,4 +158,42 @@ Deno.test("explanation chart: three or more classes add up to a softmax logit, n
     explanationChart(binary, 1)["text/plain"],
     "log-odds of No -1.386",
   );
+});
+
+Deno.test("views table: a very long cell is clipped, the plain text keeps one line per row", () => {
+  const long = "x".repeat(100_000);
+  const bundle = viewsTable({
+    columns: ["prediction.y", `probability.y.${long}`, "note"],
+    index: [0, 1],
+    data: [[long, 0.5, "a\tb\nc"], ["No", 0.5, null]],
+  });
+  assert(
+    bundle["text/html"].length < 10_000,
+    `${bundle["text/html"].length} characters of HTML for two rows`,
+  );
+  assert(bundle["text/plain"].length < 2_000, "plain text clipped too");
+  assertStringIncludes(bundle["text/html"], "…");
+  const lines = bundle["text/plain"].split("\n");
+  assertEquals(lines.length, 3, bundle["text/plain"]);
+  assertEquals(lines[1].split("\t").length, 4);
+});
+
+Deno.test("cards: a very long name or message is clipped, -0 reads as 0", () => {
+  const long = "n".repeat(100_000);
+  const card = resourceCard({ id: "m_1", name: long }, { kind: "Model" });
+  assert(card.html.length < 5_000, `${card.html.length} characters`);
+  assert(card.text.length < 1_000, `${card.text.length} characters`);
+  const error = errorCard(new Error(long));
+  assert(error.html.length < 10_000, `${error.html.length} characters`);
+  const page = pageTable({
+    data: [{ id: "m_1", name: long }],
+    pagination: {
+      total_items: 1,
+      items_per_page: 10,
+      current_page: 1,
+      total_pages: 1,
+    },
+  }, "Model");
+  assert(String(page["text/html"]).length < 5_000);
+  assertEquals(formatMetric("pairs_weight", -0), "0.00");
 });

@@ -11,7 +11,7 @@
  */
 import { fieldLabel } from "../schemas/label_display.ts";
 import type { FieldLabels } from "../schemas/labels.ts";
-import { escapeHtml, maskSecrets } from "./html.ts";
+import { clipText, escapeHtml, maskSecrets } from "./html.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 import { fairnessRows } from "./fairness.ts";
 
@@ -33,6 +33,10 @@ const HEADER = new Set([
   "created_by",
 ]);
 const MAX_VALUE = 80;
+// A name longer than this is clipped in a card's title, a message longer
+// than MAX_MESSAGE in an error card (the value itself is untouched).
+const MAX_TITLE = 120;
+const MAX_MESSAGE = 2000;
 // Job fields from 0 to 1, read as percentages.
 const PERCENT = new Set(["progress", "stage_progress"]);
 
@@ -56,9 +60,10 @@ export function resourceCard(
   options: { kind?: string } = {},
 ): Card {
   const r = maskSecrets(resource) as Record<string, unknown>;
-  const title = typeof r.name === "string"
-    ? r.name
-    : options.kind ?? "resource";
+  const title = clipText(
+    typeof r.name === "string" ? r.name : options.kind ?? "resource",
+    MAX_TITLE,
+  );
   const status = typeof r.status === "string" ? r.status : undefined;
   const rows: [string, string][] = [];
   let metrics: [string, string][] = [];
@@ -190,6 +195,7 @@ const WHOLE = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
  */
 export function formatMetric(key: string, value: number | null): string {
   if (value === null || !Number.isFinite(value)) return "n/a";
+  if (value === 0) value = 0; // -0 reads as 0, not "-0.00"
   return /(^|_)(rows|count|rounds|iterations)$/.test(key) &&
       Number.isInteger(value)
     ? WHOLE.format(value)
@@ -268,7 +274,16 @@ export function errorCard(error: unknown): Card {
       ? { ...error, name: error.name, message: error.message }
       : { message: String(error) },
   ) as Record<string, unknown>;
-  const name = typeof e.name === "string" ? e.name : "Error";
+  const name = clipText(
+    typeof e.name === "string" ? e.name : "Error",
+    MAX_TITLE,
+  );
+  const full = String(e.message ?? "");
+  const message = full.length > MAX_MESSAGE
+    ? `${clipText(full, MAX_MESSAGE)} (${
+      full.length - MAX_MESSAGE + 1
+    } more characters in the error's message)`
+    : full;
   const fields: [string, unknown][] = [
     ["status", e.status],
     ["error_code", e.error_code ?? e.errorCode],
@@ -286,7 +301,7 @@ export function errorCard(error: unknown): Card {
   const html =
     `<div style="${CARD_STYLE};border-color:${color}"><b style="color:${color}">${
       escapeHtml(name)
-    }</b> ${escapeHtml(e.message ?? "")}${
+    }</b> ${escapeHtml(message)}${
       shown.length
         ? `<div style="color:#52525b;font-size:12px;margin-top:4px">${
           shown.map(([k, v]) =>
@@ -296,7 +311,7 @@ export function errorCard(error: unknown): Card {
         : ""
     }</div>`;
   const text = [
-    `${name}: ${e.message ?? ""}`,
+    `${name}: ${message}`,
     ...shown.map(([k, v]) => `  ${k}: ${v}`),
   ].join("\n");
   return { html, text };

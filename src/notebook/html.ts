@@ -84,3 +84,48 @@ function mask(value: unknown, seen: WeakSet<object>): unknown {
   }
   return out;
 }
+
+/**
+ * `text` cut to at most `max` characters, the last of them `…` when cut (a
+ * surrogate pair is never split): what a table cell or a card shows of a
+ * long value, so that one 100,000-character string cannot bury the rest.
+ *
+ * @example
+ * ```ts
+ * import { clipText } from "./html.ts";
+ * if (clipText("abcdef", 4) !== "abc…" || clipText("abc", 4) !== "abc") throw new Error();
+ * ```
+ */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--; // keep a pair whole
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * `text` on one line for a tab-separated plain-text table: tabs, line
+ * breaks and other control characters written as escapes (`\t`, `\n`,
+ * `\u0000`), so that a cell cannot start a column or a row of its own.
+ *
+ * @example
+ * ```ts
+ * import { oneLine } from "./html.ts";
+ * if (oneLine("a\tb\nc") !== "a\\tb\\nc") throw new Error();
+ * ```
+ */
+export function oneLine(text: string): string {
+  return text.replace(
+    // deno-lint-ignore no-control-regex -- control characters are what is replaced
+    /[\u0000-\u001f\u007f]/g,
+    (c) =>
+      c === "\t"
+        ? "\\t"
+        : c === "\n"
+        ? "\\n"
+        : c === "\r"
+        ? "\\r"
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Page } from "../schemas/common.ts";
-import { escapeHtml } from "./html.ts";
+import { clipText, escapeHtml } from "./html.ts";
 import type { MimeBundle } from "./jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 
@@ -34,8 +34,9 @@ export function pageTable(page: Page<unknown>, kind: string): MimeBundle {
     const r = (item ?? {}) as Record<string, unknown>;
     const status = typeof r.status === "string" ? r.status : "";
     return {
-      name: String(r.name ?? ""),
-      id: String(r.id ?? ""),
+      // A long name is clipped, as a card's title is.
+      name: clipText(String(r.name ?? ""), 120),
+      id: clipText(String(r.id ?? ""), 120),
       status,
       created: String(r.created_at ?? ""),
     };

@@ -6,7 +6,7 @@
  */
 import type { SplitTable } from "../frames/types.ts";
 import { checkAlignedTable } from "../frames/scan.ts";
-import { escapeHtml, isSecretKey, MASK } from "./html.ts";
+import { clipText, escapeHtml, isSecretKey, MASK, oneLine } from "./html.ts";
 import type { MimeBundle } from "./jupyter.ts";
 import { columnLabel } from "../schemas/label_display.ts";
 
@@ -17,6 +17,10 @@ export interface ViewsTableOptions {
 }
 
 const CELL = "padding:2px 8px;border-bottom:1px solid #e4e4e7;text-align:right";
+// What a cell or a header shows of a long value (a class name, a free-text
+// column): the rest is "…", the value's start up to TITLE in its tooltip.
+const SHOWN = 120;
+const TITLE = 1000;
 
 /**
  * Renders a split table as `{ "text/html", "text/plain" }`. Columns named
@@ -64,23 +68,27 @@ export function viewsTable(
       const raw = label === c
         ? ""
         : `<br><span style="font-weight:400;color:#71717a">${
-          escapeHtml(c)
+          escapeHtml(clipText(c, SHOWN))
         }</span>`;
-      return `<th style="${CELL};font-weight:600" title="${escapeHtml(c)}">${
-        escapeHtml(label)
-      }${raw}</th>`;
+      return `<th style="${CELL};font-weight:600" title="${
+        escapeHtml(clipText(c, TITLE))
+      }">${escapeHtml(clipText(label, SHOWN))}${raw}</th>`;
     }).join("")
   }</tr>`;
   const body = shown.map((row, i) =>
     `<tr><th style="${CELL};color:#71717a;font-weight:400">${
-      escapeHtml(table.index?.[i] ?? i)
+      escapeHtml(clipText(String(table.index?.[i] ?? i), SHOWN))
     }</th>${
       row.map((v, j) => {
         const shade = contribution[j] && typeof v === "number" && scale > 0
           ? `;background:${shadeOf(v, scale)}`
           : "";
-        return `<td style="${CELL}${shade}">${
-          escapeHtml(secret[j] ? MASK : format(v))
+        const text = secret[j] ? MASK : format(v);
+        const title = text.length > SHOWN
+          ? ` title="${escapeHtml(clipText(text, TITLE))}"`
+          : "";
+        return `<td style="${CELL}${shade}"${title}>${
+          escapeHtml(clipText(text, SHOWN))
         }</td>`;
       }).join("")
     }</tr>`
@@ -92,12 +100,15 @@ export function viewsTable(
     : "";
   const html =
     `<div style="font-family:system-ui,sans-serif;font-size:12px;overflow-x:auto"><table style="border-collapse:collapse">${head}${body}</table>${more}</div>`;
+  // One line per row, one tab per column: a cell's own tabs and line
+  // breaks are written as escapes, a long value clipped.
+  const plain = (value: string) => clipText(oneLine(value), SHOWN);
   const text = [
-    ["", ...table.columns].join("\t"),
+    ["", ...table.columns].map(plain).join("\t"),
     ...shown.map((row, i) =>
       [
-        table.index?.[i] ?? i,
-        ...row.map((v, j) => secret[j] ? MASK : format(v)),
+        plain(String(table.index?.[i] ?? i)),
+        ...row.map((v, j) => secret[j] ? MASK : plain(format(v))),
       ].join("\t")
     ),
     ...(n > shown.length ? [`… ${n - shown.length} more rows`] : []),
