@@ -14,8 +14,10 @@ import {
   errorCard,
   explanationChart,
   importanceChart,
+  JUPYTER_DISPLAY,
   resourceCard,
   shapeChart,
+  toMimeBundle,
   VEGALITE_MIME,
   viewsTable,
 } from "../notebook.ts";
@@ -196,4 +198,28 @@ Deno.test("cards: a very long name or message is clipped, -0 reads as 0", () => 
   }, "Model");
   assert(String(page["text/html"]).length < 5_000);
   assertEquals(formatMetric("pairs_weight", -0), "0.00");
+});
+
+Deno.test("helpers' results render as a cell's value, as charts do", () => {
+  const table = {
+    columns: ["prediction.y", "bias"],
+    index: [0],
+    data: [["<b>Yes</b>", 1]],
+  };
+  const results: [string, unknown][] = [
+    ["viewsTable", viewsTable(table)],
+    ["toMimeBundle", toMimeBundle({ id: "m_1", name: "<i>m</i>" })],
+    ["resourceCard", resourceCard({ id: "m_1", name: "<i>m</i>" })],
+    ["errorCard", errorCard(new Error("<i>boom</i>"))],
+  ];
+  for (const [name, value] of results) {
+    const display = (value as Record<symbol, unknown>)[JUPYTER_DISPLAY];
+    assert(typeof display === "function", `${name}() has no display method`);
+    const bundle = (display as () => Record<string, string>).call(value);
+    assertStringIncludes(bundle["text/html"], "&lt;", name);
+    assert(!/<i>|<b>Yes/.test(bundle["text/html"]), name);
+    assertEquals(typeof bundle["text/plain"], "string", name);
+    // Still a plain bundle (or card) for display(..., { raw: true }).
+    assert(!JSON.stringify(value).includes("Jupyter"), name);
+  }
 });

@@ -13,6 +13,7 @@ import { fieldLabel } from "../schemas/label_display.ts";
 import type { FieldLabels } from "../schemas/labels.ts";
 import { clipText, escapeHtml, maskSecrets } from "./html.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
+import { type MimeBundle, withDisplay } from "./jupyter.ts";
 import { fairnessRows } from "./fairness.ts";
 
 /** A rendered card: the same content as HTML and as plain text. */
@@ -143,8 +144,14 @@ export function resourceCard(
       : []),
     ...(times.length ? [`  ${times.join(", ")}`] : []),
   ].join("\n");
-  return { html, text };
+  return withDisplay({ html, text }, cardBundle);
 }
+
+// A card as the kernel shows it when it is a cell's value.
+const cardBundle = (card: Card): MimeBundle => ({
+  "text/html": card.html,
+  "text/plain": card.text,
+});
 
 // Words of metric keys written the way people read them.
 const METRIC_WORDS: Record<string, string> = {
@@ -314,7 +321,7 @@ export function errorCard(error: unknown): Card {
     `${name}: ${message}`,
     ...shown.map(([k, v]) => `  ${k}: ${v}`),
   ].join("\n");
-  return { html, text };
+  return withDisplay({ html, text }, cardBundle);
 }
 
 function isReference(value: unknown): value is { id: string; name?: string } {

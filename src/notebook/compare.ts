@@ -31,7 +31,7 @@ import type { GlobalExplanation } from "../schemas/artifacts.ts";
 import { formatMetric, metricLabel } from "./card.ts";
 import { type Chart, VEGALITE_MIME } from "./charts.ts";
 import { escapeHtml } from "./html.ts";
-import { JUPYTER_DISPLAY, type MimeBundle } from "./jupyter.ts";
+import { JUPYTER_DISPLAY, type MimeBundle, withDisplay } from "./jupyter.ts";
 import { CARD_STYLE } from "./style.ts";
 
 /** One model to compare: the resource and its global explanation. */
@@ -177,7 +177,7 @@ function metricsTable(
       }`
     ),
   ].join("\n");
-  return { "text/html": html, "text/plain": text };
+  return withDisplay({ "text/html": html, "text/plain": text }, (b) => b);
 }
 
 // "[0, 12)" or "[12.5, 72]": a numeric bin with its two ends.

@@ -12,6 +12,7 @@ import {
   type MimeBundle,
 } from "../display.ts";
 import { viewsTable } from "./views_table.ts";
+import { withDisplay } from "./jupyter.ts";
 
 export type { Displayable } from "../display.ts";
 
@@ -32,14 +33,20 @@ export function toMimeBundle(
 ): MimeBundle {
   if (value instanceof Error || value === null || typeof value !== "object") {
     const card = errorCard(value);
-    return { "text/html": card.html, "text/plain": card.text };
+    return withDisplay(
+      { "text/html": card.html, "text/plain": card.text },
+      (b) => b,
+    );
   }
   const table = value as { columns?: unknown; data?: unknown };
   if (Array.isArray(table.columns) && Array.isArray(table.data)) {
     return viewsTable(value as Parameters<typeof viewsTable>[0]);
   }
   const card = resourceCard(value, options);
-  return { "text/html": card.html, "text/plain": card.text };
+  return withDisplay(
+    { "text/html": card.html, "text/plain": card.text },
+    (b) => b,
+  );
 }
 
 /**

@@ -6,7 +6,9 @@
  * @module
  */
 
-export { JUPYTER_DISPLAY, type MimeBundle } from "../display.ts";
+import { JUPYTER_DISPLAY, type MimeBundle } from "../display.ts";
+
+export { JUPYTER_DISPLAY, type MimeBundle };
 
 /** The part of `Deno.jupyter` these helpers use. */
 export interface JupyterLike {
@@ -50,4 +52,31 @@ export function getJupyter(): JupyterLike | undefined {
  */
 export function isJupyter(): boolean {
   return getJupyter() !== undefined;
+}
+
+/**
+ * Gives `value` (a MIME bundle or a card a helper returns) a non-enumerable
+ * `[Symbol.for("Jupyter.display")]` method answering `render(value)`, so it
+ * renders when it is a cell's value, as the charts do, and returns it. Its
+ * keys, its JSON and `Deno.jupyter.display(value, { raw: true })` are
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * import { JUPYTER_DISPLAY, withDisplay } from "./jupyter.ts";
+ * const card = withDisplay({ html: "<b>x</b>", text: "x" }, (c) => ({ "text/html": c.html, "text/plain": c.text }));
+ * if (card[JUPYTER_DISPLAY as never] === undefined || JSON.stringify(card) !== '{"html":"<b>x</b>","text":"x"}') throw new Error();
+ * ```
+ */
+export function withDisplay<T extends object>(
+  value: T,
+  render: (value: T) => MimeBundle,
+): T {
+  Object.defineProperty(value, JUPYTER_DISPLAY, {
+    value: () => render(value),
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
+  return value;
 }

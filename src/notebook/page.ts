@@ -5,7 +5,7 @@
  */
 import type { Page } from "../schemas/common.ts";
 import { clipText, escapeHtml } from "./html.ts";
-import type { MimeBundle } from "./jupyter.ts";
+import { type MimeBundle, withDisplay } from "./jupyter.ts";
 import { badgeStyle, CARD_STYLE, statusColor } from "./style.ts";
 
 const CELL =
@@ -72,5 +72,5 @@ export function pageTable(page: Page<unknown>, kind: string): MimeBundle {
       `  ${r.name} (${r.id})${r.status ? ` [${r.status}]` : ""}`
     ),
   ].join("\n");
-  return { "text/html": html, "text/plain": text };
+  return withDisplay({ "text/html": html, "text/plain": text }, (b) => b);
 }

@@ -7,7 +7,7 @@
 import type { SplitTable } from "../frames/types.ts";
 import { checkAlignedTable } from "../frames/scan.ts";
 import { clipText, escapeHtml, isSecretKey, MASK, oneLine } from "./html.ts";
-import type { MimeBundle } from "./jupyter.ts";
+import { type MimeBundle, withDisplay } from "./jupyter.ts";
 import { columnLabel } from "../schemas/label_display.ts";
 
 /** Options of {@linkcode viewsTable}. */
@@ -113,7 +113,8 @@ export function viewsTable(
     ),
     ...(n > shown.length ? [`… ${n - shown.length} more rows`] : []),
   ].join("\n");
-  return { "text/html": html, "text/plain": text };
+  // Renders as the table when it is a cell's value.
+  return withDisplay({ "text/html": html, "text/plain": text }, (b) => b);
 }
 
 function shadeOf(value: number, scale: number): string {
