@@ -223,3 +223,24 @@ Deno.test("helpers' results render as a cell's value, as charts do", () => {
     assert(!JSON.stringify(value).includes("Jupyter"), name);
   }
 });
+
+Deno.test("views table: a feature named like a secret (n_tokens_content) shows its numbers; a credential is still masked", () => {
+  // The UCI "Online News Popularity" table's features are n_tokens_title,
+  // n_tokens_content...: their contributions were shown as ••••••.
+  const bundle = viewsTable({
+    columns: [
+      "prediction.shares",
+      "bias",
+      "contribution.n_tokens_title",
+      "n_tokens_content",
+      "api_token",
+    ],
+    index: [0],
+    data: [[1400, 7, 0.25, 219, "abc123"]],
+  });
+  for (const part of ["text/html", "text/plain"] as const) {
+    assertStringIncludes(bundle[part], "0.25", part);
+    assertStringIncludes(bundle[part], "219", part);
+    assert(!bundle[part].includes("abc123"), `${part} leaked the token`);
+  }
+});

@@ -20,6 +20,7 @@ const CELL = "padding:2px 8px;border-bottom:1px solid #e4e4e7;text-align:right";
 // What a cell or a header shows of a long value (a class name, a free-text
 // column): the rest is "…", the value's start up to TITLE in its tooltip.
 const SHOWN = 120;
+const OUTPUT = /^(prediction\.|probability\.|contribution\.|bias$)/;
 const TITLE = 1000;
 
 /**
@@ -49,7 +50,14 @@ export function viewsTable(
   const n = table.data.length;
   const shown = table.data.slice(0, maxRows);
   const contribution = table.columns.map((c) => c.startsWith("contribution."));
-  const secret = table.columns.map(isSecretKey);
+  // What the views endpoint answers (predictions, probabilities, bias and
+  // each term's contribution) is the model's output, never a credential,
+  // whatever its feature is named (n_tokens_content); another column named
+  // like a secret is masked, but for numbers (a count of tokens is no
+  // credential).
+  const secret = table.columns.map((c) => !OUTPUT.test(c) && isSecretKey(c));
+  const masked = (v: unknown, j: number) =>
+    secret[j] && typeof v !== "number" && v !== null && v !== undefined;
   let scale = 0;
   for (const row of shown) {
     for (let j = 0; j < row.length; j++) {
@@ -83,7 +91,7 @@ export function viewsTable(
         const shade = contribution[j] && typeof v === "number" && scale > 0
           ? `;background:${shadeOf(v, scale)}`
           : "";
-        const text = secret[j] ? MASK : format(v);
+        const text = masked(v, j) ? MASK : format(v);
         const title = text.length > SHOWN
           ? ` title="${escapeHtml(clipText(text, TITLE))}"`
           : "";
@@ -108,7 +116,7 @@ export function viewsTable(
     ...shown.map((row, i) =>
       [
         plain(String(table.index?.[i] ?? i)),
-        ...row.map((v, j) => secret[j] ? MASK : plain(format(v))),
+        ...row.map((v, j) => masked(v, j) ? MASK : plain(format(v))),
       ].join("\t")
     ),
     ...(n > shown.length ? [`… ${n - shown.length} more rows`] : []),
