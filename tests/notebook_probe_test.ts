@@ -244,3 +244,25 @@ Deno.test("views table: a feature named like a secret (n_tokens_content) shows i
     assert(!bundle[part].includes("abc123"), `${part} leaked the token`);
   }
 });
+
+Deno.test("model card: a target or feature named like a secret keeps its classes and labels", () => {
+  const card = resourceCard({
+    id: "m_1",
+    name: "news",
+    classes: { popular_token: ["no", "yes"] },
+    features: ["n_tokens_title"],
+    field_labels: {
+      n_tokens_title: {
+        label: "Words in title",
+        friendly_name: "Words in title",
+        unit: null,
+        dimension: null,
+        categories: {},
+      },
+    },
+    client_secret: "s3cr3t",
+  }, { kind: "Model" });
+  assertStringIncludes(card.text, "classes: popular_token: no, yes");
+  assertStringIncludes(card.text, "features: Words in title");
+  assert(!card.text.includes("s3cr3t") && !card.html.includes("s3cr3t"));
+});

@@ -34,6 +34,8 @@ const HEADER = new Set([
   "created_by",
 ]);
 const MAX_VALUE = 80;
+// A resource's records whose keys are field names.
+const FIELD_RECORDS = ["classes", "field_labels"];
 // A name longer than this is clipped in a card's title, a message longer
 // than MAX_MESSAGE in an error card (the value itself is untouched).
 const MAX_TITLE = 120;
@@ -61,6 +63,21 @@ export function resourceCard(
   options: { kind?: string } = {},
 ): Card {
   const r = maskSecrets(resource) as Record<string, unknown>;
+  // Records keyed by field name (a target's classes, the fields' labels)
+  // hold data, not credentials: a field named popular_token or
+  // n_tokens_title is no secret, so they keep their keys (their strings
+  // still masked as any free text is).
+  const given = resource as Record<string, unknown>;
+  for (const key of FIELD_RECORDS) {
+    const value = given[key];
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const out: Record<string, unknown> = Object.create(null);
+      for (const [name, item] of Object.entries(value)) {
+        out[name] = maskSecrets(item);
+      }
+      r[key] = out;
+    }
+  }
   const title = clipText(
     typeof r.name === "string" ? r.name : options.kind ?? "resource",
     MAX_TITLE,
