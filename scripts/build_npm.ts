@@ -17,7 +17,7 @@
  * @module
  */
 
-import { packageJson } from "./npm/package_json.ts";
+import { OPTIONAL_PEERS, packageJson } from "./npm/package_json.ts";
 import { compileForNode } from "./npm/tsc_build.ts";
 import { runNodeTests } from "./npm/node_tests.ts";
 import type { NpmTarget } from "./npm/specifiers.ts";
@@ -72,6 +72,63 @@ async function markExecutable(): Promise<void> {
   }
 }
 
+/**
+ * Lets the declarations compile without the optional peers: each line of a
+ * built `.d.ts` that imports an optional peer's types (`import type {
+ * DataFrame } from "danfojs-node"`, `import("danfojs-node").DataFrame`) gets
+ * a `// @ts-ignore` line before it. A TypeScript user without danfojs-node
+ * installed then compiles (the DataFrame types are `any`) instead of
+ * failing on "Cannot find module 'danfojs-node'" in our files unless they
+ * skip checking libraries; with it installed, the types are danfo's.
+ * Returns the files changed.
+ */
+export async function tolerateOptionalPeerTypes(
+  dir: string,
+  peers: Iterable<string> = OPTIONAL_PEERS,
+): Promise<string[]> {
+  const names = [...peers].map((p) =>
+    p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+  );
+  if (names.length === 0) return [];
+  const importing = new RegExp(
+    `(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*)["'](?:${
+      names.join("|")
+    })(?:/[^"']*)?["']`,
+  );
+  const changed: string[] = [];
+  const walk = async (folder: string): Promise<void> => {
+    for await (const entry of Deno.readDir(folder)) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.isFile && entry.name.endsWith(".d.ts")) {
+        const lines = (await Deno.readTextFile(path)).split("\n");
+        const out: string[] = [];
+        for (const [i, line] of lines.entries()) {
+          const text = line.trim();
+          const comment = /^(\*|\/\*|\/\/)/.test(text);
+          if (
+            !comment && importing.test(line) &&
+            !/^\s*\/\/ @ts-ignore/.test(lines[i - 1] ?? "")
+          ) {
+            out.push(
+              `${
+                line.match(/^\s*/)![0]
+              }// @ts-ignore: optional peer dependency, absent unless installed`,
+            );
+          }
+          out.push(line);
+        }
+        if (out.length !== lines.length) {
+          await Deno.writeTextFile(path, out.join("\n"));
+          changed.push(path);
+        }
+      }
+    }
+  };
+  await walk(dir);
+  return changed;
+}
+
 async function copyIfPresent(name: string): Promise<void> {
   try {
     await Deno.copyFile(`${root}/${name}`, `${outDir}/${name}`);
@@ -107,11 +164,33 @@ async function writePackageJson(
   deno: Record<string, unknown>,
   used: Iterable<NpmTarget>,
 ): Promise<void> {
-  const pkg = packageJson(deno, used, { "@types/node": TYPES_NODE }, BINS);
+  const pkg = packageJson(
+    deno,
+    used,
+    devDependencies(deno as { imports?: Record<string, string> }),
+    BINS,
+  );
   await Deno.writeTextFile(
     `${outDir}/package.json`,
     JSON.stringify(pkg, null, 2) + "\n",
   );
+}
+
+/**
+ * Packages needed only to build and test the package: Node's types, and the
+ * TypeScript that tests/node/ compiles a user's code with against the
+ * package's declarations (the version of deno.json's `typescript` import).
+ */
+function devDependencies(
+  deno: { imports?: Record<string, string> },
+): Record<string, string> {
+  const typescript = deno.imports?.typescript?.match(
+    /^npm:typescript@(.+)$/,
+  )?.[1];
+  return {
+    "@types/node": TYPES_NODE,
+    ...(typescript ? { typescript } : {}),
+  };
 }
 
 async function previousDependencies(): Promise<NpmTarget[]> {
@@ -236,6 +315,12 @@ async function main(): Promise<number> {
   if (dnt) await buildWithDnt(dnt, deno, entryPoints);
   else await buildWithTsc(deno, entryPoints);
   await markExecutable();
+  const tolerant = await tolerateOptionalPeerTypes(`${outDir}/esm`);
+  step(
+    `${tolerant.length} declaration files import optional peers' types (${
+      [...OPTIONAL_PEERS].join(", ")
+    }): each such import may fail to resolve without failing the user's check`,
+  );
   // The npm README speaks to npm users (install, import, mlp-local).
   await Deno.copyFile(
     `${root}/scripts/npm/README.md`,

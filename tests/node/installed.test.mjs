@@ -589,3 +589,122 @@ describe("the packed package's entries and its mlp-local bin", () => {
     assert.equal(exit, 0, `SIGTERM stops it cleanly:\n${server.output()}`);
   });
 });
+
+// A TypeScript user of each entry: the README's example and the DataFrame
+// methods, compiled with `strict` and no `skipLibCheck`, so the package's
+// own .d.ts files are checked too.
+const TYPED_USE = `
+import { connect, NotFoundError, toDataFrame, type ViewsResult } from "@mlplatform/sdk";
+import { local } from "@mlplatform/sdk/local";
+import { isJupyter, viewsTable } from "@mlplatform/sdk/notebook";
+
+export async function run(): Promise<void> {
+  const ml = await local({ buckets: { data: "./datasets" } });
+  const { deployment } = await ml.quickstart({
+    bucket: "data",
+    path: "penguins.csv",
+    target: "species",
+    training: { estimators: 1, maxRounds: 100 },
+  });
+  const result = await deployment.views({
+    island: ["Biscoe"],
+    bill_length_mm: [45.2],
+    bill_depth_mm: [14.8],
+    flipper_length_mm: [212],
+    body_mass_g: [5200],
+    sex: ["female"],
+  });
+  console.log(result.rows()[0]);
+  const df = await result.toDataFrame();
+  const same = await toDataFrame(result.table);
+  const batch = await deployment.batch({ bucket: "data", path: "penguins.csv", output: "out.csv" });
+  for await (const frame of batch.frames()) console.log(frame);
+  console.log(df, same, await batch.frame(), viewsTable(result.table), isJupyter());
+  await ml.close();
+  const remote = connect({ baseUrl: "http://127.0.0.1:8787", clientId: "demo", clientSecret: process.env.MLP_CLIENT_SECRET });
+  try {
+    await remote.accounts.list();
+  } catch (error) {
+    if (error instanceof NotFoundError) console.log(error.status);
+  }
+}
+export type Result = ViewsResult;
+`;
+
+// With danfojs-node installed, its DataFrame is the type toDataFrame()
+// gives, not any: its `shape` is a number[], which no string takes.
+const TYPED_DANFO = `
+import type { ViewsResult } from "@mlplatform/sdk";
+export async function shape(result: ViewsResult): Promise<number[]> {
+  const df = await result.toDataFrame();
+  // @ts-expect-error danfo's shape is number[], not a string
+  const wrong: string = df.shape;
+  void wrong;
+  return df.shape;
+}
+`;
+
+/** tsc of the build's devDependency, on `file` in `cwd` with `options`. */
+async function typeCheck(cwd, file, options) {
+  const tsc = join(pkgDir, "node_modules", "typescript", "bin", "tsc");
+  assert.ok(existsSync(tsc), `${tsc}: typescript is a devDependency`);
+  const config = join(cwd, `tsconfig.${options.moduleResolution}.json`);
+  await writeFile(
+    config,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        lib: ["ES2022"],
+        types: ["node"],
+        typeRoots: [join(pkgDir, "node_modules", "@types")],
+        ...options,
+      },
+      files: [file],
+    }),
+  );
+  return await run("node", [tsc, "-p", config], { cwd });
+}
+
+describe(
+  "the packed package's type declarations, as a TypeScript user compiles them",
+  { concurrency: true },
+  () => {
+    for (
+      const [module, moduleResolution] of [
+        ["Node16", "node16"],
+        ["NodeNext", "nodenext"],
+        ["ESNext", "bundler"],
+      ]
+    ) {
+      test(`without danfojs-node, the README's example compiles (strict, moduleResolution ${moduleResolution}, no skipLibCheck)`, async () => {
+        const project = shared.plain;
+        await writeFile(join(project, "typed-use.ts"), TYPED_USE);
+        const { code, stdout, stderr } = await typeCheck(
+          project,
+          "typed-use.ts",
+          { module, moduleResolution },
+        );
+        assert.equal(code, 0, `${stdout}${stderr}`);
+      });
+    }
+
+    test("with danfojs-node, toDataFrame() is typed as danfo's DataFrame", async () => {
+      const project = shared.withDanfo;
+      await writeFile(join(project, "typed-danfo.ts"), TYPED_DANFO);
+      // danfo's own declarations name packages it does not install (request,
+      // plotly.js-dist-min): a danfo user skips checking libraries.
+      const { code, stdout, stderr } = await typeCheck(
+        project,
+        "typed-danfo.ts",
+        {
+          module: "NodeNext",
+          moduleResolution: "nodenext",
+          skipLibCheck: true,
+        },
+      );
+      assert.equal(code, 0, `${stdout}${stderr}`);
+    });
+  },
+);
