@@ -58,12 +58,10 @@ export {
 } from "./progress.ts";
 export {
   type Chart,
-  classAucChart,
   explanationChart,
   type ExplanationChartOptions,
   importanceChart,
   isRegressionTable,
-  probabilityHistogram,
   type RegressionChartOptions,
   type RegressionFit,
   regressionFit,
@@ -71,4 +69,5 @@ export {
   VEGALITE_MIME,
   type VegaLiteSpec,
 } from "./charts.ts";
+export { classAucChart, probabilityHistogram } from "./class_charts.ts";
 export { predictedVsActualChart, residualChart } from "./regression_charts.ts";

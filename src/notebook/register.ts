@@ -21,11 +21,8 @@ import { notebookProgressHook } from "../jobs/progress.ts";
 import type { GlobalExplanation } from "../schemas/artifacts.ts";
 import type { Page } from "../schemas/common.ts";
 import { fieldLabel } from "../schemas/label_display.ts";
-import {
-  explanationChart,
-  importanceChart,
-  probabilityHistogram,
-} from "./charts.ts";
+import { explanationChart, importanceChart } from "./charts.ts";
+import { probabilityHistogram } from "./class_charts.ts";
 import { predictedVsActualChart, residualChart } from "./regression_charts.ts";
 import { toMimeBundle } from "./displayable.ts";
 import { pageTable } from "./page.ts";
