@@ -159,10 +159,41 @@ export class ViewsResult<T extends string = string> {
   }
 
   /**
+   * The classes of `target` (default: the first) in the answer's order,
+   * which is the model's: its `probability.<target>.<class>` columns.
+   * Iterate these rather than `Object.keys(probabilities())`: JavaScript
+   * lists an object's integer-like keys first, in numeric order, so classes
+   * named `"01"`, `"1"`, `"1.0"` and `"6"` come back from `Object.keys` as
+   * `"1"`, `"6"`, `"01"`, `"1.0"`.
+   *
+   * @example
+   * ```ts
+   * import { ViewsResult } from "./views_result.ts";
+   * const result = new ViewsResult<"grade">({
+   *   columns: ["prediction.grade", "probability.grade.01", "probability.grade.1", "probability.grade.6"],
+   *   index: [0],
+   *   data: [["6", 0.2, 0.3, 0.5]],
+   * });
+   * if (result.classes().join() !== "01,1,6") throw new Error(result.classes().join());
+   * if (Object.keys(result.probabilities()).join() !== "1,6,01") throw new Error("JavaScript's key order");
+   * const p = result.probabilities();
+   * if (result.classes().map((c) => p[c][0]).join() !== "0.2,0.3,0.5") throw new Error("example failed");
+   * ```
+   */
+  classes(target?: T): string[] {
+    const name = target ?? this.#targets()[0];
+    const prefix = `probability.${name}.`;
+    return this.table.columns.filter((c) => c.startsWith(prefix)).map((c) =>
+      c.slice(prefix.length)
+    );
+  }
+
+  /**
    * Each class's probability per row, for `target` (default: the first). A
    * row without one (a batch row the model could not score, whose views
    * are null) has `NaN`, as `toDataFrame()` has, never 0: `Number(null)`
-   * made such a row read as certain that it was no class at all.
+   * made such a row read as certain that it was no class at all. Look a
+   * class up by name; for the model's order of classes, {@link classes}.
    *
    * @example
    * ```ts
