@@ -660,3 +660,45 @@ Deno.test("model adversarial: a CSV header written with spaces after its commas 
     await done();
   }
 });
+
+Deno.test("model adversarial: the class a views request asked to explain is the class its explanation chart names, row by row", async () => {
+  // The chart of a 3-class answer could name no class (a softmax logit is
+  // not told by the probabilities), though the request said which: the
+  // result now keeps the request's targets.
+  const { ml, dir, done } = await platform();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/t.csv`,
+      csv("x,y", 90, (i) => `${i % 30},${"abc"[Math.floor((i % 30) / 10)]}`),
+    );
+    const storage = await ml.storageConnector("b");
+    const schema = await ml.schema("t").feature("x", ml.float())
+      .target("y", ml.category()).create();
+    const dataset = await ml.onboard(
+      await ml.ingest("t.csv", { storage, schema }),
+    );
+    const deployment = await ml.deploy(await ml.train(dataset, QUICK));
+    const result = await deployment.query({ x: [1, 25] })
+      .explain("y", ["b", "c"]).create();
+    assertMatch(
+      result.explanationChart(0)["text/plain"],
+      /softmax logit of b /,
+    );
+    assertMatch(
+      result.explanationChart(1)["text/plain"],
+      /softmax logit of c /,
+    );
+    // One class for every row, and the caller's own choice first.
+    const one = await deployment.query({ x: [1] }).explain("y", "c").create();
+    assertMatch(one.explanationChart(0)["text/plain"], /softmax logit of c /);
+    assertMatch(
+      one.explanationChart(0, { explained: "a" })["text/plain"],
+      /softmax logit of a /,
+    );
+    // Not asked: the predicted class is explained and none is named.
+    const plain = await deployment.views({ x: [1] });
+    assert(!/ of /.test(plain.explanationChart(0)["text/plain"]));
+  } finally {
+    await done();
+  }
+});

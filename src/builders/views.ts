@@ -227,6 +227,7 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     if (rows <= chunkSize) {
       return new ViewsResult(
         await client.deployedModels.views(id, body, request),
+        body.targets,
       );
     }
     const concurrency = this.options.concurrency ??
@@ -256,7 +257,7 @@ export class ViewsBuilder<F extends string = string, T extends string = string>
     } catch (error) {
       throw chunkFailure(error, chunkSize);
     }
-    return new ViewsResult(table);
+    return new ViewsResult(table, body.targets);
   }
 }
 

@@ -56,9 +56,20 @@ export class ViewsResult<T extends string = string> {
   /** The split-orientation table the service answered. */
   readonly table: SplitTable;
 
-  /** Wraps a split table. */
-  constructor(table: SplitTable) {
+  /** What the request asked each target's explanation of (its `targets`), one class or one per row. */
+  readonly #explained: Readonly<Record<string, ResultCell | ResultCell[]>>;
+
+  /**
+   * Wraps a split table; `explained` is the request's `targets` (the class
+   * each row was explained for, when it asked for one), which
+   * {@link explanationChart} names.
+   */
+  constructor(
+    table: SplitTable,
+    explained: Readonly<Record<string, ResultCell | ResultCell[]>> = {},
+  ) {
     this.table = table;
+    this.#explained = explained;
   }
 
   /** Number of rows. */
@@ -131,10 +142,50 @@ export class ViewsResult<T extends string = string> {
   /**
    * A Vega-Lite chart of one row's explanation: from `bias` through each
    * term's contribution to the explained class's log-odds (a waterfall by
-   * default). Shown as a chart when it is a notebook cell's value.
+   * default). Shown as a chart when it is a notebook cell's value. The
+   * class the request asked to explain (`.explain(target, class)`) is named
+   * in the title unless `options.explained` says otherwise.
+   *
+   * @example
+   * ```ts
+   * import "../../mod.ts"; // any package entry loads the layer that draws charts
+   * import { ViewsResult } from "./views_result.ts";
+   * const table = {
+   *   columns: ["prediction.k", "probability.k.a", "probability.k.b", "probability.k.c", "bias", "contribution.x"],
+   *   index: [0, 1],
+   *   data: [["a", 0.5, 0.3, 0.2, 0.1, 0.4], ["c", 0.2, 0.2, 0.6, 0.1, -0.3]],
+   * };
+   * // The request explained row 0 for class b and row 1 for class c.
+   * const result = new ViewsResult<"k">(table, { k: ["b", "c"] });
+   * const text = result.explanationChart(0)["text/plain"];
+   * if (!text.includes("softmax logit of b")) throw new Error(text);
+   * // Without the request's classes, a 3-class chart cannot name one.
+   * if (new ViewsResult<"k">(table).explanationChart(0)["text/plain"].includes(" of ")) throw new Error("named");
+   * ```
    */
   explanationChart(row = 0, options: ExplanationChartOptions = {}): Chart {
-    return chartsOrThrow().explanationChart(this.table, row, options);
+    const explained = options.explained ?? this.#explainedOf(row);
+    return chartsOrThrow().explanationChart(
+      this.table,
+      row,
+      explained === undefined ? options : { ...options, explained },
+    );
+  }
+
+  // The class the request asked row `row` of the first target explained
+  // for, when it is one of the answer's classes (a class given as a number,
+  // `1` for "1", reads as its text; anything else is left to the chart).
+  #explainedOf(row: number): string | undefined {
+    const target = this.table.columns.find((c) => c.startsWith("prediction."))
+      ?.slice(11);
+    if (target === undefined || !Object.hasOwn(this.#explained, target)) {
+      return undefined;
+    }
+    const asked = this.#explained[target];
+    const cell = Array.isArray(asked) ? asked[row] : asked;
+    if (cell === null || cell === undefined) return undefined;
+    const name = String(cell);
+    return this.classes(target as T).includes(name) ? name : undefined;
   }
 
   /** A Vega-Lite histogram of the predicted probabilities (last class by default). */
