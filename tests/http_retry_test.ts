@@ -11,6 +11,7 @@ import {
 } from "@std/assert";
 import { Client, type ClientOptions } from "../src/client.ts";
 import {
+  ConfigurationError,
   ConflictError,
   ServerError,
   ValidationError,
@@ -319,5 +320,77 @@ Deno.test("default limits: a permanent answer ends the call at once", async () =
     assertEquals((error as { status?: number }).status, status);
     assertEquals(server.api.length, 1);
     assertEquals(sleeps, []);
+  }
+});
+
+Deno.test("retry table: a fetch the runtime refuses (no --allow-net) is a ConfigurationError at once, not retried as a network error", async () => {
+  // Deno's fetch without net permission throws NotCapable (PermissionDenied
+  // before Deno 2) before sending anything, and throws it again on every
+  // retry: the call backed off for 38 s and ended a ConnectionError saying
+  // to check the network.
+  for (const name of ["NotCapable", "PermissionDenied"] as const) {
+    let calls = 0;
+    const sleeps: number[] = [];
+    const client = new Client({
+      baseUrl: "http://127.0.0.1:8765",
+      clientId: "id",
+      clientSecret: "s3cret",
+      maxRetries: 3,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+      fetch: () => {
+        calls++;
+        const error = new Deno.errors[name](
+          'Requires net access to "127.0.0.1:8765", run again with the --allow-net flag',
+        );
+        // A wrapper, as a polyfill or a proxying fetch may add one.
+        return Promise.reject(
+          calls % 2 ? error : new TypeError("fetch failed", { cause: error }),
+        );
+      },
+    });
+    const error = await assertRejects(
+      () => client.workspaces.list(),
+      ConfigurationError,
+      "refused network access to 127.0.0.1:8765",
+    );
+    assert(error.message.includes("--allow-net=127.0.0.1:8765"), error.message);
+    assertEquals([calls, sleeps.length], [1, 0]);
+  }
+});
+
+Deno.test("retry table: a script run without --allow-net fails at once, naming the flag", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      file,
+      `import { Client } from ${
+        JSON.stringify(new URL("../src/client.ts", import.meta.url).href)
+      };
+      const client = new Client({ baseUrl: "http://127.0.0.1:8765", clientId: "a", clientSecret: "b" });
+      try { await client.workspaces.list(); } catch (e) { console.log(e.name + ": " + e.message); }
+      `,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+        file,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).trim();
+    assert(
+      text.startsWith("ConfigurationError: ") &&
+        text.includes("Run Deno with --allow-net=127.0.0.1:8765"),
+      text + new TextDecoder().decode(out.stderr),
+    );
+  } finally {
+    await Deno.remove(file);
   }
 });

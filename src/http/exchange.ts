@@ -16,6 +16,7 @@
 import { abortable } from "../abort.ts";
 import type { Deadlines, TimeoutSignals } from "./deadlines.ts";
 import {
+  ConfigurationError,
   ConnectionError,
   InvalidResponseError,
   MLPlatformError,
@@ -142,8 +143,9 @@ export function authorized(
 
 /**
  * The error a failed attempt throws: a `TimeoutError` when its timeout
- * fired, an SDK error as it is, anything else (the network) as a
- * `ConnectionError`.
+ * fired, an SDK error as it is, the runtime's refusal of network access (no
+ * `--allow-net`) as a `ConfigurationError`, which is not retried, anything
+ * else (the network) as a `ConnectionError`.
  */
 export function attemptFailure(
   error: unknown,
@@ -158,6 +160,19 @@ export function attemptFailure(
     });
   }
   if (error instanceof MLPlatformError) return error;
+  if (deniedByRuntime(error)) {
+    // Deno without --allow-net refuses before anything is sent, and would
+    // refuse every retry the same way (38 s of backoff before this).
+    const host = new URL(outgoing.url).host;
+    return new ConfigurationError({
+      message:
+        `${policy.operation}: the runtime refused network access to ${host} (${
+          innermostMessage(error)
+        }); nothing was sent`,
+      hint: `Run Deno with --allow-net=${host} (or grant it when asked)`,
+      cause: error,
+    });
+  }
   return new ConnectionError({
     message: `${policy.operation}: could not reach ${
       new URL(outgoing.url).origin
@@ -340,6 +355,19 @@ export async function attempt(
 }
 
 /** The most specific message of an error chain (Deno and Node say "fetch failed" outside). */
+/**
+ * Whether a failed fetch was the runtime's permission check (Deno's
+ * `NotCapable`, `PermissionDenied` before Deno 2), here or in its causes.
+ */
+function deniedByRuntime(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const name = (e as { name?: unknown }).name;
+    if (name === "NotCapable" || name === "PermissionDenied") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function innermostMessage(error: unknown): string {
   let message = String(error);
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
