@@ -181,6 +181,7 @@ const LEAVES = [
   "html",
   "display",
   "regression_fit",
+  "permissions",
 ];
 const CLIENT = ["http", "jobs", "resources", "frames", "builders", "client"];
 const MAY_IMPORT: Record<string, string[]> = {
@@ -194,6 +195,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   display: [],
   regression_fit: [],
   gzip: [],
+  permissions: [],
   http: [],
   frames: [],
   jobs: ["http"],

@@ -788,3 +788,46 @@ Deno.test("local hostile input: a storage connector deleted while a job referenc
     await platform.close();
   }
 });
+
+Deno.test("local hostile input: a bucket folder the process may not read (Deno without --allow-read) is named as such, not as a folder that does not exist", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "perm_bucket_" });
+  const file = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(`${dir}/t.csv`, "x,y\n1,a\n2,b\n");
+    await Deno.writeTextFile(
+      file,
+      `import { local } from ${
+        JSON.stringify(new URL("../local.ts", import.meta.url).href)
+      };
+      const ml = await local({ buckets: { b: ${
+        JSON.stringify(dir)
+      } }, progress: false });
+      try { await ml.quickstart({ bucket: "b", path: "t.csv", target: "y" }); }
+      catch (e) { console.log(e.name + ": " + e.message); }
+      finally { await ml.close(); }
+      `,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+        file,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).trim();
+    assert(
+      text.startsWith("ValidationError: ") &&
+        text.includes("may not be read by this process") &&
+        text.includes(`--allow-read=${dir}`) &&
+        !text.includes("does not exist"),
+      text + new TextDecoder().decode(out.stderr),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await Deno.remove(file);
+  }
+});

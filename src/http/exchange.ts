@@ -14,6 +14,7 @@
  * @module
  */
 import { abortable } from "../abort.ts";
+import { permissionRefusal } from "../permissions.ts";
 import type { Deadlines, TimeoutSignals } from "./deadlines.ts";
 import {
   ConfigurationError,
@@ -160,15 +161,14 @@ export function attemptFailure(
     });
   }
   if (error instanceof MLPlatformError) return error;
-  if (deniedByRuntime(error)) {
+  const refusal = permissionRefusal(error);
+  if (refusal !== undefined) {
     // Deno without --allow-net refuses before anything is sent, and would
     // refuse every retry the same way (38 s of backoff before this).
     const host = new URL(outgoing.url).host;
     return new ConfigurationError({
       message:
-        `${policy.operation}: the runtime refused network access to ${host} (${
-          innermostMessage(error)
-        }); nothing was sent`,
+        `${policy.operation}: the runtime refused network access to ${host} (${refusal}); nothing was sent`,
       hint: `Run Deno with --allow-net=${host} (or grant it when asked)`,
       cause: error,
     });
@@ -355,19 +355,6 @@ export async function attempt(
 }
 
 /** The most specific message of an error chain (Deno and Node say "fetch failed" outside). */
-/**
- * Whether a failed fetch was the runtime's permission check (Deno's
- * `NotCapable`, `PermissionDenied` before Deno 2), here or in its causes.
- */
-function deniedByRuntime(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
-    const name = (e as { name?: unknown }).name;
-    if (name === "NotCapable" || name === "PermissionDenied") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 function innermostMessage(error: unknown): string {
   let message = String(error);
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {

@@ -20,6 +20,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { invalidField } from "../errors.ts";
 import { gunzipIfGzip } from "../../gzip.ts";
+import { permissionRefusal } from "../../permissions.ts";
 
 /**
  * Checks that `bucket` is configured; 400 naming the known buckets otherwise.
@@ -71,6 +72,21 @@ export async function resolveDataPath(
   return (await resolveInside(buckets, bucket, dataPath)).real;
 }
 
+/**
+ * The 400 of a bucket folder that cannot be resolved: it does not exist, or
+ * (Deno without `--allow-read`) this process may not read it, which read as
+ * a folder that did not exist.
+ */
+function folderError(error: unknown, folder: string, bucket: string) {
+  const refusal = permissionRefusal(error);
+  return invalidField(
+    "storage_connector_id",
+    refusal === undefined
+      ? `the folder "${folder}" of bucket "${bucket}" does not exist on this machine: fix the bucket mapping`
+      : `the folder "${folder}" of bucket "${bucket}" may not be read by this process (${refusal}): run the platform with --allow-read=${folder}, and --allow-write=${folder} to write scored files`,
+  );
+}
+
 /** The bucket's real root and the real path of `dataPath` inside it. */
 async function resolveInside(
   buckets: Record<string, string>,
@@ -93,11 +109,8 @@ async function resolveInside(
   let root: string;
   try {
     root = await realpath(folder);
-  } catch {
-    throw invalidField(
-      "storage_connector_id",
-      `the folder "${folder}" of bucket "${bucket}" does not exist on this machine: fix the bucket mapping`,
-    );
+  } catch (error) {
+    throw folderError(error, folder, bucket);
   }
   const candidate = resolve(root, dataPath);
   if (await leaves(root, candidate)) {
@@ -446,11 +459,8 @@ export async function resolveOutputPath(
   let root: string;
   try {
     root = await realpath(folder);
-  } catch {
-    throw invalidField(
-      "storage_connector_id",
-      `the folder "${folder}" of bucket "${bucket}" does not exist on this machine: fix the bucket mapping`,
-    );
+  } catch (error) {
+    throw folderError(error, folder, bucket);
   }
   const candidate = resolve(root, outputPath);
   if (candidate === root || await leaves(root, candidate)) {
