@@ -41,7 +41,10 @@ import type { Deployment } from "./builders/deployment.ts";
 import type { JobControl } from "./builders/job_builder.ts";
 import { predictionTypeOf } from "./builders/schema.ts";
 import { constraintsOf } from "./builders/training.ts";
-import { checkQuickstartTraining } from "./platform_quickstart.ts";
+import {
+  checkQuickstartOptions,
+  checkQuickstartTraining,
+} from "./platform_quickstart.ts";
 import { invalid } from "./builders/validate.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import {
@@ -353,6 +356,7 @@ export class MLPlatform extends PlatformBuilders {
   async quickstart<const T extends string>(
     options: QuickstartOptions<T>,
   ): Promise<QuickstartResult<string, T>> {
+    checkQuickstartOptions(options);
     const progress = options.progress ?? this.progress;
     const base = options.name ?? baseName(options.path);
     if (!options.storage && !options.bucket) {

@@ -113,3 +113,61 @@ export function checkQuickstartTraining(
   if (issues.length) throw invalid("quickstart training options", issues);
   hyperparameters(rest);
 }
+
+/**
+ * Refuses quickstart options of the wrong shape before anything is read or
+ * sent, naming each field: not an object (a path given first, as
+ * `quickstart("data.csv", {...})`), or a `path`, `target`, `bucket` or
+ * `name` that is not a non-empty string. Without it a missing path was a
+ * TypeError about `split` of undefined.
+ *
+ * @example
+ * ```ts
+ * import { checkQuickstartOptions } from "./platform_quickstart.ts";
+ * import { ValidationError } from "./http/errors.ts";
+ * checkQuickstartOptions({ bucket: "b", path: "t.csv", target: "y" });
+ * try {
+ *   checkQuickstartOptions({ bucket: "b", target: "y" });
+ *   throw new Error("accepted");
+ * } catch (e) {
+ *   if (!(e instanceof ValidationError) || e.issues[0].path !== "path") throw e;
+ * }
+ * ```
+ */
+export function checkQuickstartOptions(options: unknown): void {
+  if (
+    typeof options !== "object" || options === null || Array.isArray(options)
+  ) {
+    throw invalid("quickstart options", [{
+      path: "options",
+      message:
+        `expected one object such as { bucket: "demo", path: "data.csv", target: "y" }, got ${
+          typeof options === "string" ? JSON.stringify(options) : typeof options
+        }`,
+    }]);
+  }
+  const o = options as Record<string, unknown>;
+  const issues: { path: string; message: string }[] = [];
+  for (const key of ["path", "target"]) {
+    if (typeof o[key] !== "string" || (o[key] as string).trim() === "") {
+      issues.push({
+        path: key,
+        message: o[key] === undefined
+          ? "required: a non-empty string"
+          : `expected a non-empty string, got ${JSON.stringify(o[key])}`,
+      });
+    }
+  }
+  for (const key of ["bucket", "name"]) {
+    if (
+      o[key] !== undefined &&
+      (typeof o[key] !== "string" || (o[key] as string).trim() === "")
+    ) {
+      issues.push({
+        path: key,
+        message: `expected a non-empty string, got ${JSON.stringify(o[key])}`,
+      });
+    }
+  }
+  if (issues.length) throw invalid("quickstart options", issues);
+}

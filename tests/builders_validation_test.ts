@@ -247,3 +247,25 @@ Deno.test("awaiting a one-step builder rejects without sending", async () => {
   );
   assertEquals(requests(), 0);
 });
+
+Deno.test("quickstart: options of the wrong shape are refused naming the field, before anything is read or sent", async () => {
+  // quickstart("data.csv", {...}) and a missing path were a TypeError
+  // about `split` of undefined.
+  const cases: [unknown, string][] = [
+    ["data.csv", "options"],
+    [null, "options"],
+    [{ bucket: "b", target: "y" }, "path"],
+    [{ bucket: "b", path: "t.csv" }, "target"],
+    [{ bucket: "b", path: " ", target: "y" }, "path"],
+    [{ bucket: 7, path: "t.csv", target: "y" }, "bucket"],
+    [{ bucket: "b", path: "t.csv", target: "y", name: "" }, "name"],
+  ];
+  for (const [options, path] of cases) {
+    const error = await assertRejects(
+      () => ml.quickstart(options as never),
+      ValidationError,
+    );
+    assertEquals(error.issues.map((i) => i.path), [path], error.message);
+  }
+  assertEquals(requests(), 0);
+});
