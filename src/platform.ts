@@ -45,7 +45,8 @@ import {
   checkQuickstartOptions,
   checkQuickstartTraining,
 } from "./platform_quickstart.ts";
-import { invalid } from "./builders/validate.ts";
+import { argumentIssue, invalid } from "./builders/validate.ts";
+import type { FieldIssue } from "./schemas/errors.ts";
 import { idOf, type RefLike, type Typed } from "./builders/types.ts";
 import {
   inferredClasses,
@@ -116,25 +117,43 @@ export class MLPlatform extends PlatformBuilders {
     path: string,
     options: IngestOptions<F, T>,
   ): Job<JobSnapshot, Typed<Datasource, F, T>> {
-    return this.#deferred("ingestion job", undefined, options, async (made) => {
-      const base = baseName(path);
-      let configuration = options.configuration;
-      if (!configuration) {
-        configuration = await this.ingestionConfiguration(
-          uniqueName(`${base}-ingestion`),
-          options.schema,
-        ).create();
-        made(this.ingestionConfigurations, configuration.id);
-      }
-      const compute = options.compute ?? await this.#compute("PROCESSING");
-      return this.ingestionJob<F, T>({
-        configuration: idOf(configuration),
-        storage: options.storage,
-        compute,
-        path,
-        datasourceName: options.datasourceName ?? uniqueName(base),
-      }).toDefinition();
-    });
+    return this.#deferred(
+      "ingestion job",
+      undefined,
+      options ?? {},
+      async (made) => {
+        refuseArguments("ingestion", [
+          argumentIssue("path", path, "text"),
+          options === null || typeof options !== "object"
+            ? {
+              path: "options",
+              message:
+                "expected { storage, schema }: the bucket's connector and the data schema",
+            }
+            : argumentIssue("storage", options.storage) ??
+              (options.configuration === undefined
+                ? argumentIssue("schema", options.schema)
+                : undefined),
+        ]);
+        const base = baseName(path);
+        let configuration = options.configuration;
+        if (!configuration) {
+          configuration = await this.ingestionConfiguration(
+            uniqueName(`${base}-ingestion`),
+            options.schema,
+          ).create();
+          made(this.ingestionConfigurations, configuration.id);
+        }
+        const compute = options.compute ?? await this.#compute("PROCESSING");
+        return this.ingestionJob<F, T>({
+          configuration: idOf(configuration),
+          storage: options.storage,
+          compute,
+          path,
+          datasourceName: options.datasourceName ?? uniqueName(base),
+        }).toDefinition();
+      },
+    );
   }
 
   /**
@@ -151,6 +170,7 @@ export class MLPlatform extends PlatformBuilders {
       undefined,
       options,
       async (made) => {
+        refuseArguments("onboarding", [argumentIssue("datasource", source)]);
         const {
           targets,
           compute,
@@ -212,6 +232,7 @@ export class MLPlatform extends PlatformBuilders {
     options: TrainOptions = {},
   ): Job<JobSnapshot, Typed<Model, F, T>> {
     return this.#deferred("training job", undefined, options, async (made) => {
+      refuseArguments("training", [argumentIssue("dataset", dataset)]);
       const {
         workspace,
         configuration,
@@ -270,6 +291,7 @@ export class MLPlatform extends PlatformBuilders {
       ["RUNNING"],
       options,
       async (made) => {
+        refuseArguments("deployment", [argumentIssue("model", model)]);
         const { maximumConcurrency, memorySize } = options;
         unusedWith(options.configuration, { maximumConcurrency, memorySize });
         let config = options.configuration;
@@ -541,4 +563,13 @@ export function connect(
   options: Partial<MLPlatformOptions> = {},
 ): MLPlatform {
   return new MLPlatform(resolveClientOptions(options));
+}
+
+/** Throws the arguments' issues (those that are not undefined) as one ValidationError. */
+function refuseArguments(
+  what: string,
+  issues: readonly (FieldIssue | undefined)[],
+): void {
+  const found = issues.filter((i): i is FieldIssue => i !== undefined);
+  if (found.length) throw invalid(`${what} arguments`, found);
 }

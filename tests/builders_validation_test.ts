@@ -269,3 +269,49 @@ Deno.test("quickstart: options of the wrong shape are refused naming the field, 
   }
   assertEquals(requests(), 0);
 });
+
+Deno.test("one-call steps: a missing or wrong argument is refused naming it, before anything is made or sent", async () => {
+  // deploy(undefined) was a TypeError about `name`, ingest() without
+  // options one about `progress`, onboard(undefined) a TypeError about a
+  // path parameter.
+  const cases: [string, () => PromiseLike<unknown>, string[]][] = [
+    ["deploy(undefined)", () => ml.deploy(undefined as never), ["model"]],
+    ["deploy(null)", () => ml.deploy(null as never), ["model"]],
+    ["deploy({})", () => ml.deploy({} as never), ["model"]],
+    ["train(undefined)", () => ml.train(undefined as never), ["dataset"]],
+    ["train('')", () => ml.train(""), ["dataset"]],
+    ["onboard(undefined)", () => ml.onboard(undefined as never), [
+      "datasource",
+    ]],
+    [
+      "ingest(undefined, undefined)",
+      () => ml.ingest(undefined as never, undefined as never),
+      ["path", "options"],
+    ],
+    ["ingest('t.csv', {})", () => ml.ingest("t.csv", {} as never), [
+      "storage",
+    ]],
+    [
+      "ingest('t.csv', { storage })",
+      () => ml.ingest("t.csv", { storage: "sc_1" } as never),
+      ["schema"],
+    ],
+    ["ingest({ path })", () =>
+      ml.ingest({ path: "t.csv" } as never, {
+        storage: "sc_1",
+        schema: "ds_1",
+      }), ["path"]],
+  ];
+  for (const [call, run, paths] of cases) {
+    const error = await assertRejects(
+      () => Promise.resolve(run()),
+      ValidationError,
+    );
+    assertEquals(
+      error.issues.map((i) => i.path),
+      paths,
+      `${call}: ${error.message}`,
+    );
+  }
+  assertEquals(requests(), 0);
+});

@@ -133,3 +133,44 @@ function editDistance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+/**
+ * The issue of an argument that should name a resource (its id, or an
+ * object with its `id`), or of a required text argument (`text`): undefined
+ * when it does. The one-call steps (`ingest`, `onboard`, `train`, `deploy`)
+ * check their arguments with it before anything is made, so `deploy(undefined)`
+ * is a ValidationError naming `model`, not a TypeError about `name`.
+ *
+ * @example
+ * ```ts
+ * import { argumentIssue } from "./validate.ts";
+ * if (argumentIssue("model", "m_1") || argumentIssue("model", { id: "m_1" })) throw new Error("accepted");
+ * if (argumentIssue("model", undefined)?.path !== "model") throw new Error("refused");
+ * if (!argumentIssue("path", "", "text")) throw new Error("an empty path");
+ * ```
+ */
+export function argumentIssue(
+  name: string,
+  value: unknown,
+  kind: "resource" | "text" = "resource",
+): FieldIssue | undefined {
+  if (typeof value === "string" && value.trim() !== "") return undefined;
+  if (
+    kind === "resource" && typeof value === "object" && value !== null &&
+    typeof (value as { id?: unknown }).id === "string" &&
+    (value as { id: string }).id.trim() !== ""
+  ) return undefined;
+  const got = value === null || value === undefined
+    ? String(value)
+    : typeof value === "string"
+    ? JSON.stringify(value)
+    : typeof value === "object"
+    ? "an object without an id"
+    : `a ${typeof value}`;
+  return {
+    path: name,
+    message: kind === "text"
+      ? `expected a non-empty string, got ${got}`
+      : `expected the ${name} (the object the SDK returned) or its id, got ${got}`,
+  };
+}

@@ -261,7 +261,11 @@ interface ReadTable {
 
 /** What a source (row, column) from JavaScript is, for an error message. */
 const kindOf = (v: unknown) =>
-  v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+  v === null || v === undefined
+    ? String(v)
+    : Array.isArray(v)
+    ? "an array"
+    : `a ${typeof v}`;
 
 /**
  * Reads a source's columns: `optionsOf` gives a column's inference options,
