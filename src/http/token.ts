@@ -10,7 +10,6 @@
  * @module
  */
 import type { TokenResponse } from "../schemas/auth.ts";
-import { abortable } from "../abort.ts";
 
 /** How a {@linkcode TokenManager} gets its token and tells the time. */
 export interface TokenManagerOptions {
@@ -20,11 +19,25 @@ export interface TokenManagerOptions {
   clientSecret: string;
   /**
    * Performs `POST /oauth/token` with this form body and returns the parsed
-   * answer (the transport supplies it, with its retries and timeout).
+   * answer (the transport supplies it, with its retries and timeout). The
+   * signal aborts once no caller waits for the answer any more.
    */
-  exchange: (form: URLSearchParams) => Promise<TokenResponse>;
+  exchange: (
+    form: URLSearchParams,
+    signal: AbortSignal,
+  ) => Promise<TokenResponse>;
   /** Milliseconds since the epoch; injectable so tests need no sleeps. */
   clock?: () => number;
+}
+
+/** The token request under way and the callers waiting for it. */
+interface Flight {
+  promise: Promise<string>;
+  controller: AbortController;
+  /** Callers with a signal still waiting. */
+  waiting: number;
+  /** A caller without a signal waits: the request is never abandoned. */
+  pinned: boolean;
 }
 
 /**
@@ -50,7 +63,7 @@ export class TokenManager {
   readonly #clock: () => number;
   #token?: string;
   #renewAt = 0;
-  #inflight?: Promise<string>;
+  #inflight?: Flight;
 
   /** Keeps the credentials private; nothing is requested until {@linkcode token}. */
   constructor(options: TokenManagerOptions) {
@@ -68,15 +81,54 @@ export class TokenManager {
   /**
    * A valid token: the cached one, the one being requested by another call,
    * or a new one. The caller's `signal` stops only this caller's wait: the
-   * shared request goes on for the others.
+   * shared request goes on for the others. When the last caller waiting
+   * for it has aborted (a caller without a signal waits to the end), the
+   * request is aborted too, retries and backoff included: nobody is left
+   * for its answer, and its timers kept a finished script's process alive
+   * (up to a minute against an unreachable service). An already aborted
+   * signal sends nothing.
    */
   token(signal?: AbortSignal): Promise<string> {
     const cached = this.cached();
     if (cached !== undefined) return Promise.resolve(cached);
-    this.#inflight ??= this.#request().finally(() => {
-      this.#inflight = undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const flight = this.#inflight ?? this.#start();
+    if (!signal) {
+      flight.pinned = true;
+      return flight.promise;
+    }
+    flight.waiting++;
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        reject(signal.reason);
+        if (--flight.waiting === 0 && !flight.pinned) {
+          if (this.#inflight === flight) this.#inflight = undefined;
+          flight.controller.abort(signal.reason);
+        }
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      flight.promise.then(resolve, reject).finally(() =>
+        signal.removeEventListener("abort", onAbort)
+      );
     });
-    return abortable(this.#inflight, signal);
+  }
+
+  /** Starts the shared token request that {@linkcode token}'s callers wait for. */
+  #start(): Flight {
+    const controller = new AbortController();
+    const flight: Flight = {
+      controller,
+      waiting: 0,
+      pinned: false,
+      promise: this.#request(controller.signal).finally(() => {
+        if (this.#inflight === flight) this.#inflight = undefined;
+      }),
+    };
+    // Each caller handles the outcome; one aborted with no caller left is
+    // nobody's to handle.
+    flight.promise.catch(() => {});
+    this.#inflight = flight;
+    return flight;
   }
 
   /**
@@ -115,14 +167,17 @@ export class TokenManager {
     }
   }
 
-  async #request(): Promise<string> {
+  async #request(signal: AbortSignal): Promise<string> {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
       client_id: this.#clientId,
       client_secret: this.#clientSecret,
     });
     const issuedAt = this.#clock();
-    const answer = await this.#exchange(form);
+    const answer = await this.#exchange(form, signal);
+    // Aborted as it answered: no caller is left, and a newer request may
+    // be under way; its token is the one kept.
+    if (signal.aborted) throw signal.reason;
     const lifetime = answer.expires_in * 1000;
     // Renew a little early, so a request never leaves with a token that
     // expires in flight: a tenth of the lifetime, at most a minute.

@@ -155,7 +155,7 @@ export class Transport {
         clientId: settings.clientId,
         clientSecret: settings.clientSecret,
         clock: settings.clock,
-        exchange: (form) => this.#exchangeToken(form),
+        exchange: (form, signal) => this.#exchangeToken(form, signal),
       });
     }
   }
@@ -528,7 +528,7 @@ export class Transport {
   }
 
   /** `POST /oauth/token` through the same retry loop (it is safe to repeat). */
-  async #exchangeToken(form: URLSearchParams) {
+  async #exchangeToken(form: URLSearchParams, signal?: AbortSignal) {
     const operation = `POST ${this.#basePath}/oauth/token`;
     const outgoing: Outgoing = {
       method: "POST",
@@ -548,6 +548,7 @@ export class Transport {
         operation,
         endpoint: true,
         timeout: this.#settings.timeout,
+        signal,
       });
     } catch (error) {
       if (

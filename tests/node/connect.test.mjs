@@ -172,3 +172,37 @@ test("neither the secret nor the token shows, before or after calls, nor in erro
     await ml.close();
   }
 });
+
+test("a call aborted while the service is unreachable lets the script exit at once", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { createServer } = await import("node:net");
+  // A port nothing listens on: bound, then closed, so connections are refused.
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  // The token request's retries (about 40 s of backoff) outlived the call
+  // they were for: the script printed its error after 0.5 s and exited 40 s
+  // later.
+  const script = `
+    import { connect } from "@mlplatform/sdk";
+    const ml = connect({ baseUrl: "http://127.0.0.1:${port}", clientId: "a", clientSecret: "b", progress: false });
+    const started = Date.now();
+    process.on("exit", () => console.log(JSON.stringify({ exit: Date.now() - started })));
+    await ml.accounts.list({}, { signal: AbortSignal.timeout(500) }).catch((e) => console.log(e.name));
+  `;
+  const run = spawnSync(
+    process.execPath,
+    ["--input-type=module", "-e", script],
+    {
+      cwd: new URL(".", import.meta.url),
+      encoding: "utf8",
+      timeout: 30_000,
+    },
+  );
+  assert.equal(run.status, 0, `${run.stderr}${run.stdout}`);
+  const [name, timing] = run.stdout.trim().split("\n");
+  assert.equal(name, "TimeoutError");
+  const { exit } = JSON.parse(timing);
+  assert.ok(exit < 5_000, `the script exited ${exit} ms after its call began`);
+});
