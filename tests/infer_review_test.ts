@@ -14,6 +14,7 @@ import {
   assertStringIncludes,
 } from "@std/assert";
 import { local } from "../local.ts";
+import { offlinePlatform } from "./_helpers/offline.ts";
 import { MLPlatformError, ValidationError } from "../mod.ts";
 import type { ReviewNote } from "../src/builders/schema.ts";
 import { CsvError } from "../src/csv.ts";
@@ -340,4 +341,44 @@ Deno.test("infer review: a cell's line is the line it is first on, past the firs
     reasons.get("day"),
     'ISO dates, but "2020-02-30" (line 15002) is not a real date',
   );
+});
+
+Deno.test("infer review: a path that does not exist on this machine is a ValidationError naming it, and quickstart over a client that reads no bucket says to pass sample", async () => {
+  // A bare NotFound (Deno) or ENOENT (Node) left the SDK's classes: the
+  // npm README's quickstart over connect() met it first.
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const name of ["nope.csv", "nope.csv.gz"]) {
+      const path = `${dir}/${name}`;
+      let caught: unknown;
+      try {
+        await inferSchema(path, { target: "y" });
+      } catch (error) {
+        caught = error;
+      }
+      assertInstanceOf(caught, ValidationError);
+      assertEquals(caught.issues.map((i) => i.path), ["source"]);
+      assertStringIncludes(
+        caught.issues[0].message,
+        `${JSON.stringify(path)} was not found on this machine`,
+      );
+      assertStringIncludes(caught.message, "pass `sample`");
+    }
+    const { ml, requests } = offlinePlatform();
+    let caught: unknown;
+    try {
+      await ml.quickstart({
+        bucket: "b",
+        path: `${dir}/nope.csv`,
+        target: "y",
+      });
+    } catch (error) {
+      caught = error;
+    }
+    assertInstanceOf(caught, ValidationError);
+    assertStringIncludes(caught.message, "was not found on this machine");
+    assertEquals(requests(), 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

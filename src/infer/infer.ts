@@ -14,6 +14,7 @@ import { CsvError } from "../csv.ts";
 import { separatorHint } from "../csv_hint.ts";
 import { InflateError } from "../gzip.ts";
 import { ValidationError } from "../http/errors.ts";
+import { permissionRefusal } from "../permissions.ts";
 import {
   type ColumnReport,
   type InferColumnOptions,
@@ -470,6 +471,16 @@ export function unreadableCsv(
       (error.cause instanceof CsvError || error.cause instanceof InflateError)
     ? error.cause
     : error;
+  const missing = fileMissing(error);
+  if (missing !== undefined) {
+    return new ValidationError({
+      message: "Invalid schema inference",
+      issues: [{ path, message: `${place} ${missing}` }],
+      hint:
+        "Nothing was sent: a path is read from this machine's disk (over connect(), quickstart reads it here too: pass `sample`, a copy of the file on this machine)",
+      cause: error,
+    });
+  }
   if (!(cause instanceof CsvError || cause instanceof InflateError)) {
     return error;
   }
@@ -484,6 +495,21 @@ export function unreadableCsv(
     hint: "Nothing was sent: fix the file and try again",
     cause,
   });
+}
+
+// What a path that cannot be opened lacks: the file (Deno's NotFound,
+// Node's ENOENT), or the permission to read it (Deno without --allow-read);
+// undefined for any other error. A bare NotFound left the SDK's classes.
+function fileMissing(error: unknown): string | undefined {
+  const refusal = permissionRefusal(error);
+  if (refusal !== undefined) {
+    return `may not be read by this process (${refusal}): run with --allow-read`;
+  }
+  const e = error as { name?: unknown; code?: unknown } | null;
+  if (e && (e.name === "NotFound" || e.code === "ENOENT")) {
+    return "was not found on this machine";
+  }
+  return undefined;
 }
 
 function isDataFrame(x: unknown): x is DataFrameLike {
