@@ -268,7 +268,10 @@ export class Transport {
       }
       throw error;
     }
-    return parseAnswer(route, answer, policy.operation) as RouteResult<R>;
+    // No response schema (a 204's route): undefined.
+    return (route.response
+      ? parseWith(route.response, answer, policy.operation)
+      : undefined) as RouteResult<R>;
   }
 
   /**
@@ -593,9 +596,3 @@ export type RouteResult<R extends Route> = R extends
   // A route only known as `Route` may have any answer.
   : Route extends R ? unknown
   : undefined;
-
-/** The parsed answer of `route`, or undefined when it has no response schema. */
-function parseAnswer(route: Route, answer: Received, operation: string) {
-  if (!route.response) return undefined;
-  return parseWith(route.response, answer, operation);
-}
