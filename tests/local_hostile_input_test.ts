@@ -292,6 +292,18 @@ Deno.test("local hostile input: a --config file of the wrong shape is refused na
       await refusal(`{"a": 1,\n "clientSecret": ${secret}}`),
       /Unexpected token at line 2 column 18 /,
     );
+    // A byte-order mark before the JSON (Notepad, PowerShell) is read past:
+    // it was "not valid JSON: Unexpected token".
+    assertEquals(
+      await refusal(
+        '\uFEFF{"accounts": [{"name": "a", "credentials": [{"clientId": "x", "clientSecret": "s"}]}]}',
+      ),
+      "started",
+    );
+    assertMatch(
+      await refusal('\uFEFF{"port": 9000}'),
+      /Unrecognized key: "port"/,
+    );
   } finally {
     await Deno.remove(file);
   }

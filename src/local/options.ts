@@ -356,6 +356,10 @@ export async function readConfigFile(
       { cause },
     );
   }
+  // A byte-order mark (Windows Notepad and PowerShell write one) is not
+  // JSON, but it is no part of the setup either: it read as "Unexpected
+  // token".
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
