@@ -329,6 +329,16 @@ STEPS.push(["bad input is a clear error and leaves no file", async () => {
     ),
     /is the input/,
   );
+  // A compressed name for an output written as plain text: zcat failed on
+  // scored/out.csv.gz, a CSV under a .gz name.
+  for (
+    const name of ["scored/out.csv.gz", "out.CSV.GZ", "o.zip", "o.csv.bz2"]
+  ) {
+    assertMatch(
+      await refused({ output_path: name }, "output_path"),
+      /names a compressed file, but the output is written uncompressed \(CSV\): name it "\.csv"/,
+    );
+  }
   const kept = await ml.viewsBatchConfigurations.create({
     name: "clash",
     keep_columns: ["bias"],

@@ -35,6 +35,8 @@ export const createViewsBatchConfiguration: Op<
 
 /** Input files a views batch reads. */
 const INPUT_SUFFIX = /\.csv(\.gz)?$/i;
+/** An output name of a compressed format, which the job does not write. */
+const COMPRESSED_SUFFIX = /\.(gz|gzip|tgz|bz2|xz|zst|zip|7z)$/i;
 
 /**
  * `POST /views-batch-jobs`. The files are checked first (the only steps
@@ -99,6 +101,17 @@ export const createViewsBatchJob: Op<"viewsBatchJobs", "create"> = async (
     throw invalidField(
       "data_path",
       `"${body.data_path}" is not a CSV file: a views batch reads a .csv file, or a gzip-compressed .csv.gz`,
+    );
+  }
+  if (COMPRESSED_SUFFIX.test(body.output_path)) {
+    // Written as plain text under a .gz name, it read as a damaged archive.
+    throw invalidField(
+      "output_path",
+      `"${body.output_path}" names a compressed file, but the output is written uncompressed (${
+        first.config.body.output_format === "JSON_LINES" ? "JSON Lines" : "CSV"
+      }): name it ${
+        first.config.body.output_format === "JSON_LINES" ? '".jsonl"' : '".csv"'
+      }, and compress it afterwards if you need to`,
     );
   }
   const c = first.config.body;
