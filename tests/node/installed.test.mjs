@@ -671,13 +671,12 @@ describe(
   "the packed package's type declarations, as a TypeScript user compiles them",
   { concurrency: true },
   () => {
-    for (
-      const [module, moduleResolution] of [
-        ["Node16", "node16"],
-        ["NodeNext", "nodenext"],
-        ["ESNext", "bundler"],
-      ]
-    ) {
+    // nodenext only (Node's own ESM and CommonJS rules, node16's today,
+    // and the strictest on exports and extensions): the missing peer's
+    // types failed the same way under node16, nodenext and bundler, and
+    // each compile costs 20-35 s of CPU beside the test command's other
+    // suites, which must end within 5 minutes.
+    for (const [module, moduleResolution] of [["NodeNext", "nodenext"]]) {
       test(`without danfojs-node, the README's example compiles (strict, moduleResolution ${moduleResolution}, no skipLibCheck)`, async () => {
         const project = shared.plain;
         await writeFile(join(project, "typed-use.ts"), TYPED_USE);
