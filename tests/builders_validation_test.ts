@@ -315,3 +315,38 @@ Deno.test("one-call steps: a missing or wrong argument is refused naming it, bef
   }
   assertEquals(requests(), 0);
 });
+
+Deno.test("list: a key that is no list parameter is refused naming it, a request option told to go second, before anything is sent", async () => {
+  // list({ signal }) never aborted and list({ itemsPerPage: 5 }) gave 10 a
+  // page: unknown keys were dropped without a word.
+  const aborted = AbortSignal.abort();
+  const cases: [Record<string, unknown>, string, RegExp][] = [
+    [
+      { signal: aborted },
+      "signal",
+      /request option: pass it as the second argument, list\(\{\}, \{ signal \}\)/,
+    ],
+    [{ timeout: 5 }, "timeout", /second argument/],
+    [{ itemsPerPage: 5 }, "itemsPerPage", /did you mean "items_per_page"/],
+    [
+      { page: 2, sort: "name" },
+      "sort",
+      /not a list parameter \(page, items_per_page\)/,
+    ],
+  ];
+  for (const [query, path, said] of cases) {
+    for (
+      const list of [
+        () => ml.workspaces.list(query as never),
+        () => ml.accounts.list(query as never),
+        () =>
+          ml.workspaces.iterate(query as never)[Symbol.asyncIterator]().next(),
+      ]
+    ) {
+      const error = await assertRejects(list, ValidationError);
+      assertEquals(error.issues.map((i) => i.path), [path]);
+      assert(said.test(error.message), error.message);
+    }
+  }
+  assertEquals(requests(), 0);
+});

@@ -9,9 +9,8 @@ import type { Account } from "../schemas/accounts.ts";
 import type { ListQuery, Page } from "../schemas/common.ts";
 import { routes } from "../schemas/routes.ts";
 import { NotFoundError } from "../http/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import type { RequestOptions, Transport } from "../http/transport.ts";
-import { listQuery } from "./collection.ts";
+import { checkedPages, listQuery } from "./collection.ts";
 import { displayPage, displayResource, kindOf } from "./display.ts";
 
 const ACCOUNT = kindOf(routes.accounts.get);
@@ -59,7 +58,7 @@ export class Accounts {
     query: ListQuery = {},
     options?: RequestOptions,
   ): AsyncIterable<Account> {
-    return paginate((q) => this.list(q, options), query);
+    return checkedPages(query, "GET /accounts", (q) => this.list(q, options));
   }
 
   /** One account (docs/api.md#endpoints, endpoint 3, unwrapped from its list envelope). */

@@ -20,6 +20,7 @@ import type {
   Transport,
 } from "../http/transport.ts";
 import { parseRequest } from "../http/parse.ts";
+import { ValidationError } from "../http/errors.ts";
 import { displayPage, displayResource, kindOf } from "./display.ts";
 
 /** The routes of a collection that can be read and deleted. */
@@ -102,7 +103,11 @@ export class ReadOnlyCollection<T, R extends ReadRoutes = ReadRoutes> {
 
   /** Every item of every page from `query.page` on: `for await (const x of c.iterate())`. */
   iterate(query: ListQuery = {}, options?: RequestOptions): AsyncIterable<T> {
-    return paginate((q) => this.list(q, options), query);
+    return checkedPages(
+      query,
+      `GET ${this.routes.list.path}`,
+      (q) => this.list(q, options),
+    );
   }
 
   /**
@@ -162,20 +167,64 @@ export function listQuery(
   query: ListQuery,
   operation: string,
 ): z.output<typeof ListQuerySchema> {
-  // The common call, a page without parameters: zod's answer for an
-  // object that gives neither is always its defaults (a copy of them, as
-  // zod returns a new object each time).
-  if (
-    typeof query === "object" && query !== null && !Array.isArray(query) &&
-    query.page === undefined && query.items_per_page === undefined
-  ) {
-    return { ...(listDefaults ??= ListQuerySchema.parse({})) };
+  if (typeof query === "object" && query !== null && !Array.isArray(query)) {
+    refuseUnknownListKeys(query, operation);
+    // The common call, a page without parameters: zod's answer for an
+    // object that gives neither is always its defaults (a copy of them, as
+    // zod returns a new object each time).
+    if (query.page === undefined && query.items_per_page === undefined) {
+      return { ...(listDefaults ??= ListQuerySchema.parse({})) };
+    }
   }
   return parseRequest(
     ListQuerySchema,
     query,
     `list parameters for ${operation}`,
   );
+}
+
+/**
+ * {@link paginate} of a list whose parameters are checked before the first
+ * page is asked for (paginate passes on only `page` and `items_per_page`,
+ * so a key that is no list parameter was dropped there without a word).
+ */
+export async function* checkedPages<T>(
+  query: ListQuery,
+  operation: string,
+  fetchPage: Parameters<typeof paginate<T>>[0],
+): AsyncGenerator<T, void, undefined> {
+  listQuery(query, operation);
+  yield* paginate(fetchPage, query);
+}
+
+/** Options of one request, which belong in a list call's second argument. */
+const REQUEST_OPTIONS = new Set(["signal", "timeout", "headers"]);
+
+// A list parameter that is not one was dropped without a word: a signal
+// given first (list({ signal })) never aborted, itemsPerPage gave 10 a
+// page. Refused like a bad page size, naming the key.
+function refuseUnknownListKeys(query: object, operation: string): void {
+  let issues: { path: string; message: string }[] | undefined;
+  for (const key in query) {
+    if (key === "page" || key === "items_per_page") continue;
+    const squashed = key.replace(/[_\s-]/g, "").toLowerCase();
+    (issues ??= []).push({
+      path: key,
+      message: REQUEST_OPTIONS.has(key)
+        ? `"${key}" is a request option: pass it as the second argument, list({}, { ${key} })`
+        : squashed === "itemsperpage" || squashed === "pagesize" ||
+            squashed === "limit"
+        ? `not a list parameter: did you mean "items_per_page"?`
+        : `not a list parameter (page, items_per_page)`,
+    });
+  }
+  if (issues) {
+    throw new ValidationError({
+      message: `Invalid list parameters for ${operation}`,
+      issues,
+      hint: "Nothing was sent: fix the field(s) named above and try again",
+    });
+  }
 }
 
 /** `ListQuerySchema`'s output for `{}`, parsed at the first list call. */
