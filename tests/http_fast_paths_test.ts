@@ -184,7 +184,7 @@ Deno.test("list parameters: the shortcut for a page without parameters gives zod
   const inputs: unknown[] = [
     {},
     { page: undefined },
-    { items_per_page: undefined, extra: "kept out" },
+    { items_per_page: undefined },
     { page: 2 },
     { items_per_page: "20" },
     { page: 0 },
@@ -201,6 +201,20 @@ Deno.test("list parameters: the shortcut for a page without parameters gives zod
     }
     if (zod.success) assertEquals(ours, zod.data, JSON.stringify(input));
     else assert(ours instanceof ValidationError, JSON.stringify(input));
+  }
+  // A key that is no list parameter is refused naming it (zod would drop
+  // it: list({ signal }) never aborted).
+  for (
+    const input of [{ extra: "x" }, { items_per_page: undefined, extra: "x" }]
+  ) {
+    let refused: unknown;
+    try {
+      listQuery(input as never, "GET /workspaces");
+    } catch (error) {
+      refused = error;
+    }
+    assert(refused instanceof ValidationError, JSON.stringify(input));
+    assertEquals(refused.issues.map((i) => i.path), ["extra"]);
   }
   const a = listQuery({}, "GET /workspaces");
   a.page = 5;

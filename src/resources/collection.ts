@@ -205,7 +205,7 @@ const REQUEST_OPTIONS = new Set(["signal", "timeout", "headers"]);
 // page. Refused like a bad page size, naming the key.
 function refuseUnknownListKeys(query: object, operation: string): void {
   let issues: { path: string; message: string }[] | undefined;
-  for (const key in query) {
+  for (const key of Object.keys(query)) {
     if (key === "page" || key === "items_per_page") continue;
     const squashed = key.replace(/[_\s-]/g, "").toLowerCase();
     (issues ??= []).push({
