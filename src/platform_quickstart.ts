@@ -8,7 +8,7 @@
  */
 
 import { constraintIssues } from "./builders/training.ts";
-import { invalid } from "./builders/validate.ts";
+import { argumentIssue, invalid } from "./builders/validate.ts";
 import type {
   ConstraintOptions,
   QuickstartOptions,
@@ -147,27 +147,10 @@ export function checkQuickstartOptions(options: unknown): void {
     }]);
   }
   const o = options as Record<string, unknown>;
-  const issues: { path: string; message: string }[] = [];
-  for (const key of ["path", "target"]) {
-    if (typeof o[key] !== "string" || (o[key] as string).trim() === "") {
-      issues.push({
-        path: key,
-        message: o[key] === undefined
-          ? "required: a non-empty string"
-          : `expected a non-empty string, got ${JSON.stringify(o[key])}`,
-      });
-    }
-  }
-  for (const key of ["bucket", "name"]) {
-    if (
-      o[key] !== undefined &&
-      (typeof o[key] !== "string" || (o[key] as string).trim() === "")
-    ) {
-      issues.push({
-        path: key,
-        message: `expected a non-empty string, got ${JSON.stringify(o[key])}`,
-      });
-    }
-  }
+  const issues = ["path", "target", "bucket", "name"].flatMap((key) => {
+    // bucket and name are optional; a given one is text like path's.
+    if (o[key] === undefined && (key === "bucket" || key === "name")) return [];
+    return argumentIssue(key, o[key], "text") ?? [];
+  });
   if (issues.length) throw invalid("quickstart options", issues);
 }
