@@ -22,6 +22,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from "./_helpers/scripted_server.ts";
+import { projectModule, runUnprivileged } from "./_helpers/unprivileged.ts";
 
 const T = "2024-05-01T12:00:00.000000Z";
 const ref = { id: "u_1", name: "me" };
@@ -362,35 +363,15 @@ Deno.test("retry table: a fetch the runtime refuses (no --allow-net) is a Config
 });
 
 Deno.test("retry table: a script run without --allow-net fails at once, naming the flag", async () => {
-  const file = await Deno.makeTempFile({ suffix: ".ts" });
-  try {
-    await Deno.writeTextFile(
-      file,
-      `import { Client } from ${
-        JSON.stringify(new URL("../src/client.ts", import.meta.url).href)
-      };
-      const client = new Client({ baseUrl: "http://127.0.0.1:8765", clientId: "a", clientSecret: "b" });
-      try { await client.workspaces.list(); } catch (e) { console.log(e.name + ": " + e.message); }
-      `,
-    );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-        file,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    const text = new TextDecoder().decode(out.stdout).trim();
-    assert(
-      text.startsWith("ConfigurationError: ") &&
-        text.includes("Run Deno with --allow-net=127.0.0.1:8765"),
-      text + new TextDecoder().decode(out.stderr),
-    );
-  } finally {
-    await Deno.remove(file);
-  }
+  const { stdout, stderr } = await runUnprivileged(
+    `import { Client } from ${projectModule("src/client.ts")};
+    const client = new Client({ baseUrl: "http://127.0.0.1:8765", clientId: "a", clientSecret: "b" });
+    try { await client.workspaces.list(); } catch (e) { console.log(e.name + ": " + e.message); }
+    `,
+  );
+  assert(
+    stdout.startsWith("ConfigurationError: ") &&
+      stdout.includes("Run Deno with --allow-net=127.0.0.1:8765"),
+    stdout + stderr,
+  );
 });

@@ -17,6 +17,7 @@ import {
   until,
 } from "./_helpers/local_setup.ts";
 import { uncheckedRecord } from "./_helpers/records.ts";
+import { projectModule, runUnprivileged } from "./_helpers/unprivileged.ts";
 
 /** `levels` arrays nested in one another. */
 function nested(levels: number): unknown {
@@ -803,14 +804,10 @@ Deno.test("local hostile input: a storage connector deleted while a job referenc
 
 Deno.test("local hostile input: a bucket folder the process may not read (Deno without --allow-read) is named as such, not as a folder that does not exist", async () => {
   const dir = await Deno.makeTempDir({ prefix: "perm_bucket_" });
-  const file = await Deno.makeTempFile({ suffix: ".ts" });
   try {
     await Deno.writeTextFile(`${dir}/t.csv`, "x,y\n1,a\n2,b\n");
-    await Deno.writeTextFile(
-      file,
-      `import { local } from ${
-        JSON.stringify(new URL("../local.ts", import.meta.url).href)
-      };
+    const { stdout, stderr } = await runUnprivileged(
+      `import { local } from ${projectModule("local.ts")};
       const ml = await local({ buckets: { b: ${
         JSON.stringify(dir)
       } }, progress: false });
@@ -819,27 +816,14 @@ Deno.test("local hostile input: a bucket folder the process may not read (Deno w
       finally { await ml.close(); }
       `,
     );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-        file,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    const text = new TextDecoder().decode(out.stdout).trim();
     assert(
-      text.startsWith("ValidationError: ") &&
-        text.includes("may not be read by this process") &&
-        text.includes(`--allow-read=${dir}`) &&
-        !text.includes("does not exist"),
-      text + new TextDecoder().decode(out.stderr),
+      stdout.startsWith("ValidationError: ") &&
+        stdout.includes("may not be read by this process") &&
+        stdout.includes(`--allow-read=${dir}`) &&
+        !stdout.includes("does not exist"),
+      stdout + stderr,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
-    await Deno.remove(file);
   }
 });
