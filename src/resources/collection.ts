@@ -219,10 +219,10 @@ function refuseUnknownListKeys(query: object, operation: string): void {
     });
   }
   if (issues) {
+    // The same error as the parameters' zod check in listQuery.
     throw new ValidationError({
-      message: `Invalid list parameters for ${operation}`,
+      message: `Invalid list parameters for ${operation}, nothing was sent`,
       issues,
-      hint: "Nothing was sent: fix the field(s) named above and try again",
     });
   }
 }
