@@ -122,19 +122,7 @@ export class MLPlatform extends PlatformBuilders {
       undefined,
       options ?? {},
       async (made) => {
-        refuseArguments("ingestion", [
-          argumentIssue("path", path, "text"),
-          options === null || typeof options !== "object"
-            ? {
-              path: "options",
-              message:
-                "expected { storage, schema }: the bucket's connector and the data schema",
-            }
-            : argumentIssue("storage", options.storage) ??
-              (options.configuration === undefined
-                ? argumentIssue("schema", options.schema)
-                : undefined),
-        ]);
+        refuseArguments("ingestion", ingestIssues(path, options));
         const base = baseName(path);
         let configuration = options.configuration;
         if (!configuration) {
@@ -572,4 +560,27 @@ function refuseArguments(
 ): void {
   const found = issues.filter((i): i is FieldIssue => i !== undefined);
   if (found.length) throw invalid(`${what} arguments`, found);
+}
+
+// What ingest(path, options) lacks: a path, an options object, its storage
+// and (without a configuration, which names one) its schema.
+function ingestIssues(
+  path: unknown,
+  options: unknown,
+): (FieldIssue | undefined)[] {
+  if (options === null || typeof options !== "object") {
+    return [argumentIssue("path", path, "text"), {
+      path: "options",
+      message:
+        "expected { storage, schema }: the bucket's connector and the data schema",
+    }];
+  }
+  const o = options as Record<string, unknown>;
+  return [
+    argumentIssue("path", path, "text"),
+    argumentIssue("storage", o.storage) ??
+      (o.configuration === undefined
+        ? argumentIssue("schema", o.schema)
+        : undefined),
+  ];
 }

@@ -105,12 +105,13 @@ export const createViewsBatchJob: Op<"viewsBatchJobs", "create"> = async (
   }
   if (COMPRESSED_SUFFIX.test(body.output_path)) {
     // Written as plain text under a .gz name, it read as a damaged archive.
+    const lines = first.config.body.output_format === "JSON_LINES";
     throw invalidField(
       "output_path",
       `"${body.output_path}" names a compressed file, but the output is written uncompressed (${
-        first.config.body.output_format === "JSON_LINES" ? "JSON Lines" : "CSV"
+        lines ? "JSON Lines" : "CSV"
       }): name it ${
-        first.config.body.output_format === "JSON_LINES" ? '".jsonl"' : '".csv"'
+        lines ? '".jsonl"' : '".csv"'
       }, and compress it afterwards if you need to`,
     );
   }
