@@ -34,7 +34,7 @@
  * @module
  */
 import { fitAndScore, TABLES } from "./model_bench.ts";
-import { KINDS, oursOf } from "./model_kinds.ts";
+import { fitKind, KINDS, kindTable, oursOf } from "./model_kinds.ts";
 import { createRng } from "../src/local/model/rng.ts";
 import { loadDataset } from "../tests/_helpers/datasets.ts";
 import type { RawValue } from "../src/local/model/encoding.ts";
@@ -156,31 +156,17 @@ export async function* kindFits(
   seeds: number,
   params: Partial<TrainingParams> = {},
 ): AsyncGenerator<AbFit> {
-  const entry = KINDS[kind];
-  if (!entry) {
+  if (!Object.hasOwn(KINDS, kind)) {
     throw new Error(
       `--kinds: no kind ${kind} (kinds: ${Object.keys(KINDS).join(", ")})`,
     );
   }
   for (let seed = 1; seed <= seeds; seed++) {
-    // The seed rule of bench/model_kinds.ts, so a kind's tables are its own.
-    const t = entry.make(entry.rows, seed * 1_009 + kind.length);
-    const { columns, fields } = oursOf(t);
+    const t = kindTable(kind, seed);
     const regression = t.task === "regression";
-    const split = abSplit(
-      columns.y.length,
-      seed,
-      regression ? undefined : columns.y,
-    );
-    const r = await fitAndScore(
-      columns,
-      fields,
-      "y",
-      regression ? "REGRESSION" : "CLASSIFICATION",
-      split,
-      1,
-      params,
-    );
+    const y = oursOf(t).columns.y;
+    const split = abSplit(y.length, seed, regression ? undefined : y);
+    const r = await fitKind(t, split, params);
     yield fitOf(kind, seed, r, regression);
   }
 }

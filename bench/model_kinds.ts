@@ -891,6 +891,33 @@ export interface KindResult {
   notes: string;
 }
 
+/** Kind `kind`'s table of seed `seed` (each kind's seeds draw tables of its own). */
+export function kindTable(kind: string, seed: number): KindTable {
+  const { rows, make } = KINDS[kind];
+  return make(rows, seed * 1_009 + kind.length);
+}
+
+/** Ours on table `t` (`oursOf`'s columns), fitted once on `split`. */
+export function fitKind(
+  t: KindTable,
+  split: { train: number[]; test: number[] },
+  params: Record<string, unknown> = {},
+  onboarding: OnboardingOptions = {},
+  files: ReturnType<typeof kindFiles> = kindFiles(t),
+): ReturnType<typeof fitAndScore> {
+  const { columns, fields } = oursOf(t, files);
+  return fitAndScore(
+    columns,
+    fields,
+    "y",
+    t.task === "regression" ? "REGRESSION" : "CLASSIFICATION",
+    split,
+    1,
+    params,
+    onboarding,
+  );
+}
+
 /**
  * The columns and fields ours trains on: the table's, without the numeric
  * stand-in (`daynum`) the peers get for a column they do not see.
@@ -924,17 +951,7 @@ export async function scoreKind(
     regression,
     t.peersDrop,
   );
-  const { columns, fields } = oursOf(t, files);
-  const ours = await fitAndScore(
-    columns,
-    fields,
-    "y",
-    regression ? "REGRESSION" : "CLASSIFICATION",
-    split,
-    1,
-    params,
-    onboarding,
-  );
+  const ours = await fitKind(t, split, params, onboarding, files);
   const multi = t.task === "multiclass";
   const peers = ["hgb", "linear", "xgboost"] as const;
   const pick = (f: (p: Record<string, number>) => number) =>
@@ -1008,9 +1025,8 @@ if (import.meta.main) {
   try {
     for (const kind of names) {
       for (let seed = 1; seed <= seeds; seed++) {
-        const { rows, make } = KINDS[kind];
         const r = await scoreKind(
-          make(rows, seed * 1_009 + kind.length),
+          kindTable(kind, seed),
           `${dir}/${kind}_${seed}.csv`,
           { kind, seed },
           params,
